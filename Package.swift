@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "hyzer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "hyzer", targets: ["hyzer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        .target(name: "HyzerCore"),
+        .target(
+            name: "HyzerStore",
+            dependencies: [
+                "HyzerCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "HyzerSync",
+            dependencies: [
+                "HyzerStore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "HyzerWeb",
+            dependencies: [
+                "HyzerSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "hyzer",
+            dependencies: [
+                "HyzerWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "HyzerCoreTests", dependencies: ["HyzerCore"]),
+        .testTarget(name: "HyzerStoreTests", dependencies: ["HyzerStore"]),
+        .testTarget(
+            name: "HyzerWebTests",
+            dependencies: [
+                "HyzerWeb",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Problems with input a person typed, each tied to the form field it belongs to so a page
+/// can show the message next to that field and an API can list them.
+public struct FieldErrors: Error, Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var field: String
+        public var message: String
+    }
+
+    public private(set) var entries: [Entry] = []
+
+    public init() {}
+
+    public init(_ field: String, _ message: String) {
+        add(field, message)
+    }
+
+    public mutating func add(_ field: String, _ message: String) {
+        entries.append(Entry(field: field, message: message))
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The first message for a field: forms show one message per field.
+    public subscript(field: String) -> String? {
+        entries.first { $0.field == field }?.message
+    }
+
+    public var summary: String {
+        entries.map(\.message).joined(separator: " ")
+    }
+
+    /// Throws self when anything was added; lets validators collect every problem first.
+    public func throwIfAny() throws(FieldErrors) {
+        if !isEmpty { throw self }
+    }
+}
+
+/// Text fields arrive with stray whitespace and sometimes control characters pasted from
+/// elsewhere; names are checked on their trimmed form.
+enum TextRules {
+    static func cleaned(_ text: String?) -> String {
+        (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func containsControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// Validates a required display text of at most `maxLength` characters.
+    static func name(_ raw: String?, field: String, label: String, maxLength: Int, into errors: inout FieldErrors) -> String {
+        let text = cleaned(raw)
+        if text.isEmpty {
+            errors.add(field, "\(label) is required.")
+        } else if text.count > maxLength {
+            errors.add(field, "\(label) can be at most \(maxLength) characters.")
+        } else if containsControlCharacters(text) {
+            errors.add(field, "\(label) cannot contain control characters.")
+        }
+        return text
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+public enum Role: String, Codable, CaseIterable, Sendable {
+    case athlete, coach, admin
+}
+
+/// A player's unique, normalized handle: lower case letters, digits, `.`, `_` and `-`.
+public struct Handle: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let value: String
+
+    public static let allowedLength = 2...32
+
+    /// Normalizes what a person typed ("  @Ann.Lee " → "ann.lee"), or explains what is wrong.
+    public static func parse(_ raw: String?) -> Result<Handle, FieldErrors> {
+        var text = TextRules.cleaned(raw).lowercased()
+        if text.hasPrefix("@") { text.removeFirst() }
+        if text.isEmpty {
+            return .failure(FieldErrors("handle", "Handle is required."))
+        }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+        guard text.allSatisfy({ allowed.contains($0) }) else {
+            return .failure(FieldErrors("handle", "Handle can use only letters a–z, digits, '.', '_' and '-'."))
+        }
+        guard allowedLength.contains(text.count) else {
+            return .failure(FieldErrors("handle", "Handle must be \(allowedLength.lowerBound) to \(allowedLength.upperBound) characters."))
+        }
+        return .success(Handle(trusted: text))
+    }
+
+    /// For values read back from the store, which only ever holds normalized handles.
+    public init(trusted value: String) { self.value = value }
+
+    public var description: String { value }
+    public static func < (lhs: Handle, rhs: Handle) -> Bool { lhs.value < rhs.value }
+}
+
+public struct Player: Identifiable, Hashable, Sendable {
+    public var id: UUID
+    public var displayName: String
+    public var handle: Handle
+    public var role: Role
+    public var cloudRecordName: String?
+    public var createdAt: Date
+    public var updatedAt: HLC
+
+    public init(id: UUID, displayName: String, handle: Handle, role: Role, cloudRecordName: String? = nil, createdAt: Date, updatedAt: HLC) {
+        self.id = id
+        self.displayName = displayName
+        self.handle = handle
+        self.role = role
+        self.cloudRecordName = cloudRecordName
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// What a person submits to create a player, before it is checked.
+public struct PlayerDraft: Sendable, Hashable {
+    public var displayName: String?
+    public var handle: String?
+    public var role: String?
+
+    public init(displayName: String? = nil, handle: String? = nil, role: String? = nil) {
+        self.displayName = displayName
+        self.handle = handle
+        self.role = role
+    }
+
+    public struct Valid: Sendable, Hashable {
+        public var displayName: String
+        public var handle: Handle
+        public var role: Role
+
+        public init(displayName: String, handle: Handle, role: Role) {
+            self.displayName = displayName
+            self.handle = handle
+            self.role = role
+        }
+    }
+
+    public func validated() throws(FieldErrors) -> Valid {
+        var errors = FieldErrors()
+        let name = TextRules.name(displayName, field: "displayName", label: "Name", maxLength: 60, into: &errors)
+        var handle = Handle(trusted: "")
+        switch Handle.parse(self.handle) {
+        case .success(let parsed): handle = parsed
+        case .failure(let problems): problems.entries.forEach { errors.add($0.field, $0.message) }
+        }
+        let roleText = TextRules.cleaned(role)
+        let role = roleText.isEmpty ? Role.athlete : Role(rawValue: roleText.lowercased())
+        if role == nil {
+            errors.add("role", "Role must be athlete, coach or admin.")
+        }
+        try errors.throwIfAny()
+        return Valid(displayName: name, handle: handle, role: role ?? .athlete)
+    }
+}

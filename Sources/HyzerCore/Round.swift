@@ -1,0 +1,109 @@
+import Foundation
+
+public enum RoundStatus: String, Codable, CaseIterable, Sendable {
+    case scheduled, active, completed
+
+    /// Rounds only move forward: scheduled → active → completed.
+    public func canMove(to next: RoundStatus) -> Bool {
+        switch (self, next) {
+        case (.scheduled, .active), (.active, .completed): true
+        default: false
+        }
+    }
+}
+
+public struct Round: Identifiable, Hashable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var courseID: UUID
+    /// In the order they were added: the scorecard lists them this way.
+    public var playerIDs: [UUID]
+    public var status: RoundStatus
+    public var startedAt: Date?
+    public var completedAt: Date?
+    public var createdBy: UUID?
+    public var createdAt: Date
+    public var updatedAt: HLC
+
+    public static let playerCountRange = 1...200
+
+    public init(
+        id: UUID, name: String, courseID: UUID, playerIDs: [UUID], status: RoundStatus,
+        startedAt: Date? = nil, completedAt: Date? = nil, createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC
+    ) {
+        self.id = id
+        self.name = name
+        self.courseID = courseID
+        self.playerIDs = playerIDs
+        self.status = status
+        self.startedAt = startedAt
+        self.completedAt = completedAt
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// The new-round form: a name, a course, the players, and whether to start at once.
+public struct RoundDraft: Sendable, Hashable {
+    public var name: String?
+    public var courseID: String?
+    public var playerIDs: [String]
+    public var startNow: Bool
+
+    public init(name: String? = nil, courseID: String? = nil, playerIDs: [String] = [], startNow: Bool = true) {
+        self.name = name
+        self.courseID = courseID
+        self.playerIDs = playerIDs
+        self.startNow = startNow
+    }
+
+    public struct Valid: Sendable, Hashable {
+        public var name: String
+        public var courseID: UUID
+        public var playerIDs: [UUID]
+        public var startNow: Bool
+
+        public init(name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool) {
+            self.name = name
+            self.courseID = courseID
+            self.playerIDs = playerIDs
+            self.startNow = startNow
+        }
+    }
+
+    /// Checks the draft against what exists; `defaultName` names the round when the person left it blank.
+    public func validated(knownCourses: Set<UUID>, knownPlayers: Set<UUID>, defaultName: (UUID) -> String) throws(FieldErrors) -> Valid {
+        var errors = FieldErrors()
+        let course = UUID(uuidString: TextRules.cleaned(courseID))
+        if TextRules.cleaned(courseID).isEmpty {
+            errors.add("courseID", "Choose a course.")
+        } else if course.map({ knownCourses.contains($0) }) != true {
+            errors.add("courseID", "That course does not exist.")
+        }
+
+        var players: [UUID] = []
+        for text in playerIDs {
+            guard let id = UUID(uuidString: TextRules.cleaned(text)), knownPlayers.contains(id) else {
+                errors.add("playerIDs", "One of the chosen players does not exist.")
+                continue
+            }
+            if !players.contains(id) { players.append(id) }
+        }
+        if players.isEmpty && errors["playerIDs"] == nil {
+            errors.add("playerIDs", "Choose at least one player.")
+        } else if players.count > Round.playerCountRange.upperBound {
+            errors.add("playerIDs", "A round can have at most \(Round.playerCountRange.upperBound) players.")
+        }
+
+        var name = TextRules.cleaned(self.name)
+        if name.isEmpty, let course, knownCourses.contains(course) {
+            name = defaultName(course)
+        } else if !name.isEmpty {
+            name = TextRules.name(name, field: "name", label: "Round name", maxLength: 80, into: &errors)
+        }
+        try errors.throwIfAny()
+        // `course` is non-nil here: a missing or unknown course added an error above.
+        return Valid(name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Everything one round's pages need, read together so they describe one moment.
+public struct RoundSnapshot: Sendable {
+    public var round: Round
+    public var course: Course
+    public var players: [Player]
+    public var events: [ScoreEvent]
+    /// Increases with every stored change to this round, and only then.
+    public var version: Int
+
+    public init(round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int) {
+        self.round = round
+        self.course = course
+        self.players = players
+        self.events = events
+        self.version = version
+    }
+
+    public var scores: CurrentScores { CurrentScores(events: events) }
+
+    public var standings: Standings {
+        Standings.compute(course: course, round: round, players: players, scores: scores)
+    }
+
+    public var leaderboard: LeaderboardView {
+        LeaderboardView(standings: standings, roundName: round.name, courseName: course.name, status: round.status, version: version)
+    }
+
+    public var playerNames: [UUID: String] {
+        Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// One line of the home page and `GET /api/v1/rounds`.
+public struct RoundSummary: Hashable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var courseName: String
+    public var status: RoundStatus
+    public var startedAt: Date?
+    public var createdAt: Date
+    public var playerCount: Int
+
+    public init(id: UUID, name: String, courseName: String, status: RoundStatus, startedAt: Date?, createdAt: Date, playerCount: Int) {
+        self.id = id
+        self.name = name
+        self.courseName = courseName
+        self.status = status
+        self.startedAt = startedAt
+        self.createdAt = createdAt
+        self.playerCount = playerCount
+    }
+}

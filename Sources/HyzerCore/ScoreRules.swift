@@ -1,0 +1,151 @@
+import Foundation
+
+/// A score as submitted by a form or the JSON API, after its text was parsed.
+public struct ScoreSubmission: Hashable, Sendable {
+    public var id: UUID?
+    public var playerID: UUID
+    public var hole: Int
+    public var strokes: Strokes
+    public var supersedes: UUID?
+    public var reportedBy: UUID?
+
+    public init(id: UUID? = nil, playerID: UUID, hole: Int, strokes: Strokes, supersedes: UUID? = nil, reportedBy: UUID? = nil) {
+        self.id = id
+        self.playerID = playerID
+        self.hole = hole
+        self.strokes = strokes
+        self.supersedes = supersedes
+        self.reportedBy = reportedBy
+    }
+}
+
+/// Why a score was not recorded. `invalid` is bad input (HTTP 422); `conflict` means the
+/// input was fine but the round's state does not allow it (HTTP 409).
+public enum ScoreRejection: Error, Hashable, Sendable {
+    case invalid(FieldErrors)
+    case conflict(field: String, message: String)
+
+    public var message: String {
+        switch self {
+        case .invalid(let errors): errors.summary
+        case .conflict(_, let message): message
+        }
+    }
+}
+
+/// What the store should do with a submission that passed the rules.
+public enum ScoreDecision: Hashable, Sendable {
+    /// Record this new event.
+    case record(ScoreEvent)
+    /// The same id was already recorded with the same content: a retried request.
+    case duplicate(ScoreEvent)
+}
+
+public enum ScoreRules {
+    /// Decides whether a submission may be recorded in `round`, given every event of it
+    /// recorded so far. Local entries never create a conflict: scoring an already scored
+    /// hole requires naming the score being corrected, and a correction must name a
+    /// current score. Conflicts arise only from devices that scored apart, through sync.
+    public static func decide(
+        _ submission: ScoreSubmission,
+        round: Round,
+        course: Course,
+        playerNames: [UUID: String],
+        existing: [ScoreEvent],
+        newID: UUID,
+        deviceID: UUID,
+        recordedAt: HLC
+    ) -> Result<ScoreDecision, ScoreRejection> {
+        if let id = submission.id, let previous = existing.first(where: { $0.id == id }) {
+            let candidate = ScoreEvent(
+                id: id, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
+                strokes: submission.strokes, deviceID: deviceID, supersedes: submission.supersedes, recordedAt: recordedAt
+            )
+            guard previous.hasSameContent(as: candidate) else {
+                return .failure(.conflict(field: "id", message: "A different score was already recorded with id \(id.uuidString.lowercased())."))
+            }
+            return .success(.duplicate(previous))
+        }
+
+        var errors = FieldErrors()
+        if !round.playerIDs.contains(submission.playerID) {
+            errors.add("playerID", "That player is not in this round.")
+        }
+        if course.hole(submission.hole) == nil {
+            errors.add("hole", "Hole \(submission.hole) is not on \(course.name) (holes 1–\(course.holes.count)).")
+        }
+        if !errors.isEmpty { return .failure(.invalid(errors)) }
+
+        switch round.status {
+        case .active: break
+        case .scheduled:
+            return .failure(.conflict(field: "round", message: "This round has not started yet: start it before entering scores."))
+        case .completed:
+            return .failure(.conflict(field: "round", message: "This round is completed: scores can no longer be entered."))
+        }
+
+        let name = playerNames[submission.playerID] ?? "this player"
+        let scores = CurrentScores(events: existing)
+        let state = scores[submission.playerID, submission.hole]
+        var resolves: [UUID] = []
+        if let corrected = submission.supersedes {
+            guard let target = existing.first(where: { $0.id == corrected }) else {
+                return .failure(.invalid(FieldErrors("supersedes", "The score being corrected does not exist in this round.")))
+            }
+            guard target.playerID == submission.playerID, target.hole == submission.hole else {
+                return .failure(.invalid(FieldErrors("supersedes", "A correction must be for the same player and hole as the score it corrects.")))
+            }
+            guard let state, state.leaves.contains(where: { $0.id == corrected }) else {
+                let now = state.map { " (now \($0.winner.strokes))" } ?? ""
+                return .failure(.conflict(field: "supersedes", message: "That score was already corrected\(now). Reload the round and correct the current score."))
+            }
+            resolves = state.leaves.map(\.id).filter { $0 != corrected }.sorted { $0.uuidString < $1.uuidString }
+        } else if let state {
+            return .failure(.conflict(field: "hole", message: "Hole \(submission.hole) already has a score for \(name) (\(state.winner.strokes)). Correct that score to change it."))
+        }
+
+        return .success(.record(ScoreEvent(
+            id: submission.id ?? newID, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
+            strokes: submission.strokes, reportedBy: submission.reportedBy, deviceID: deviceID,
+            supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt
+        )))
+    }
+}
+
+extension ScoreSubmission {
+    /// Reads a submission from text fields, as a form or the JSON API delivers them, and
+    /// names every field that is wrong.
+    public static func parse(id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?) throws(FieldErrors) -> ScoreSubmission {
+        var errors = FieldErrors()
+        func uuid(_ text: String?, field: String, label: String, required: Bool) -> UUID? {
+            let cleaned = TextRules.cleaned(text)
+            if cleaned.isEmpty {
+                if required { errors.add(field, "\(label) is required.") }
+                return nil
+            }
+            guard let value = UUID(uuidString: cleaned) else {
+                errors.add(field, "\(label) must be an id (a UUID).")
+                return nil
+            }
+            return value
+        }
+        let id = uuid(id, field: "id", label: "The score id", required: false)
+        let player = uuid(playerID, field: "playerID", label: "Player", required: true)
+        let supersedes = uuid(supersedes, field: "supersedes", label: "The corrected score", required: false)
+        let holeText = TextRules.cleaned(hole)
+        let holeNumber = Int(holeText)
+        if holeText.isEmpty {
+            errors.add("hole", "Hole is required.")
+        } else if holeNumber == nil {
+            errors.add("hole", "Hole must be a hole number.")
+        }
+        var parsedStrokes = Strokes.dnf
+        switch Strokes.parse(strokes) {
+        case .success(let value): parsedStrokes = value
+        case .failure(let problems): problems.entries.forEach { errors.add($0.field, $0.message) }
+        }
+        try errors.throwIfAny()
+        // Both are non-nil here: a missing player or hole added an error above.
+        return ScoreSubmission(id: id, playerID: player ?? UUID(), hole: holeNumber ?? 0, strokes: parsedStrokes, supersedes: supersedes)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What the leaderboard partial shows: one value for the leaderboard page, the round page,
+/// the TV screen and the live stream, so they all read the same.
+public struct LeaderboardView: Hashable, Sendable {
+    public struct Row: Hashable, Sendable {
+        public var position: String
+        public var playerID: String
+        public var displayName: String
+        public var handle: String
+        public var toPar: String
+        public var toParClass: String
+        public var thru: String
+        public var strokes: String
+        public var dnf: Bool
+    }
+
+    public var roundID: String
+    public var roundName: String
+    public var courseName: String
+    public var status: String
+    public var version: Int
+    public var rows: [Row]
+    public var conflictCount: Int
+    // Stored, not computed: templates read values through reflection, which sees only stored properties.
+    public var hasConflicts: Bool
+    public var isCompleted: Bool
+
+    public init(standings: Standings, roundName: String, courseName: String, status: RoundStatus, version: Int) {
+        roundID = standings.roundID.uuidString.lowercased()
+        self.roundName = roundName
+        self.courseName = courseName
+        self.status = status.rawValue
+        self.version = version
+        conflictCount = standings.conflicts.count
+        hasConflicts = conflictCount > 0
+        isCompleted = status == .completed
+        rows = standings.entries.map { entry in
+            Row(
+                position: entry.position,
+                playerID: entry.playerID.uuidString.lowercased(),
+                displayName: entry.displayName,
+                handle: entry.handle,
+                toPar: entry.dnf ? "DNF" : (entry.thru == 0 ? "–" : ScoreFormat.toPar(entry.toPar)),
+                toParClass: entry.dnf || entry.thru == 0 ? "none" : ScoreFormat.toParClass(entry.toPar),
+                thru: ScoreFormat.thru(entry.thru, of: standings.holeCount),
+                strokes: entry.thru == 0 ? "–" : String(entry.strokes),
+                dnf: entry.dnf
+            )
+        }
+    }
+}

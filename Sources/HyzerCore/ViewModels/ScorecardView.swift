@@ -1,0 +1,100 @@
+import Foundation
+
+/// The round page's grid: players down, holes across, the current score in each cell,
+/// conflicts flagged, and what the correction forms need.
+public struct ScorecardView: Hashable, Sendable {
+    public struct HoleHeader: Hashable, Sendable {
+        public var number: Int
+        public var par: Int
+        public var distance: String
+    }
+
+    public struct Cell: Hashable, Sendable {
+        public var hole: Int
+        public var text: String
+        public var cssClass: String
+        /// The current (winning) event, for the correction link; empty when unscored.
+        public var eventID: String
+        public var conflict: Bool
+        public var scored: Bool
+    }
+
+    public struct Row: Hashable, Sendable {
+        public var playerID: String
+        public var displayName: String
+        public var handle: String
+        public var cells: [Cell]
+        public var total: String
+        public var toPar: String
+        public var toParClass: String
+    }
+
+    public struct ConflictOption: Hashable, Sendable {
+        public var eventID: String
+        public var strokes: String
+        public var winner: Bool
+        public var recordedAt: String
+    }
+
+    public struct Conflict: Hashable, Sendable {
+        public var playerID: String
+        public var displayName: String
+        public var hole: Int
+        public var options: [ConflictOption]
+        /// The event a resolving correction names; the others are resolved with it.
+        public var winnerID: String
+    }
+
+    public var holes: [HoleHeader]
+    public var rows: [Row]
+    public var conflicts: [Conflict]
+    public var totalPar: Int
+    public var hasConflicts: Bool
+
+    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings) {
+        let names = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let totals = Dictionary(standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
+        holes = course.holes.map { HoleHeader(number: $0.number, par: $0.par, distance: $0.distance.map { "\($0) m" } ?? "") }
+        totalPar = course.totalPar
+        rows = round.playerIDs.map { playerID in
+            let cells = course.holes.map { hole -> Cell in
+                guard let state = scores[playerID, hole.number] else {
+                    return Cell(hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false)
+                }
+                return Cell(
+                    hole: hole.number,
+                    text: state.winner.strokes.description,
+                    cssClass: ScoreFormat.holeClass(state.winner.strokes, par: hole.par),
+                    eventID: state.winner.id.uuidString.lowercased(),
+                    conflict: state.isConflict,
+                    scored: true
+                )
+            }
+            let entry = totals[playerID]
+            let played = (entry?.thru ?? 0) > 0
+            return Row(
+                playerID: playerID.uuidString.lowercased(),
+                displayName: names[playerID]?.displayName ?? "Unknown player",
+                handle: names[playerID]?.handle.value ?? "",
+                cells: cells,
+                total: played ? String(entry?.strokes ?? 0) : "–",
+                toPar: entry?.dnf == true ? "DNF" : (played ? ScoreFormat.toPar(entry?.toPar ?? 0) : "–"),
+                toParClass: played && entry?.dnf != true ? ScoreFormat.toParClass(entry?.toPar ?? 0) : "none"
+            )
+        }
+        conflicts = scores.conflicts
+            .filter { round.playerIDs.contains($0.0.playerID) }
+            .map { key, state in
+                Conflict(
+                    playerID: key.playerID.uuidString.lowercased(),
+                    displayName: names[key.playerID]?.displayName ?? "Unknown player",
+                    hole: key.hole,
+                    options: state.leaves.enumerated().map { index, event in
+                        ConflictOption(eventID: event.id.uuidString.lowercased(), strokes: event.strokes.description, winner: index == 0, recordedAt: event.recordedAt.date.formatted(.iso8601))
+                    },
+                    winnerID: state.winner.id.uuidString.lowercased()
+                )
+            }
+        hasConflicts = !conflicts.isEmpty
+    }
+}

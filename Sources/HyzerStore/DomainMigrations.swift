@@ -1,0 +1,75 @@
+import GRDB
+
+/// The domain store's schema. Migrations are named and append-only: never edit one that
+/// has shipped, add the next.
+enum DomainMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-domain") { db in
+            try db.create(table: "players") { t in
+                t.primaryKey("id", .text)
+                t.column("displayName", .text).notNull()
+                t.column("handle", .text).notNull().unique()
+                t.column("role", .text).notNull().check(sql: "role IN ('athlete', 'coach', 'admin')")
+                t.column("cloudRecordName", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+            try db.create(table: "courses") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+            try db.create(table: "course_holes") { t in
+                t.column("courseID", .text).notNull().references("courses", onDelete: .cascade)
+                t.column("number", .integer).notNull().check(sql: "number BETWEEN 1 AND 36")
+                t.column("par", .integer).notNull().check(sql: "par BETWEEN 2 AND 8")
+                t.column("distance", .integer).check(sql: "distance IS NULL OR distance > 0")
+                t.primaryKey(["courseID", "number"])
+            }
+            try db.create(table: "rounds") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("courseID", .text).notNull().references("courses")
+                t.column("status", .text).notNull().check(sql: "status IN ('scheduled', 'active', 'completed')")
+                t.column("startedAt", .datetime)
+                t.column("completedAt", .datetime)
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+                t.column("version", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(table: "round_players") { t in
+                t.column("roundID", .text).notNull().references("rounds", onDelete: .cascade)
+                t.column("playerID", .text).notNull().references("players")
+                t.column("position", .integer).notNull()
+                t.primaryKey(["roundID", "playerID"])
+            }
+            // No foreign keys here on purpose: through sync an event may arrive before its
+            // round or player, and a score must never be refused for that.
+            try db.create(table: "score_events") { t in
+                t.primaryKey("id", .text)
+                t.column("roundID", .text).notNull().indexed()
+                t.column("playerID", .text).notNull()
+                t.column("hole", .integer).notNull().check(sql: "hole BETWEEN 1 AND 36")
+                t.column("strokes", .integer).check(sql: "strokes IS NULL OR strokes BETWEEN 1 AND 99")
+                t.column("dnf", .boolean).notNull()
+                t.column("reportedBy", .text)
+                t.column("deviceID", .text).notNull()
+                t.column("supersedes", .text)
+                t.column("resolves", .text).notNull().defaults(to: "")
+                t.column("recordedAt", .text).notNull()
+                t.check(sql: "(dnf = 1 AND strokes IS NULL) OR (dnf = 0 AND strokes IS NOT NULL)")
+            }
+            // Score events are append-only: the schema itself refuses to change or remove one.
+            try db.execute(sql: """
+                CREATE TRIGGER score_events_are_immutable BEFORE UPDATE ON score_events
+                BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
+                CREATE TRIGGER score_events_are_permanent BEFORE DELETE ON score_events
+                BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
+                """)
+        }
+        return migrator
+    }
+}

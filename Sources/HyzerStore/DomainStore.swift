@@ -1,0 +1,220 @@
+import Foundation
+import GRDB
+import HyzerCore
+import Synchronization
+
+/// The user's data in `domain.sqlite`: players, courses, rounds and score events. It owns
+/// the file's single `DatabasePool`; every method is one transaction, and nothing else in
+/// Hyzer writes SQL for this file.
+public final class DomainStore: Sendable {
+    let pool: DatabasePool
+    public let deviceID: UUID
+    private let clock: Mutex<HybridClock>
+    private let now: @Sendable () -> Date
+
+    public init(path: String, deviceID: UUID, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try DomainMigrations.migrator.migrate(pool)
+        self.deviceID = deviceID
+        self.now = now
+        let latest = try pool.read { db in try Self.latestClockReading(db) }
+        clock = Mutex(HybridClock(deviceID: deviceID, latest: latest))
+    }
+
+    /// The newest HLC stored anywhere, so a restart never issues a reading older than one
+    /// already written, even if the wall clock went back.
+    private static func latestClockReading(_ db: Database) throws -> HLC? {
+        let texts = try String?.fetchAll(db, sql: """
+            SELECT MAX(updatedAt) FROM players UNION ALL SELECT MAX(updatedAt) FROM courses
+            UNION ALL SELECT MAX(updatedAt) FROM rounds UNION ALL SELECT MAX(recordedAt) FROM score_events
+            """)
+        return texts.compactMap { $0.flatMap(HLC.init) }.max()
+    }
+
+    func tick() -> HLC {
+        let wall = now().millisecondsSince1970
+        return clock.withLock { $0.tick(wallMillis: wall) }
+    }
+
+    public var appliedMigrations: [String] {
+        get throws { try pool.read { db in try DomainMigrations.migrator.appliedMigrations(db) } }
+    }
+
+    // MARK: Players
+
+    public func createPlayer(_ valid: PlayerDraft.Valid) async throws -> Player {
+        let player = Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: now(), updatedAt: tick())
+        return try await pool.write { db in
+            if try PlayerRecord.filter(Column("handle") == valid.handle.value).fetchCount(db) > 0 {
+                throw FieldErrors("handle", "The handle @\(valid.handle.value) is already taken.")
+            }
+            try PlayerRecord(player).insert(db)
+            return player
+        }
+    }
+
+    public func players() async throws -> [Player] {
+        try await pool.read { db in
+            try PlayerRecord.order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try $0.domain() }
+        }
+    }
+
+    // MARK: Courses
+
+    public func createCourse(_ valid: CourseDraft.Valid) async throws -> Course {
+        let course = Course(id: UUID(), name: valid.name, holes: valid.holes, createdAt: now(), updatedAt: tick())
+        return try await pool.write { db in
+            try CourseRecord(id: course.id.text, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description).insert(db)
+            for hole in course.holes {
+                try HoleRecord(courseID: course.id.text, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
+            }
+            return course
+        }
+    }
+
+    public func courses() async throws -> [Course] {
+        try await pool.read { db in
+            try CourseRecord.order(Column("name").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try Self.course($0, db) }
+        }
+    }
+
+    static func course(_ record: CourseRecord, _ db: Database) throws -> Course {
+        let holes = try HoleRecord.filter(Column("courseID") == record.id).order(Column("number")).fetchAll(db)
+        return Course(
+            id: try StoredValue.uuid(record.id, "courses.id"), name: record.name,
+            holes: holes.map { Hole(number: $0.number, par: $0.par, distance: $0.distance) },
+            createdAt: record.createdAt, updatedAt: try StoredValue.hlc(record.updatedAt, "courses.updatedAt")
+        )
+    }
+
+    // MARK: Rounds
+
+    public func createRound(_ valid: RoundDraft.Valid, createdBy: UUID? = nil) async throws -> Round {
+        let created = now()
+        let round = Round(
+            id: UUID(), name: valid.name, courseID: valid.courseID, playerIDs: valid.playerIDs,
+            status: valid.startNow ? .active : .scheduled, startedAt: valid.startNow ? created : nil,
+            createdBy: createdBy, createdAt: created, updatedAt: tick()
+        )
+        return try await pool.write { db in
+            try Self.roundRecord(round, version: 1).insert(db)
+            for (position, playerID) in round.playerIDs.enumerated() {
+                try RoundPlayerRecord(roundID: round.id.text, playerID: playerID.text, position: position).insert(db)
+            }
+            return round
+        }
+    }
+
+    static func roundRecord(_ round: Round, version: Int) -> RoundRecord {
+        RoundRecord(
+            id: round.id.text, name: round.name, courseID: round.courseID.text, status: round.status.rawValue,
+            startedAt: round.startedAt, completedAt: round.completedAt, createdBy: round.createdBy?.text,
+            createdAt: round.createdAt, updatedAt: round.updatedAt.description, version: version
+        )
+    }
+
+    /// Starts or completes a round. Only forward moves are allowed.
+    public func setStatus(of roundID: UUID, to status: RoundStatus) async throws -> RoundSnapshot {
+        let stamp = tick()
+        let moment = now()
+        return try await pool.write { db in
+            guard var record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
+            let current = RoundStatus(rawValue: record.status) ?? .scheduled
+            guard current.canMove(to: status) else {
+                throw ScoreRejection.conflict(field: "status", message: "A \(current.rawValue) round cannot become \(status.rawValue).")
+            }
+            record.status = status.rawValue
+            if status == .active { record.startedAt = moment }
+            if status == .completed { record.completedAt = moment }
+            record.updatedAt = stamp.description
+            record.version += 1
+            try record.update(db)
+            return try Self.snapshot(roundID, db)
+        }
+    }
+
+    public func roundSummaries(limit: Int = 50) async throws -> [RoundSummary] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT r.id, r.name, r.status, r.startedAt, r.createdAt, c.name AS courseName,
+                       (SELECT COUNT(*) FROM round_players p WHERE p.roundID = r.id) AS playerCount
+                FROM rounds r JOIN courses c ON c.id = r.courseID
+                ORDER BY CASE r.status WHEN 'active' THEN 0 WHEN 'scheduled' THEN 1 ELSE 2 END,
+                         COALESCE(r.startedAt, r.createdAt) DESC
+                LIMIT ?
+                """, arguments: [limit])
+            return try rows.map { row in
+                RoundSummary(
+                    id: try StoredValue.uuid(row["id"], "rounds.id"), name: row["name"], courseName: row["courseName"],
+                    status: RoundStatus(rawValue: row["status"]) ?? .scheduled, startedAt: row["startedAt"],
+                    createdAt: row["createdAt"], playerCount: row["playerCount"]
+                )
+            }
+        }
+    }
+
+    /// A round with its course, players and events, read in one transaction.
+    public func snapshot(of roundID: UUID) async throws -> RoundSnapshot {
+        try await pool.read { db in try Self.snapshot(roundID, db) }
+    }
+
+    static func snapshot(_ roundID: UUID, _ db: Database) throws -> RoundSnapshot {
+        guard let record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
+        guard let courseRecord = try CourseRecord.fetchOne(db, key: record.courseID) else { throw StoreError.notFound("Course") }
+        let course = try course(courseRecord, db)
+        let playerIDs = try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? ORDER BY position", arguments: [record.id])
+        let players = try PlayerRecord.filter(keys: playerIDs).fetchAll(db).map { try $0.domain() }
+        let events = try ScoreEventRecord.filter(Column("roundID") == record.id).fetchAll(db).map { try $0.domain() }
+        let round = Round(
+            id: roundID, name: record.name, courseID: course.id,
+            playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
+            status: RoundStatus(rawValue: record.status) ?? .scheduled, startedAt: record.startedAt,
+            completedAt: record.completedAt, createdBy: try record.createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
+            createdAt: record.createdAt, updatedAt: try StoredValue.hlc(record.updatedAt, "rounds.updatedAt")
+        )
+        return RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version)
+    }
+
+    // MARK: Scores
+
+    public struct RecordedScore: Sendable {
+        public var event: ScoreEvent
+        public var duplicate: Bool
+        /// The round after the write, for the caller to publish.
+        public var snapshot: RoundSnapshot
+    }
+
+    /// Checks a submission against the round as stored and records it, all in one write
+    /// transaction: nothing is written when a rule refuses it. Throws `ScoreRejection` or
+    /// `StoreError.notFound`.
+    public func recordScore(_ submission: ScoreSubmission, in roundID: UUID) async throws -> RecordedScore {
+        let stamp = tick()
+        let deviceID = deviceID
+        return try await pool.write { db in
+            let before = try Self.snapshot(roundID, db)
+            let decision = ScoreRules.decide(
+                submission, round: before.round, course: before.course, playerNames: before.playerNames,
+                existing: before.events, newID: UUID(), deviceID: deviceID, recordedAt: stamp
+            )
+            switch decision {
+            case .failure(let rejection):
+                throw rejection
+            case .success(.duplicate(let event)):
+                return RecordedScore(event: event, duplicate: true, snapshot: before)
+            case .success(.record(let event)):
+                // An id used in another round is not a retry of this request.
+                if try ScoreEventRecord.exists(db, key: event.id.text) {
+                    throw ScoreRejection.conflict(field: "id", message: "A different score was already recorded with id \(event.id.text).")
+                }
+                try ScoreEventRecord(event).insert(db)
+                try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
+                var after = before
+                after.events.append(event)
+                after.version += 1
+                return RecordedScore(event: event, duplicate: false, snapshot: after)
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+
+/// Bookkeeping in `sync.sqlite` that never syncs. For now it holds this device's identity;
+/// the sync engine adds its outbox, change tokens and log here.
+public final class OperationalStore: Sendable {
+    let pool: DatabasePool
+
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-device") { db in
+            try db.create(table: "device") { t in
+                t.primaryKey("singleton", .integer).check(sql: "singleton = 1")
+                t.column("id", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// This instance's device id: made once, on first start, and kept for good.
+    public func deviceID() throws -> UUID {
+        try pool.write { db in
+            if let text = try String.fetchOne(db, sql: "SELECT id FROM device WHERE singleton = 1") {
+                return try StoredValue.uuid(text, "device.id")
+            }
+            let id = UUID()
+            try db.execute(sql: "INSERT INTO device (singleton, id, createdAt) VALUES (1, ?, ?)", arguments: [id.text, Date()])
+            return id
+        }
+    }
+}

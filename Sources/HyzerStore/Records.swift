@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+// One record type per table. Ids are stored as lower-case UUID text (never GRDB's blob
+// default) so that raw SQL, the sqlite3 shell and other devices all see the same values.
+
+extension UUID {
+    var text: String { uuidString.lowercased() }
+}
+
+enum StoredValue {
+    static func uuid(_ text: String, _ column: String) throws -> UUID {
+        guard let value = UUID(uuidString: text) else { throw StoreError.corrupt("\(column) is not a UUID: \(text)") }
+        return value
+    }
+
+    static func hlc(_ text: String, _ column: String) throws -> HLC {
+        guard let value = HLC(text) else { throw StoreError.corrupt("\(column) is not an HLC: \(text)") }
+        return value
+    }
+}
+
+struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "players"
+    var id: String
+    var displayName: String
+    var handle: String
+    var role: String
+    var cloudRecordName: String?
+    var createdAt: Date
+    var updatedAt: String
+
+    init(_ player: Player) {
+        id = player.id.text
+        displayName = player.displayName
+        handle = player.handle.value
+        role = player.role.rawValue
+        cloudRecordName = player.cloudRecordName
+        createdAt = player.createdAt
+        updatedAt = player.updatedAt.description
+    }
+
+    func domain() throws -> Player {
+        Player(
+            id: try StoredValue.uuid(id, "players.id"), displayName: displayName, handle: Handle(trusted: handle),
+            role: Role(rawValue: role) ?? .athlete, cloudRecordName: cloudRecordName, createdAt: createdAt,
+            updatedAt: try StoredValue.hlc(updatedAt, "players.updatedAt")
+        )
+    }
+}
+
+struct CourseRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "courses"
+    var id: String
+    var name: String
+    var createdAt: Date
+    var updatedAt: String
+}
+
+struct HoleRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "course_holes"
+    var courseID: String
+    var number: Int
+    var par: Int
+    var distance: Int?
+}
+
+struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "rounds"
+    var id: String
+    var name: String
+    var courseID: String
+    var status: String
+    var startedAt: Date?
+    var completedAt: Date?
+    var createdBy: String?
+    var createdAt: Date
+    var updatedAt: String
+    /// Local bookkeeping, never synced: the round's change counter.
+    var version: Int
+}
+
+struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "round_players"
+    var roundID: String
+    var playerID: String
+    var position: Int
+}
+
+struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "score_events"
+    var id: String
+    var roundID: String
+    var playerID: String
+    var hole: Int
+    var strokes: Int?
+    var dnf: Bool
+    var reportedBy: String?
+    var deviceID: String
+    var supersedes: String?
+    /// Space-separated ids: a short list that is only ever read whole.
+    var resolves: String
+    var recordedAt: String
+
+    init(_ event: ScoreEvent) {
+        id = event.id.text
+        roundID = event.roundID.text
+        playerID = event.playerID.text
+        hole = event.hole
+        strokes = event.strokes.count
+        dnf = event.strokes == .dnf
+        reportedBy = event.reportedBy?.text
+        deviceID = event.deviceID.text
+        supersedes = event.supersedes?.text
+        resolves = event.resolves.map(\.text).joined(separator: " ")
+        recordedAt = event.recordedAt.description
+    }
+
+    func domain() throws -> ScoreEvent {
+        let strokes: Strokes
+        if dnf {
+            strokes = .dnf
+        } else if let count = self.strokes {
+            strokes = .count(count)
+        } else {
+            throw StoreError.corrupt("score event \(id) has neither strokes nor DNF")
+        }
+        return ScoreEvent(
+            id: try StoredValue.uuid(id, "score_events.id"),
+            roundID: try StoredValue.uuid(roundID, "score_events.roundID"),
+            playerID: try StoredValue.uuid(playerID, "score_events.playerID"),
+            hole: hole, strokes: strokes,
+            reportedBy: try reportedBy.map { try StoredValue.uuid($0, "score_events.reportedBy") },
+            deviceID: try StoredValue.uuid(deviceID, "score_events.deviceID"),
+            supersedes: try supersedes.map { try StoredValue.uuid($0, "score_events.supersedes") },
+            resolves: try resolves.split(separator: " ").map { try StoredValue.uuid(String($0), "score_events.resolves") },
+            recordedAt: try StoredValue.hlc(recordedAt, "score_events.recordedAt")
+        )
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+
+// The JSON API's shapes, exactly as DESIGN.md's "Contracts" names them. Extend, never rename.
+
+struct RoundListResponse: ResponseEncodable {
+    struct Item: Encodable {
+        var id: String
+        var name: String
+        var courseName: String
+        var status: String
+        var startedAt: Date?
+
+        enum CodingKeys: String, CodingKey { case id, name, courseName, status, startedAt }
+
+        // Clients read every key of the contract, so a round not yet started says `null`.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(courseName, forKey: .courseName)
+            try container.encode(status, forKey: .status)
+            try container.encode(startedAt, forKey: .startedAt)
+        }
+    }
+
+    var rounds: [Item]
+
+    init(_ summaries: [RoundSummary]) {
+        rounds = summaries.map {
+            Item(id: Display.id($0.id), name: $0.name, courseName: $0.courseName, status: $0.status.rawValue, startedAt: $0.startedAt)
+        }
+    }
+}
+
+struct RoundDetailResponse: ResponseEncodable {
+    struct HoleItem: Encodable {
+        var number: Int
+        var par: Int
+        var distance: Int?
+    }
+
+    struct PlayerItem: Encodable {
+        var id: String
+        var displayName: String
+        var handle: String
+    }
+
+    var id: String
+    var name: String
+    var status: String
+    var courseName: String
+    var holes: [HoleItem]
+    var players: [PlayerItem]
+
+    init(_ snapshot: RoundSnapshot) {
+        id = Display.id(snapshot.round.id)
+        name = snapshot.round.name
+        status = snapshot.round.status.rawValue
+        courseName = snapshot.course.name
+        holes = snapshot.course.holes.map { HoleItem(number: $0.number, par: $0.par, distance: $0.distance) }
+        let players = Dictionary(snapshot.players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.players = snapshot.round.playerIDs.compactMap { players[$0] }.map {
+            PlayerItem(id: Display.id($0.id), displayName: $0.displayName, handle: $0.handle.value)
+        }
+    }
+}
+
+struct StandingsResponse: ResponseEncodable {
+    struct Entry: Encodable {
+        var position: String
+        var playerID: String
+        var displayName: String
+        var toPar: Int
+        var thru: Int
+        var strokes: Int
+        var dnf: Bool
+    }
+
+    struct Conflict: Encodable {
+        var playerID: String
+        var hole: Int
+        var eventIDs: [String]
+    }
+
+    var roundID: String
+    var version: Int
+    var standings: [Entry]
+    var conflicts: [Conflict]
+
+    init(_ snapshot: RoundSnapshot) {
+        let standings = snapshot.standings
+        roundID = Display.id(snapshot.round.id)
+        version = snapshot.version
+        self.standings = standings.entries.map {
+            Entry(position: $0.position, playerID: Display.id($0.playerID), displayName: $0.displayName, toPar: $0.toPar, thru: $0.thru, strokes: $0.strokes, dnf: $0.dnf)
+        }
+        conflicts = standings.conflicts.map {
+            Conflict(playerID: Display.id($0.playerID), hole: $0.hole, eventIDs: $0.eventIDs.map(Display.id))
+        }
+    }
+}
+
+struct ScoreEventItem: Encodable {
+    var id: String
+    var roundID: String
+    var playerID: String
+    var hole: Int
+    var strokes: StrokesValue
+    var dnf: Bool
+    var reportedBy: String?
+    var deviceID: String
+    var supersedes: String?
+    var resolves: [String]
+    var recordedAt: Date
+    var hlc: String
+
+    init(_ event: ScoreEvent) {
+        id = Display.id(event.id)
+        roundID = Display.id(event.roundID)
+        playerID = Display.id(event.playerID)
+        hole = event.hole
+        strokes = StrokesValue(event.strokes)
+        dnf = event.strokes == .dnf
+        reportedBy = event.reportedBy.map(Display.id)
+        deviceID = Display.id(event.deviceID)
+        supersedes = event.supersedes.map(Display.id)
+        resolves = event.resolves.map(Display.id)
+        recordedAt = event.recordedAt.date
+        hlc = event.recordedAt.description
+    }
+}
+
+/// Strokes as the API writes them: a number, or "DNF".
+struct StrokesValue: Encodable {
+    let strokes: Strokes
+    init(_ strokes: Strokes) { self.strokes = strokes }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch strokes {
+        case .count(let value): try container.encode(value)
+        case .dnf: try container.encode("DNF")
+        }
+    }
+}
+
+struct ScoreCreatedResponse: ResponseEncodable {
+    var event: ScoreEventItem
+    var duplicate: Bool?
+}
+
+/// `POST /api/v1/rounds/{id}/scores`. Each field is read leniently (number or string) so
+/// that a wrong type is reported by field name, like any other bad value.
+struct ScorePayload: Decodable {
+    var id: LooseValue?
+    var playerID: LooseValue?
+    var hole: LooseValue?
+    var strokes: LooseValue?
+    var supersedes: LooseValue?
+}
+
+enum LooseValue: Decodable {
+    case text(String)
+    case other
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .text("")
+        } else if let integer = try? container.decode(Int.self) {
+            self = .text(String(integer))
+        } else if let number = try? container.decode(Double.self) {
+            self = .text(String(number))
+        } else if let text = try? container.decode(String.self) {
+            self = .text(text)
+        } else {
+            self = .other
+        }
+    }
+
+    /// The value as text; arrays, objects and booleans become text no rule accepts.
+    var text: String {
+        switch self {
+        case .text(let value): value
+        case .other: "\u{0}invalid"
+        }
+    }
+}

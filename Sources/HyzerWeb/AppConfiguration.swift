@@ -1,0 +1,31 @@
+import Foundation
+import Logging
+
+/// Everything the server needs to start, decided once at the top (CLI flags and HYZER_*
+/// variables) and passed down; nothing below reads the environment.
+public struct AppConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port; the chosen one is logged and reported to `onServerRunning`.
+    public var port: Int
+    public var dataDirectory: URL
+    /// The folder holding `Templates/` and `Public/`.
+    public var resourcesDirectory: URL
+    public var seedDemo: Bool
+    public var logLevel: Logger.Level
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),
+        resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        seedDemo: Bool = false, logLevel: Logger.Level = .info
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.resourcesDirectory = resourcesDirectory
+        self.seedDemo = seedDemo
+        self.logLevel = logLevel
+    }
+
+    var templatesDirectory: URL { resourcesDirectory.appendingPathComponent("Templates") }
+    var publicDirectory: URL { resourcesDirectory.appendingPathComponent("Public") }
+}

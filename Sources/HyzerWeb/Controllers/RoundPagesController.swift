@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// The round page (scorecard, score entry, corrections), its leaderboard page, and the
+/// round's start / complete actions.
+struct RoundPagesController {
+    let stores: Stores
+    let renderer: TemplateRenderer
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/rounds/:id", use: round)
+        router.get("/rounds/:id/leaderboard", use: leaderboard)
+        router.post("/rounds/:id/scores", use: recordScore)
+        router.get("/rounds/:id/scores/:eventID/correct", use: correction)
+        router.post("/rounds/:id/start", use: start)
+        router.post("/rounds/:id/complete", use: complete)
+    }
+
+    @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
+        return renderer.page(RoundPage(snapshot: snapshot), "round")
+    }
+
+    @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
+        return renderer.page(LeaderboardPage(snapshot: snapshot), "leaderboard-page")
+    }
+
+    @Sendable func correction(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
+        guard let page = CorrectionPage(snapshot: snapshot, eventID: try context.uuid("eventID", "Score")) else {
+            throw StoreError.notFound("Score")
+        }
+        return renderer.page(page, "score-correct")
+    }
+
+    /// The score entry and correction forms post here. Refused input shows the same form
+    /// again (422) with the values kept and the message beside the field.
+    @Sendable func recordScore(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        let fields = try await FormFields.read(request, context: context)
+        let values = ["playerID": fields["playerID"] ?? "", "hole": fields["hole"] ?? "", "strokes": fields["strokes"] ?? ""]
+        do {
+            let submission = try ScoreSubmission.parse(
+                id: fields["id"], playerID: fields["playerID"], hole: fields["hole"],
+                strokes: fields["strokes"], supersedes: fields["supersedes"]
+            )
+            _ = try await stores.domain.recordScore(submission, in: roundID)
+            return .redirect(to: "/rounds/\(Display.id(roundID))#scorecard", type: .normal)
+        } catch let rejection as ScoreRejection {
+            return try await refused(roundID: roundID, fields: fields, values: values, errors: Self.fieldErrors(rejection), request: request, context: context)
+        } catch let errors as FieldErrors {
+            return try await refused(roundID: roundID, fields: fields, values: values, errors: errors, request: request, context: context)
+        }
+    }
+
+    private func refused(roundID: UUID, fields: FormFields, values: [String: String], errors: FieldErrors, request: Request, context: AppRequestContext) async throws -> Response {
+        let snapshot = try await stores.domain.snapshot(of: roundID)
+        let form = FormState(values: values, errors: errors)
+        if let corrected = fields["supersedes"].flatMap(UUID.init(uuidString:)),
+           let page = CorrectionPage(snapshot: snapshot, eventID: corrected, form: form) {
+            return try renderer.page(page, "score-correct", status: .unprocessableContent).response(from: request, context: context)
+        }
+        return try renderer.page(RoundPage(snapshot: snapshot, form: form), "round", status: .unprocessableContent).response(from: request, context: context)
+    }
+
+    static func fieldErrors(_ rejection: ScoreRejection) -> FieldErrors {
+        switch rejection {
+        case .invalid(let errors): errors
+        case .conflict(let field, let message): FieldErrors(field, message)
+        }
+    }
+
+    @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await move(request, context: context, to: .active)
+    }
+
+    @Sendable func complete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await move(request, context: context, to: .completed)
+    }
+
+    private func move(_ request: Request, context: AppRequestContext, to status: RoundStatus) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        do {
+            _ = try await stores.domain.setStatus(of: roundID, to: status)
+            return .redirect(to: "/rounds/\(Display.id(roundID))", type: .normal)
+        } catch let rejection as ScoreRejection {
+            let snapshot = try await stores.domain.snapshot(of: roundID)
+            var form = FormState()
+            form.message = rejection.message
+            return try renderer.page(RoundPage(snapshot: snapshot, form: form), "round", status: .conflict).response(from: request, context: context)
+        }
+    }
+}

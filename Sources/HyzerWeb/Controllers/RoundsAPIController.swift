@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// `/api/v1/rounds…`: the JSON mirror of the round pages.
+struct RoundsAPIController {
+    let stores: Stores
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("/rounds", use: list)
+        group.get("/rounds/:id", use: detail)
+        group.get("/rounds/:id/standings", use: standings)
+        group.post("/rounds/:id/scores", use: recordScore)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> RoundListResponse {
+        RoundListResponse(try await stores.domain.roundSummaries())
+    }
+
+    @Sendable func detail(_ request: Request, context: AppRequestContext) async throws -> RoundDetailResponse {
+        RoundDetailResponse(try await stores.domain.snapshot(of: try context.uuid("id", "Round")))
+    }
+
+    @Sendable func standings(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {
+        StandingsResponse(try await stores.domain.snapshot(of: try context.uuid("id", "Round")))
+    }
+
+    /// 201 with the new event; 200 with `duplicate: true` when the same id and content was
+    /// already recorded (a retried POST); 409 for the same id with other content.
+    @Sendable func recordScore(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ScoreCreatedResponse> {
+        let roundID = try context.uuid("id", "Round")
+        let payload: ScorePayload
+        do {
+            payload = try await request.decode(as: ScorePayload.self, context: context)
+        } catch {
+            throw Problem(status: .badRequest, title: "Malformed body", detail: "The body must be a JSON object such as {\"playerID\": \"…\", \"hole\": 3, \"strokes\": 4}.")
+        }
+        let submission = try ScoreSubmission.parse(
+            id: payload.id?.text, playerID: payload.playerID?.text, hole: payload.hole?.text,
+            strokes: payload.strokes?.text, supersedes: payload.supersedes?.text
+        )
+        let recorded = try await stores.domain.recordScore(submission, in: roundID)
+        let body = ScoreCreatedResponse(event: ScoreEventItem(recorded.event), duplicate: recorded.duplicate ? true : nil)
+        return EditedResponse(status: recorded.duplicate ? .ok : .created, response: body)
+    }
+}

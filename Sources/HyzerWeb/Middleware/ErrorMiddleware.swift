@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+import Logging
+
+/// Turns errors into what the client can use: a problem document under `/api/`, a page
+/// everywhere else. Unknown ids and paths are 404s; anything unexpected is logged and
+/// shown as a 500 without internals.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let renderer: TemplateRenderer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Problem(error)
+            if problem.status == .internalServerError {
+                context.logger.error("Request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            }
+            if request.uri.path.hasPrefix("/api/") {
+                return try problem.response(from: request, context: context)
+            }
+            let page = MessagePage(title: problem.title, message: problem.detail)
+            let template = problem.status == .notFound ? "not-found" : "error"
+            return try renderer.page(page, template, status: problem.status).response(from: request, context: context)
+        }
+    }
+}
+
+/// An RFC 9457 problem document: the JSON API's error format.
+struct Problem: Error, ResponseGenerator, Encodable {
+    struct FieldProblem: Encodable {
+        var field: String
+        var message: String
+    }
+
+    var type: String
+    var title: String
+    var status: HTTPResponse.Status
+    var detail: String
+    var errors: [FieldProblem]?
+
+    enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(title, forKey: .title)
+        try container.encode(status.code, forKey: .status)
+        try container.encode(detail, forKey: .detail)
+        try container.encodeIfPresent(errors, forKey: .errors)
+    }
+
+    init(status: HTTPResponse.Status, title: String, detail: String, type: String = "about:blank", errors: [FieldProblem]? = nil) {
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.type = type
+        self.errors = errors
+    }
+
+    init(_ error: any Error) {
+        switch error {
+        case let problem as Problem:
+            self = problem
+        case let errors as FieldErrors:
+            self = Problem(invalid: errors)
+        case ScoreRejection.invalid(let errors):
+            self = Problem(invalid: errors)
+        case ScoreRejection.conflict(let field, let message):
+            self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict", errors: [FieldProblem(field: field, message: message)])
+        case StoreError.notFound(let what):
+            self.init(status: .notFound, title: "Not found", detail: "\(what) was not found. It may have been removed, or the link is wrong.")
+        case let http as HTTPError where http.status == .notFound:
+            self.init(status: .notFound, title: "Not found", detail: "There is no page at this address.")
+        case let http as HTTPError:
+            self.init(status: http.status, title: http.status.reasonPhrase, detail: http.body ?? http.status.reasonPhrase)
+        default:
+            self.init(status: .internalServerError, title: "Something went wrong", detail: "The server could not complete the request. It has been logged.")
+        }
+    }
+
+    init(invalid errors: FieldErrors) {
+        self.init(
+            status: .unprocessableContent, title: "Invalid input", detail: errors.summary, type: "/problems/validation",
+            errors: errors.entries.map { FieldProblem(field: $0.field, message: $0.message) }
+        )
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONCoding.encoder.encode(self)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/problem+json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}

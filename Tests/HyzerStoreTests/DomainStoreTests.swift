@@ -1,0 +1,151 @@
+import Foundation
+import GRDB
+import HyzerCore
+import Testing
+@testable import HyzerStore
+
+@Suite struct DomainStoreTests {
+    /// A store with one 9-hole course, three players and an active round.
+    struct Fixture {
+        let stores: Stores
+        let course: Course
+        let players: [Player]
+        let round: Round
+        var store: DomainStore { stores.domain }
+
+        init(directory: URL) async throws {
+            stores = try Stores(directory: directory)
+            course = try await stores.domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
+            var players: [Player] = []
+            for handle in ["ann", "ben", "cleo"] {
+                players.append(try await stores.domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated()))
+            }
+            self.players = players
+            round = try await stores.domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
+        }
+    }
+
+    @Test func migratesAnEmptyFileAndReopensIt() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try Stores(directory: directory.url)
+        #expect(try first.domain.appliedMigrations == ["v1-domain"])
+        let device = first.domain.deviceID
+        let reopened = try Stores(directory: directory.url)
+        #expect(reopened.domain.deviceID == device)
+        #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("domain.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("sync.sqlite").path))
+        let mode = try await reopened.domain.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+
+    @Test func recordsScoresAndBumpsTheRoundVersionOnlyOnChange() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let start = try await fixture.store.snapshot(of: fixture.round.id).version
+        let id = UUID()
+        let submission = ScoreSubmission(id: id, playerID: fixture.players[0].id, hole: 1, strokes: .count(2))
+        let first = try await fixture.store.recordScore(submission, in: fixture.round.id)
+        #expect(!first.duplicate)
+        #expect(first.snapshot.version == start + 1)
+        let again = try await fixture.store.recordScore(submission, in: fixture.round.id)
+        #expect(again.duplicate)
+        #expect(again.event == first.event)
+        let snapshot = try await fixture.store.snapshot(of: fixture.round.id)
+        #expect(snapshot.version == start + 1)
+        #expect(snapshot.events == [first.event])
+        #expect(snapshot.standings.entries.first?.toPar == -1)
+    }
+
+    @Test func aRefusedScoreWritesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let before = try await fixture.store.snapshot(of: fixture.round.id)
+        await #expect(throws: ScoreRejection.self) {
+            try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 10, strokes: .count(3)), in: fixture.round.id)
+        }
+        await #expect(throws: StoreError.notFound("Round")) {
+            try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: UUID())
+        }
+        let after = try await fixture.store.snapshot(of: fixture.round.id)
+        #expect(after.events.isEmpty)
+        #expect(after.version == before.version)
+    }
+
+    @Test func scoreEventsCannotBeUpdatedOrDeleted() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let recorded = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
+        await #expect(throws: DatabaseError.self) {
+            try await fixture.store.pool.write { db in try db.execute(sql: "UPDATE score_events SET strokes = 1") }
+        }
+        await #expect(throws: DatabaseError.self) {
+            try await fixture.store.pool.write { db in try db.execute(sql: "DELETE FROM score_events") }
+        }
+        let events = try await fixture.store.snapshot(of: fixture.round.id).events
+        #expect(events == [recorded.event])
+    }
+
+    @Test func aTransactionThatFailsHalfwayLeavesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try Stores(directory: directory.url)
+        // The ninth hole breaks the schema's par check after eight holes were inserted.
+        let holes = (1...9).map { Hole(number: $0, par: $0 == 9 ? 12 : 3) }
+        await #expect(throws: DatabaseError.self) {
+            try await stores.domain.createCourse(CourseDraft.Valid(name: "Broken", holes: holes))
+        }
+        let counts = try await stores.domain.pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM courses"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM course_holes"))
+        }
+        #expect(counts.0 == 0)
+        #expect(counts.1 == 0)
+    }
+
+    @Test func handlesAreUnique() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try Stores(directory: directory.url)
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        do {
+            _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Another Ann", handle: "@ANN").validated())
+            Issue.record("expected the handle to be refused")
+        } catch let errors as FieldErrors {
+            #expect(errors["handle"] == "The handle @ann is already taken.")
+        }
+        #expect(try await stores.domain.players().count == 1)
+    }
+
+    @Test func roundsOnlyMoveForward() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let completed = try await fixture.store.setStatus(of: fixture.round.id, to: .completed)
+        #expect(completed.round.status == .completed)
+        #expect(completed.round.completedAt != nil)
+        await #expect(throws: ScoreRejection.self) {
+            try await fixture.store.setStatus(of: fixture.round.id, to: .active)
+        }
+        await #expect(throws: ScoreRejection.self) {
+            try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
+        }
+    }
+
+    @Test func theClockNeverGoesBackAcrossARestart() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let first = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
+        // Reopen with a wall clock an hour behind.
+        let reopened = try Stores(directory: directory.url, now: { Date().addingTimeInterval(-3600) })
+        let second = try await reopened.domain.recordScore(ScoreSubmission(playerID: fixture.players[1].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
+        #expect(second.event.recordedAt > first.event.recordedAt)
+    }
+
+    @Test func demoSeedRunsOnceAndGivesALeaderboard() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try Stores(directory: directory.url)
+        let roundID = try #require(try await stores.domain.seedDemoIfEmpty())
+        #expect(try await stores.domain.seedDemoIfEmpty() == nil)
+        let snapshot = try await stores.domain.snapshot(of: roundID)
+        #expect(snapshot.round.status == .active)
+        #expect(snapshot.standings.entries.count == 6)
+        #expect(snapshot.standings.entries.allSatisfy { $0.thru > 0 })
+        #expect(try await stores.domain.roundSummaries().map(\.id) == [roundID])
+    }
+}
