@@ -12,12 +12,15 @@ public struct AppConfiguration: Sendable {
     public var resourcesDirectory: URL
     public var seedDemo: Bool
     public var logLevel: Logger.Level
+    /// How often an idle live stream gets a keep-alive comment.
+    public var heartbeatInterval: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-        seedDemo: Bool = false, logLevel: Logger.Level = .info
+        seedDemo: Bool = false, logLevel: Logger.Level = .info, heartbeatInterval: Duration = .seconds(15)
     ) {
+        self.heartbeatInterval = heartbeatInterval
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

@@ -21,9 +21,10 @@ public func buildApplication(
         logger.info("Seeded a demo round", metadata: ["round": "\(roundID.uuidString.lowercased())"])
     }
     let renderer = try await TemplateRenderer(directory: config.templatesDirectory)
-    let router = buildRouter(stores: stores, renderer: renderer, publicDirectory: config.publicDirectory)
+    let live = LiveStandings(store: stores.domain, renderer: renderer, heartbeatInterval: config.heartbeatInterval, logger: logger)
+    let router = buildRouter(stores: stores, renderer: renderer, live: live, publicDirectory: config.publicDirectory)
 
-    return Application(
+    var app = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Hyzer"),
         onServerRunning: { channel in
@@ -33,16 +34,19 @@ public func buildApplication(
         },
         logger: logger
     )
+    app.addServices(live)
+    return app
 }
 
-func buildRouter(stores: Stores, renderer: TemplateRenderer, publicDirectory: URL) -> Router<AppRequestContext> {
+func buildRouter(stores: Stores, renderer: TemplateRenderer, live: LiveStandings, publicDirectory: URL) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: FileMiddleware(publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
 
-    HomeController(stores: stores, renderer: renderer).addRoutes(to: router)
+    HomeController(stores: stores, renderer: renderer, live: live).addRoutes(to: router)
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: router)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: router)
+    LiveController(stores: stores, renderer: renderer, live: live).addRoutes(to: router)
     RoundsAPIController(stores: stores).addRoutes(to: router.group("api/v1"))
     return router
 }

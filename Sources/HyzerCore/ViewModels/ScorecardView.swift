@@ -45,13 +45,17 @@ public struct ScorecardView: Hashable, Sendable {
         public var winnerID: String
     }
 
+    public var roundID: String
+    public var version: Int
     public var holes: [HoleHeader]
     public var rows: [Row]
     public var conflicts: [Conflict]
     public var totalPar: Int
     public var hasConflicts: Bool
 
-    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings) {
+    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int) {
+        roundID = round.id.uuidString.lowercased()
+        self.version = version
         let names = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let totals = Dictionary(standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
         holes = course.holes.map { HoleHeader(number: $0.number, par: $0.par, distance: $0.distance.map { "\($0) m" } ?? "") }

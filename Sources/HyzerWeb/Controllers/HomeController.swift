@@ -4,10 +4,12 @@ import HyzerStore
 struct HomeController {
     let stores: Stores
     let renderer: TemplateRenderer
+    let live: LiveStandings
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/", use: home)
         router.get("/healthz", use: health)
+        router.get("/metrics", use: metrics)
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -18,5 +20,23 @@ struct HomeController {
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await stores.domain.roundSummaries(limit: 1)
         return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+    }
+
+    /// Prometheus text format, for operators.
+    @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let stats = await live.statistics
+        let text = """
+            # HELP hyzer_live_subscribers Open live streams (round pages, leaderboards, TVs).
+            # TYPE hyzer_live_subscribers gauge
+            hyzer_live_subscribers \(stats.subscribers)
+            # HELP hyzer_live_frames_rendered_total Standings and TV frames rendered (each sent to every subscriber).
+            # TYPE hyzer_live_frames_rendered_total counter
+            hyzer_live_frames_rendered_total \(stats.framesRendered)
+            # HELP hyzer_live_frames_skipped_total States a slow client never saw because a newer one replaced them.
+            # TYPE hyzer_live_frames_skipped_total counter
+            hyzer_live_frames_skipped_total \(stats.framesSkipped)
+
+            """
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -95,7 +95,7 @@ struct RoundPage: Sendable {
         round = RoundHeader(snapshot)
         let scores = snapshot.scores
         let standings = Standings.compute(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores)
-        scorecard = ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings)
+        scorecard = ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings, version: snapshot.version)
         leaderboard = LeaderboardView(standings: standings, roundName: snapshot.round.name, courseName: snapshot.course.name, status: snapshot.round.status, version: snapshot.version)
         let chosenPlayer = form.values["playerID"]
         let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: scores)
@@ -200,4 +200,29 @@ struct RoundFormPage: Sendable {
 struct MessagePage: Sendable {
     var title: String
     var message: String
+}
+
+/// The TV screen's boards: every active round, each with the shared leaderboard partial.
+struct TVBoards: Sendable {
+    struct Board: Sendable {
+        var roundID: String
+        var name: String
+        var courseName: String
+        var leaderboard: LeaderboardView
+    }
+
+    var rounds: [Board]
+
+    init(snapshots: [RoundSnapshot]) {
+        rounds = snapshots.map {
+            Board(roundID: Display.id($0.round.id), name: $0.round.name, courseName: $0.course.name, leaderboard: $0.leaderboard)
+        }
+    }
+}
+
+struct TVPage: Sendable {
+    var title = "TV"
+    var boards: TVBoards
+    var pinnedRound: String
+    var pageSeconds: Int
 }

@@ -1,0 +1,106 @@
+// Live updates over server-sent events. Pages work without this file; with it, boards
+// and scorecards change in place the moment a score is stored.
+(function () {
+  "use strict";
+
+  // Opens a stream and keeps it open: EventSource retries by itself after a dropped
+  // connection, and when it gives up (CLOSED) we start a new one.
+  function connect(url, handlers, onStatus) {
+    var source = null;
+    var retryTimer = null;
+    function open() {
+      source = new EventSource(url);
+      source.onopen = function () { onStatus && onStatus("open"); };
+      source.onerror = function () {
+        onStatus && onStatus("down");
+        if (source.readyState === EventSource.CLOSED && !retryTimer) {
+          retryTimer = setTimeout(function () { retryTimer = null; open(); }, 2000);
+        }
+      };
+      Object.keys(handlers).forEach(function (name) {
+        source.addEventListener(name, function (event) {
+          onStatus && onStatus("open");
+          handlers[name](event.data, event.lastEventId);
+        });
+      });
+    }
+    open();
+    return { close: function () { source && source.close(); } };
+  }
+
+  function positions(board) {
+    var result = {};
+    if (!board) return result;
+    board.querySelectorAll("tbody tr[data-player]").forEach(function (row, index) {
+      result[row.getAttribute("data-player")] = { index: index, text: row.textContent };
+    });
+    return result;
+  }
+
+  // Swaps every leaderboard in `html` into `container`, marking rows that moved (▲▼,
+  // highlighted briefly) or changed since the board they replace.
+  function applyBoards(container, html) {
+    var before = {};
+    container.querySelectorAll(".leaderboard[data-round]").forEach(function (board) {
+      before[board.getAttribute("data-round")] = positions(board);
+    });
+    container.innerHTML = html;
+    container.querySelectorAll(".leaderboard[data-round]").forEach(function (board) {
+      var old = before[board.getAttribute("data-round")];
+      if (!old) return;
+      board.querySelectorAll("tbody tr[data-player]").forEach(function (row, index) {
+        var previous = old[row.getAttribute("data-player")];
+        if (!previous) return;
+        var cell = row.querySelector("td.pos");
+        if (previous.index !== index && cell) {
+          var up = index < previous.index;
+          var arrow = document.createElement("span");
+          arrow.className = "move " + (up ? "up" : "down");
+          arrow.textContent = up ? "▲" : "▼";
+          arrow.setAttribute("aria-label", up ? "moved up" : "moved down");
+          cell.appendChild(arrow);
+          row.classList.add("moved");
+        } else if (previous.text !== row.textContent) {
+          row.classList.add("updated");
+        }
+      });
+    });
+  }
+
+  function replaceFragment(id, html) {
+    var current = document.getElementById(id);
+    if (!current) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var next = holder.firstElementChild;
+    if (next) current.replaceWith(next);
+  }
+
+  function hhmm(date) {
+    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+  }
+
+  window.HyzerLive = { connect: connect, applyBoards: applyBoards, hhmm: hhmm };
+
+  // Round and leaderboard pages mark themselves with data-live-round.
+  var marker = document.querySelector("[data-live-round]");
+  if (!marker) return;
+  var roundID = marker.getAttribute("data-live-round");
+  var withScorecard = marker.hasAttribute("data-live-scorecard");
+  var status = document.getElementById("live-status");
+  var url = "/rounds/" + roundID + "/events" + (withScorecard ? "?scorecard=1" : "");
+  var handlers = {
+    standings: function (html) {
+      var holder = document.getElementById("leaderboard-" + roundID);
+      if (holder && holder.parentElement) applyBoards(holder.parentElement, html);
+    }
+  };
+  if (withScorecard) {
+    handlers.scorecard = function (html) { replaceFragment("scorecard-" + roundID, html); };
+  }
+  connect(url, handlers, function (state) {
+    if (!status) return;
+    status.textContent = state === "open" ? "Live" : "Reconnecting…";
+    status.className = "live-status " + (state === "open" ? "on" : "off");
+  });
+})();

@@ -1,0 +1,240 @@
+import AsyncHTTPClient
+import Foundation
+import Glibc
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@Suite struct LiveStreamTests {
+    @Test func theFirstEventIsTheCurrentStateAndEachScoreFollows() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let version = try #require(try await client.standings(roundID)["version"] as? Int)
+                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
+                #expect(stream.status == 200)
+                #expect(stream.contentType == "text/event-stream")
+                let hint = try await stream.next()
+                #expect(hint.retry == 2000)
+                let first = try await stream.nextEvent()
+                #expect(first.event == "standings")
+                #expect(first.id == String(version))
+                #expect(first.data.contains("id=\"leaderboard-\(roundID)\""))
+
+                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
+                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":17,"strokes":2}"#)
+                #expect(posted.status == .created)
+                let next = try await stream.nextEvent()
+                #expect(next.id == String(version + 1))
+                let standings = try await client.standings(roundID)
+                let strokes = try #require(standings.row(playerID)?["strokes"] as? Int)
+                #expect(next.data.contains("<td class=\"strokes\">\(strokes)</td>"))
+            }
+        }
+    }
+
+    @Test func theRoundPageStreamAlsoCarriesTheScorecard() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?scorecard=1")
+                #expect(try await stream.nextEvent().event == "standings")
+                let card = try await stream.nextEvent()
+                #expect(card.event == "scorecard")
+                #expect(card.data.contains("id=\"scorecard-\(roundID)\""))
+            }
+        }
+    }
+
+    @Test(arguments: [("Last-Event-ID", "3"), ("Last-Event-ID", "garbage"), ("Last-Event-ID", "-7")])
+    func aReconnectingClientGetsTheCurrentStateAtOnce(header: String, value: String) async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let version = try #require(try await client.standings(roundID)["version"] as? Int)
+                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events", headers: [(header, value)])
+                #expect(stream.status == 200)
+                let first = try await stream.nextEvent()
+                #expect(first.event == "standings")
+                #expect(first.id == String(version))
+            }
+        }
+    }
+
+    @Test func theFirstConnectionMayNameTheLastEventInTheQuery() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?lastEventId=nonsense")
+                #expect(try await stream.nextEvent().event == "standings")
+            }
+        }
+    }
+
+    @Test func idleStreamsGetHeartbeats() async throws {
+        try await withLiveApp(heartbeat: .milliseconds(200)) { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
+                _ = try await stream.nextEvent()
+                var block = try await stream.next()
+                while block.comment == nil { block = try await stream.next() }
+                #expect(block.comment == "heartbeat")
+            }
+        }
+    }
+
+    @Test func unknownRoundsAre404() async throws {
+        try await withLiveApp { port, _, http in
+            try await withTimeout(20) {
+                for path in ["/rounds/\(UUID().uuidString)/events", "/rounds/nope/events"] {
+                    let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
+                    #expect(response.status == .notFound, "\(path)")
+                }
+            }
+        }
+    }
+
+    @Test func theTVStreamCarriesEveryActiveRound() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let stream = try await SSEStream.open(http, port: port, path: "/tv/events")
+                let first = try await stream.nextEvent()
+                #expect(first.event == "tv")
+                #expect(first.data.contains("data-round=\"\(roundID)\""))
+                _ = try await client.postForm("/rounds/\(roundID)/complete", [])
+                let next = try await stream.nextEvent()
+                #expect(!next.data.contains("data-round=\"\(roundID)\""), "a completed round leaves the TV")
+                #expect(next.data.contains("No live rounds right now"))
+                #expect(Int(next.id ?? "") ?? 0 > Int(first.id ?? "") ?? 0)
+            }
+        }
+    }
+
+    @Test func aClosedStreamIsForgotten() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let browser = HTTPClient(eventLoopGroupProvider: .singleton)
+                let stream = try await SSEStream.open(browser, port: port, path: "/rounds/\(roundID)/events")
+                _ = try await stream.nextEvent()
+                #expect(try await Self.subscribers(client) == 1)
+                // The browser goes away: the server notices and drops the subscriber.
+                try await browser.shutdown()
+                var count = try await Self.subscribers(client)
+                while count != 0 {
+                    try await Task.sleep(for: .milliseconds(50))
+                    count = try await Self.subscribers(client)
+                }
+                #expect(count == 0)
+            }
+        }
+    }
+
+    @Test func shutdownEndsOpenStreams() async throws {
+        let started = ContinuousClock.now
+        try await withLiveApp { port, client, http in
+            let roundID = try await client.demoRoundID()
+            let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
+            _ = try await stream.nextEvent()
+            // Leaving this closure shuts the server down while the stream is still open.
+        }
+        #expect(ContinuousClock.now - started < .seconds(10), "shutdown waited on an open stream")
+    }
+
+    @Test func aStalledClientDoesNotDelayAHealthyOne() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(60) {
+                let roundID = try await client.demoRoundID()
+                let detail = try await client.roundDetail(roundID)
+                let players = detail.playerIDs()
+                // A client that asks for the biggest frames and then never reads.
+                let stalled = try RawSocket(port: port, receiveBuffer: 2048)
+                try stalled.send("GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                let healthy = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?scorecard=1")
+                _ = try await healthy.nextEvent()
+                _ = try await healthy.nextEvent()
+
+                // Enough changes to fill the stalled client's socket buffers many times over.
+                var last = 0
+                var eventID: String?
+                for (index, hole) in (9...18).enumerated() {
+                    for player in players {
+                        let body = #"{"playerID":"\#(player)","hole":\#(hole),"strokes":\#(2 + index % 3)}"#
+                        let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", body)
+                        if posted.status != .created { continue }
+                        last = try #require(try await client.standings(roundID)["version"] as? Int)
+                        // The healthy client sees every change promptly, stalled neighbour or not.
+                        repeat {
+                            let event = try await withTimeout(2) { try await healthy.nextEvent() }
+                            eventID = event.id
+                        } while Int(eventID ?? "") ?? 0 < last
+                    }
+                }
+                #expect(Int(eventID ?? "") == last)
+
+                // When the stalled client finally reads, it catches up to the current state.
+                let tail = try stalled.readUntil("id: \(last)\n", timeout: 10)
+                #expect(tail, "the stalled client eventually gets the latest state")
+                #expect(try await Self.metric("hyzer_live_frames_skipped_total", client) > 0, "the stalled client really fell behind")
+                stalled.close()
+            }
+        }
+    }
+
+    static func subscribers(_ client: any TestClientProtocol) async throws -> Int {
+        try await metric("hyzer_live_subscribers", client)
+    }
+
+    static func metric(_ name: String, _ client: any TestClientProtocol) async throws -> Int {
+        let text = try await client.get("/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return Int(line?.split(separator: " ").last ?? "") ?? -1
+    }
+}
+
+/// A blocking TCP client with a tiny receive buffer: the stalled browser of the tests.
+final class RawSocket: @unchecked Sendable {
+    private let fd: Int32
+
+    init(port: Int, receiveBuffer: Int32) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var size = receiveBuffer
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw TimedOut() }
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard Glibc.send(fd, bytes, bytes.count, 0) == bytes.count else { throw TimedOut() }
+    }
+
+    /// Reads until `marker` appears in the stream or the time runs out.
+    func readUntil(_ marker: String, timeout: Double) throws -> Bool {
+        var wait = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(timeout)
+        var tail = ""
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return false }
+            if count < 0 { continue }
+            tail += String(decoding: buffer[0..<count], as: UTF8.self)
+            if tail.contains(marker) { return true }
+            if tail.count > 200_000 { tail = String(tail.suffix(100_000)) }
+        }
+        return false
+    }
+
+    func close() { Glibc.close(fd) }
+}

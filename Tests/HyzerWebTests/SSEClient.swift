@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HyzerWeb
+import NIOCore
+import Testing
+
+/// One parsed server-sent event, or a comment (heartbeat), as a browser would see the stream.
+struct SSEEvent: Sendable {
+    var event: String?
+    var id: String?
+    var data: String = ""
+    var comment: String?
+    var retry: Int?
+}
+
+struct TimedOut: Error {}
+
+func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw TimedOut()
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
+/// Reads an event stream over a real socket, one event at a time. Used by one test task only.
+final class SSEStream: @unchecked Sendable {
+    private var iterator: HTTPClientResponse.Body.AsyncIterator
+    private var buffer = ""
+    let status: Int
+    let contentType: String?
+
+    init(_ response: HTTPClientResponse) {
+        status = Int(response.status.code)
+        contentType = response.headers.first(name: "content-type")
+        iterator = response.body.makeAsyncIterator()
+    }
+
+    static func open(_ client: HTTPClient, port: Int, path: String, headers: [(String, String)] = []) async throws -> SSEStream {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.headers.add(name: "accept", value: "text/event-stream")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        return SSEStream(response)
+    }
+
+    /// The next block of the stream: an event, a retry hint or a comment. Tests bound their
+    /// total time with `withTimeout`, so a missing event fails instead of hanging.
+    func next() async throws -> SSEEvent {
+        while true {
+            if let range = buffer.range(of: "\n\n") {
+                let block = String(buffer[..<range.lowerBound])
+                buffer.removeSubrange(..<range.upperBound)
+                return Self.parse(block)
+            }
+            guard let chunk = try await iterator.next() else { throw TimedOut() }
+            buffer += String(buffer: chunk)
+        }
+    }
+
+    /// The next real event, skipping retry hints and comments.
+    func nextEvent() async throws -> SSEEvent {
+        while true {
+            let block = try await next()
+            if block.event != nil { return block }
+        }
+    }
+
+    static func parse(_ block: String) -> SSEEvent {
+        var event = SSEEvent()
+        var data: [String] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(":") { event.comment = String(line.dropFirst()).trimmingCharacters(in: .whitespaces); continue }
+            let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let field = String(parts[0])
+            var value = parts.count > 1 ? String(parts[1]) : ""
+            if value.hasPrefix(" ") { value.removeFirst() }
+            switch field {
+            case "event": event.event = value
+            case "id": event.id = value
+            case "data": data.append(value)
+            case "retry": event.retry = Int(value)
+            default: break
+            }
+        }
+        event.data = data.joined(separator: "\n")
+        return event
+    }
+}
+
+/// The real app on a real socket, with an HTTP client for streaming.
+func withLiveApp(
+    heartbeat: Duration = .seconds(15),
+    _ test: @escaping @Sendable (_ port: Int, _ client: any TestClientProtocol, _ http: HTTPClient) async throws -> Void
+) async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-live-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let config = AppConfiguration(port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: true, logLevel: .warning, heartbeatInterval: heartbeat)
+    let app = try await buildApplication(config)
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+    let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    do {
+        try await app.test(.live) { client in
+            try await test(try #require(client.port), client, http)
+        }
+    } catch {
+        try? await http.shutdown()
+        throw error
+    }
+    try await http.shutdown()
+}
