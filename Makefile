@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA_DIR ?= ./data
 
-.PHONY: run build test clean deps
+.PHONY: run build test clean deps browser-deps bench
 
 ## Build and serve http://$(HOST):$(PORT) with data in $(DATA_DIR); seeds a demo round on first start.
 run: build
@@ -13,13 +13,21 @@ run: build
 build: deps
 	$(SWIFT) build
 
-## Every test: unit, store and HTTP tests.
-test: deps
+## Every test: unit, store and HTTP tests, then the browser tests (real headless Chromium).
+test: deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 -m pytest Tests/browser -q -p no:cacheprovider
 
 clean:
 	rm -rf .build
+
+## Chromium, its driver and Selenium for the browser tests, installed when missing.
+browser-deps:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+		echo "installing chromium and chromium-driver"; \
+		apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest
 
 ## System libraries the build links (present on the standard image; installed when missing).
 deps:

@@ -1,0 +1,131 @@
+"""Fixtures for the browser tests: a real Hyzer server (the debug build) on a free port with
+its own data folder, and real headless Chromium sessions driven by Selenium."""
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def binary():
+    found = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    path = pathlib.Path(found.stdout.strip()) / "hyzer"
+    assert path.exists(), f"{path} is missing: run `swift build` first"
+    return path
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Server:
+    """One Hyzer process; stop() and start() again keep the port and the data."""
+
+    def __init__(self, exe, port, data_dir):
+        self.exe, self.port, self.data_dir = exe, port, data_dir
+        self.process = None
+        self.base = f"http://127.0.0.1:{port}"
+        self.log = open(OUTPUT / "server.log", "ab")
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [str(self.exe), "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
+             "--resources", str(ROOT), "--demo"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start; see test-output/server.log")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=15)
+
+    def get(self, path):
+        with urllib.request.urlopen(self.base + path, timeout=5) as response:
+            return json.load(response)
+
+    def get_text(self, path):
+        with urllib.request.urlopen(self.base + path, timeout=5) as response:
+            return response.read().decode()
+
+    def post_form(self, path, fields):
+        """Posts an HTML form and returns where it redirected (the form must be accepted)."""
+        items = fields.items() if isinstance(fields, dict) else fields
+        request = urllib.request.Request(self.base + path, data=urllib.parse.urlencode(list(items)).encode(), method="POST")
+        opener = urllib.request.build_opener(NoRedirect)
+        try:
+            opener.open(request, timeout=5)
+        except urllib.error.HTTPError as error:
+            assert error.code == 303, f"{path} answered {error.code}"
+            return error.headers["location"]
+        raise AssertionError(f"{path} did not redirect")
+
+    def post(self, path, body):
+        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
+                                         headers={"content-type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.load(response)
+
+
+@pytest.fixture
+def server():
+    OUTPUT.mkdir(exist_ok=True)
+    data = tempfile.mkdtemp(prefix="hyzer-browser-")
+    s = Server(binary(), free_port(), data)
+    s.start()
+    yield s
+    s.stop()
+    s.log.close()
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def chrome(width=1920, height=1080):
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 f"--window-size={width},{height}", "--hide-scrollbars"):
+        options.add_argument(flag)
+    if shutil.which("chromium"):
+        options.binary_location = shutil.which("chromium")
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+
+
+@pytest.fixture
+def browser_factory():
+    opened = []
+
+    def make(width=1920, height=1080):
+        driver = chrome(width, height)
+        opened.append(driver)
+        return driver
+
+    yield make
+    for driver in opened:
+        driver.quit()
