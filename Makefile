@@ -19,6 +19,12 @@ test: deps browser-deps
 	$(SWIFT) test --skip-build
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
 
+## SSE fan-out: 1,000 and 5,000 subscribers on one round of a release server, 20 scores.
+bench: deps
+	$(SWIFT) build -c release --product hyzer
+	$(SWIFT) build -c release --product hyzer-bench
+	ulimit -n 65536 2>/dev/null || true; .build/release/hyzer-bench --server .build/release/hyzer --subscribers 1000,5000 --scores 20
+
 clean:
 	rm -rf .build
 

@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "HyzerCore"),
@@ -30,7 +32,10 @@ let package = Package(
             name: "HyzerSync",
             dependencies: [
                 "HyzerStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -51,8 +56,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make bench`: load generators run against a real server process, not tests.
+        .executableTarget(
+            name: "hyzer-bench",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Benchmarks/HyzerBench"
+        ),
         .testTarget(name: "HyzerCoreTests", dependencies: ["HyzerCore"]),
         .testTarget(name: "HyzerStoreTests", dependencies: ["HyzerStore"]),
+        .testTarget(name: "HyzerSyncTests", dependencies: ["HyzerSync"]),
         .testTarget(
             name: "HyzerWebTests",
             dependencies: [

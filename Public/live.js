@@ -82,12 +82,35 @@
 
   window.HyzerLive = { connect: connect, applyBoards: applyBoards, hhmm: hhmm };
 
+  // "12 s ago" stays true while the page is open.
+  function refreshAgo() {
+    document.querySelectorAll("time[data-ago]").forEach(function (node) {
+      var at = Date.parse(node.getAttribute("data-ago"));
+      if (isNaN(at)) return;
+      var seconds = Math.max(0, Math.round((Date.now() - at) / 1000));
+      node.textContent = seconds < 60 ? seconds + " s ago" : seconds < 3600 ? Math.floor(seconds / 60) + " min ago" : Math.floor(seconds / 3600) + " h ago";
+    });
+  }
+  setInterval(refreshAgo, 1000);
+
+  function showStatus(state) {
+    var status = document.getElementById("live-status");
+    if (!status) return;
+    status.textContent = state === "open" ? "Live" : "Reconnecting…";
+    status.className = "live-status " + (state === "open" ? "on" : "off");
+  }
+
+  if (document.querySelector("[data-live-sync]")) {
+    connect("/sync/events", {
+      sync: function (html) { replaceFragment("sync-status", html); refreshAgo(); }
+    }, showStatus);
+  }
+
   // Round and leaderboard pages mark themselves with data-live-round.
   var marker = document.querySelector("[data-live-round]");
   if (!marker) return;
   var roundID = marker.getAttribute("data-live-round");
   var withScorecard = marker.hasAttribute("data-live-scorecard");
-  var status = document.getElementById("live-status");
   var url = "/rounds/" + roundID + "/events" + (withScorecard ? "?scorecard=1" : "");
   var handlers = {
     standings: function (html) {
@@ -98,9 +121,5 @@
   if (withScorecard) {
     handlers.scorecard = function (html) { replaceFragment("scorecard-" + roundID, html); };
   }
-  connect(url, handlers, function (state) {
-    if (!status) return;
-    status.textContent = state === "open" ? "Live" : "Reconnecting…";
-    status.className = "live-status " + (state === "open" ? "on" : "off");
-  });
+  connect(url, handlers, showStatus);
 })();

@@ -70,6 +70,33 @@ enum DomainMigrations {
                 BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
                 """)
         }
+        // Through sync a round can arrive before its course or players (a renamed course
+        // moves to the end of the change feed), so those references cannot be enforced by
+        // foreign keys; the pages show such a round once its course has arrived.
+        migrator.registerMigration("v2-sync") { db in
+            try db.execute(sql: """
+                CREATE TABLE rounds_new (
+                    id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, courseID TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('scheduled', 'active', 'completed')),
+                    startedAt DATETIME, completedAt DATETIME, createdBy TEXT,
+                    createdAt DATETIME NOT NULL, updatedAt TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0);
+                INSERT INTO rounds_new SELECT id, name, courseID, status, startedAt, completedAt, createdBy, createdAt, updatedAt, version FROM rounds;
+                CREATE TABLE round_players_new (
+                    roundID TEXT NOT NULL REFERENCES rounds_new(id) ON DELETE CASCADE,
+                    playerID TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (roundID, playerID));
+                INSERT INTO round_players_new SELECT roundID, playerID, position FROM round_players;
+                DROP TABLE round_players;
+                DROP TABLE rounds;
+                ALTER TABLE rounds_new RENAME TO rounds;
+                ALTER TABLE round_players_new RENAME TO round_players;
+                CREATE INDEX rounds_by_course ON rounds(courseID);
+                """)
+            try db.create(table: "club_settings") { t in
+                t.primaryKey("id", .text).check(sql: "id = 'club-settings'")
+                t.column("payload", .blob).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+        }
         return migrator
     }
 }

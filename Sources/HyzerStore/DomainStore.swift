@@ -9,16 +9,20 @@ import Synchronization
 public final class DomainStore: Sendable {
     let pool: DatabasePool
     public let deviceID: UUID
-    private let clock: Mutex<HybridClock>
-    private let now: @Sendable () -> Date
+    let clock: Mutex<HybridClock>
+    let now: @Sendable () -> Date
+    /// Where local changes are queued for the cloud. A failed enqueue loses nothing: the
+    /// domain write is committed, and reconciling on start queues it again.
+    let outbox: OperationalStore?
 
-    public init(path: String, deviceID: UUID, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(path: String, deviceID: UUID, outbox: OperationalStore? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         pool = try DatabasePool(path: path, configuration: configuration)
         try DomainMigrations.migrator.migrate(pool)
         self.deviceID = deviceID
         self.now = now
+        self.outbox = outbox
         let latest = try pool.read { db in try Self.latestClockReading(db) }
         clock = Mutex(HybridClock(deviceID: deviceID, latest: latest))
     }
@@ -29,6 +33,7 @@ public final class DomainStore: Sendable {
         let texts = try String?.fetchAll(db, sql: """
             SELECT MAX(updatedAt) FROM players UNION ALL SELECT MAX(updatedAt) FROM courses
             UNION ALL SELECT MAX(updatedAt) FROM rounds UNION ALL SELECT MAX(recordedAt) FROM score_events
+            UNION ALL SELECT MAX(updatedAt) FROM club_settings
             """)
         return texts.compactMap { $0.flatMap(HLC.init) }.max()
     }
@@ -46,13 +51,14 @@ public final class DomainStore: Sendable {
 
     public func createPlayer(_ valid: PlayerDraft.Valid) async throws -> Player {
         let player = Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: now(), updatedAt: tick())
-        return try await pool.write { db in
+        let written = try await pool.write { db in
             if try PlayerRecord.filter(Column("handle") == valid.handle.value).fetchCount(db) > 0 {
                 throw FieldErrors("handle", "The handle @\(valid.handle.value) is already taken.")
             }
             try PlayerRecord(player).insert(db)
             return player
         }
+        return queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
     }
 
     public func players() async throws -> [Player] {
@@ -65,13 +71,14 @@ public final class DomainStore: Sendable {
 
     public func createCourse(_ valid: CourseDraft.Valid) async throws -> Course {
         let course = Course(id: UUID(), name: valid.name, holes: valid.holes, createdAt: now(), updatedAt: tick())
-        return try await pool.write { db in
+        let written = try await pool.write { db in
             try CourseRecord(id: course.id.text, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description).insert(db)
             for hole in course.holes {
                 try HoleRecord(courseID: course.id.text, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
             }
             return course
         }
+        return queue(written) { [(.course, $0.id.text, $0.updatedAt)] }
     }
 
     public func courses() async throws -> [Course] {
@@ -98,13 +105,14 @@ public final class DomainStore: Sendable {
             status: valid.startNow ? .active : .scheduled, startedAt: valid.startNow ? created : nil,
             createdBy: createdBy, createdAt: created, updatedAt: tick()
         )
-        return try await pool.write { db in
+        let written = try await pool.write { db in
             try Self.roundRecord(round, version: 1).insert(db)
             for (position, playerID) in round.playerIDs.enumerated() {
                 try RoundPlayerRecord(roundID: round.id.text, playerID: playerID.text, position: position).insert(db)
             }
             return round
         }
+        return queue(written) { [(.round, $0.id.text, $0.updatedAt)] }
     }
 
     static func roundRecord(_ round: Round, version: Int) -> RoundRecord {
@@ -119,7 +127,7 @@ public final class DomainStore: Sendable {
     public func setStatus(of roundID: UUID, to status: RoundStatus) async throws -> RoundSnapshot {
         let stamp = tick()
         let moment = now()
-        return try await pool.write { db in
+        let written = try await pool.write { db in
             guard var record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
             let current = RoundStatus(rawValue: record.status) ?? .scheduled
             guard current.canMove(to: status) else {
@@ -133,6 +141,7 @@ public final class DomainStore: Sendable {
             try record.update(db)
             return try Self.snapshot(roundID, db)
         }
+        return queue(written) { [(.round, $0.round.id.text, $0.round.updatedAt)] }
     }
 
     public func roundSummaries(limit: Int = 50) async throws -> [RoundSummary] {
@@ -192,7 +201,7 @@ public final class DomainStore: Sendable {
     public func recordScore(_ submission: ScoreSubmission, in roundID: UUID) async throws -> RecordedScore {
         let stamp = tick()
         let deviceID = deviceID
-        return try await pool.write { db in
+        let written = try await pool.write { db in
             let before = try Self.snapshot(roundID, db)
             let decision = ScoreRules.decide(
                 submission, round: before.round, course: before.course, playerNames: before.playerNames,
@@ -216,5 +225,14 @@ public final class DomainStore: Sendable {
                 return RecordedScore(event: event, duplicate: false, snapshot: after)
             }
         }
+        return queue(written) { $0.duplicate ? [] : [(.scoreEvent, $0.event.id.text, $0.event.recordedAt)] }
+    }
+}
+
+extension DomainStore {
+    /// Queues what a committed local write changed for the cloud, then hands the value on.
+    func queue<T>(_ value: T, _ records: (T) -> [(RecordType, String, HLC)]) -> T {
+        try? outbox?.enqueue(records(value))
+        return value
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// Bookkeeping in `sync.sqlite` that never syncs. For now it holds this device's identity;
-/// the sync engine adds its outbox, change tokens and log here.
+/// Bookkeeping in `sync.sqlite` that never syncs: this device's identity, the outbox,
+/// change tokens and the sync log.
 public final class OperationalStore: Sendable {
     let pool: DatabasePool
 
@@ -22,6 +22,7 @@ public final class OperationalStore: Sendable {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+        registerSyncMigrations(&migrator)
         return migrator
     }
 

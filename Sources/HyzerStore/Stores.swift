@@ -15,7 +15,23 @@ public struct Stores: Sendable {
         operational = try OperationalStore(path: directory.appendingPathComponent(Self.operationalFileName).path)
         domain = try DomainStore(
             path: directory.appendingPathComponent(Self.domainFileName).path,
-            deviceID: try operational.deviceID(), now: now
+            deviceID: try operational.deviceID(), outbox: operational, now: now
         )
+        try domain.ensureClubSettings()
+    }
+
+    /// Puts the two files back in step after a crash: the domain write and its outbox entry
+    /// are two transactions in two files, so a local change may be missing from the outbox
+    /// (queue it) and an entry may be stuck in flight (push it again; pushes are idempotent).
+    /// Returns how many records were queued.
+    @discardableResult
+    public func reconcile() async throws -> Int {
+        try operational.resetInFlight()
+        let queued = try operational.versions()
+        let missing = try await domain.recordVersions().filter { type, id, hlc in
+            queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true
+        }
+        try operational.enqueue(missing)
+        return missing.count
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerSync
 import Logging
 
 /// Everything the server needs to start, decided once at the top (CLI flags and HYZER_*
@@ -14,12 +15,18 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// How often an idle live stream gets a keep-alive comment.
     public var heartbeatInterval: Duration
+    /// The shared cloud database; `.none` keeps this device to itself.
+    public var cloud: CloudAddress
+    public var sync: SyncEngine.Configuration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-        seedDemo: Bool = false, logLevel: Logger.Level = .info, heartbeatInterval: Duration = .seconds(15)
+        seedDemo: Bool = false, logLevel: Logger.Level = .info, heartbeatInterval: Duration = .seconds(15),
+        cloud: CloudAddress = .none, sync: SyncEngine.Configuration = .init()
     ) {
+        self.cloud = cloud
+        self.sync = sync
         self.heartbeatInterval = heartbeatInterval
         self.host = host
         self.port = port

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
 import HyzerStore
+import HyzerSync
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the whole app from a configuration: stores opened and migrated, templates loaded,
 /// routes wired. Tests build exactly this.
@@ -22,11 +24,26 @@ public func buildApplication(
     }
     let renderer = try await TemplateRenderer(directory: config.templatesDirectory)
     let live = LiveStandings(store: stores.domain, renderer: renderer, heartbeatInterval: config.heartbeatInterval, logger: logger)
-    let router = buildRouter(stores: stores, renderer: renderer, live: live, publicDirectory: config.publicDirectory)
+    var services: [any Service] = [live]
+    let cloud: (any CloudDatabase)?
+    switch config.cloud {
+    case .none:
+        cloud = nil
+    case .sqlite(let path):
+        cloud = EmbeddedCloud(path: path)
+    case .postgres(let address):
+        let postgres = PostgresCloud(address: address, logger: logger)
+        services.append(postgres)
+        cloud = postgres
+    }
+    let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
+    services.append(engine)
+    let router = buildRouter(stores: stores, renderer: renderer, live: live, engine: engine, publicDirectory: config.publicDirectory)
 
     var app = Application(
         router: router,
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Hyzer"),
+        // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Hyzer", backlog: 4096),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
             logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
@@ -34,11 +51,11 @@ public func buildApplication(
         },
         logger: logger
     )
-    app.addServices(live)
+    app.addServices(services)
     return app
 }
 
-func buildRouter(stores: Stores, renderer: TemplateRenderer, live: LiveStandings, publicDirectory: URL) -> Router<AppRequestContext> {
+func buildRouter(stores: Stores, renderer: TemplateRenderer, live: LiveStandings, engine: SyncEngine, publicDirectory: URL) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: FileMiddleware(publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
@@ -47,6 +64,7 @@ func buildRouter(stores: Stores, renderer: TemplateRenderer, live: LiveStandings
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: router)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: router)
     LiveController(stores: stores, renderer: renderer, live: live).addRoutes(to: router)
+    SyncController(stores: stores, renderer: renderer, engine: engine).addRoutes(to: router)
     RoundsAPIController(stores: stores).addRoutes(to: router.group("api/v1"))
     return router
 }

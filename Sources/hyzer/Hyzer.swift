@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import HyzerSync
 import HyzerWeb
 import Logging
 
@@ -38,6 +39,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Folder holding Templates/ and Public/. (HYZER_RESOURCES)")
     var resources: String = Environment.value("HYZER_RESOURCES") ?? FileManager.default.currentDirectoryPath
 
+    @Option(help: "Shared cloud: none, sqlite:PATH (default <data-dir>/cloud.sqlite) or postgres://user:password@host:port/database. (HYZER_CLOUD, HYZER_CLOUD_URL)")
+    var cloud: String = Environment.value("HYZER_CLOUD") ?? Environment.value("HYZER_CLOUD_URL") ?? ""
+
     @Flag(help: "Seed a demo course, players and an active round when the store has no rounds. (HYZER_DEMO=1)")
     var demo: Bool = ["1", "true", "yes"].contains(Environment.value("HYZER_DEMO")?.lowercased() ?? "")
 
@@ -47,13 +51,18 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
+        do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
+    }
+
+    func cloudAddress() throws -> CloudAddress {
+        cloud.isEmpty ? .sqlite(path: URL(fileURLWithPath: dataDir).appendingPathComponent("cloud.sqlite").path) : try CloudAddress.parse(cloud)
     }
 
     func run() async throws {
         let config = AppConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDir),
             resourcesDirectory: URL(fileURLWithPath: resources), seedDemo: demo,
-            logLevel: Logger.Level(rawValue: logLevel) ?? .info
+            logLevel: Logger.Level(rawValue: logLevel) ?? .info, cloud: try cloudAddress()
         )
         let app = try await buildApplication(config)
         try await app.runService()

@@ -56,7 +56,11 @@ struct LiveController {
     }
 
     /// An SSE response. The subscription is made inside the body, so a response that is
-    /// never sent leaks nothing; it ends when the client goes away or the server shuts down.
+    /// never sent leaks nothing. The loop ends when the mailbox closes: the client went away
+    /// (inbound close), the server is shutting down, or the broadcaster stopped. Plain
+    /// handlers rather than `cancelOnGracefulShutdown()` and a cancelling task group: those
+    /// add tasks to every connection, which thousands of open TVs and phones pay for in
+    /// memory and latency.
     static func stream(
         _ request: Request,
         subscribe: @escaping @Sendable () async throws -> Mailbox,
@@ -69,13 +73,19 @@ struct LiveController {
                 let mailbox = try await subscribe()
                 do {
                     try await writer.write(ByteBuffer(string: ServerSentEvent.retry(milliseconds: retryMilliseconds)))
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        for await frame in mailbox.cancelOnGracefulShutdown() {
-                            try await writer.write(frame)
+                    try await withGracefulShutdownHandler {
+                        try await request.body.consumeWithInboundCloseHandler { _ in
+                            for await frame in mailbox {
+                                try await writer.write(frame)
+                            }
+                        } onInboundClosed: {
+                            mailbox.close()
                         }
+                    } onGracefulShutdown: {
+                        mailbox.close()
                     }
                 } catch {
-                    // The client left or the server is stopping: nothing to report to anyone.
+                    // The client left mid-write: nothing to report to anyone.
                 }
                 await unsubscribe(mailbox)
                 try? await writer.finish(nil)

@@ -9,7 +9,7 @@ public struct TemplateRenderer: Sendable {
 
     static let required = [
         "layout", "leaderboard", "home", "round", "leaderboard-page", "course-new", "player-new",
-        "round-new", "score-correct", "not-found", "error", "scorecard", "tv", "tv-boards",
+        "round-new", "score-correct", "not-found", "error", "scorecard", "tv", "tv-boards", "sync", "sync-status",
     ]
 
     public init(directory: URL) async throws {

@@ -1,0 +1,253 @@
+import AsyncHTTPClient
+import Foundation
+import Glibc
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// SSE fan-out benchmark: N subscribers on one round of a real `hyzer serve` process (a
+/// separate process, so its RSS is its own), 20 scores posted through the JSON API, delivery
+/// latency from POST to receipt on every subscriber.
+///
+///     hyzer-bench [--server PATH] [--subscribers 1000,5000] [--scores 20]
+@main
+struct HyzerBench {
+    static func main() async throws {
+        let options = Options(CommandLine.arguments)
+        raiseFileLimit()
+        for count in options.subscriberCounts {
+            let result = try await run(subscribers: count, scores: options.scores, server: options.server)
+            print(result.report)
+        }
+    }
+
+    struct Options {
+        var server = ".build/release/hyzer"
+        var subscriberCounts = [1000, 5000]
+        var scores = 20
+
+        init(_ arguments: [String]) {
+            var iterator = arguments.dropFirst().makeIterator()
+            while let argument = iterator.next() {
+                switch argument {
+                case "--server": server = iterator.next() ?? server
+                case "--subscribers": subscriberCounts = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
+                case "--scores": scores = iterator.next().flatMap(Int.init) ?? scores
+                default: print("unknown argument \(argument)")
+                }
+            }
+        }
+    }
+
+    struct Result {
+        var subscribers: Int
+        var latencies: [Double]
+        var expected: Int
+        var rssBefore: Int
+        var rssAfter: Int
+        var connectSeconds: Double
+
+        var report: String {
+            let sorted = latencies.sorted()
+            func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+            let perSubscriber = Double(rssAfter - rssBefore) * 1024 / Double(subscribers)
+            return String(
+                format: "subscribers=%d deliveries=%d/%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms rss_before=%.1fMB rss_after=%.1fMB rss_per_subscriber=%.1fKB connect=%.1fs",
+                subscribers, latencies.count, expected, expected - latencies.count, percentile(0.5), percentile(0.99), sorted.last ?? .nan,
+                Double(rssBefore) / 1024, Double(rssAfter) / 1024, perSubscriber / 1024, connectSeconds
+            )
+        }
+    }
+
+    static func run(subscribers: Int, scores: Int, server path: String) async throws -> Result {
+        let port = try freePort()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: path)
+        server.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--demo", "--log-level", "warning"]
+        try server.run()
+        defer { server.terminate() }
+
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let base = "http://127.0.0.1:\(port)"
+        try await waitForHealth(http, base)
+        let roundID = try await firstRound(http, base)
+        let players = try await roundPlayers(http, base, roundID)
+        let startVersion = try await version(http, base, roundID)
+        try await Task.sleep(for: .seconds(1))
+        let rssBefore = rss(server.processIdentifier)
+
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let recorder = Recorder(subscribers: subscribers)
+        let connectStart = Date()
+        var channels: [Channel] = []
+        for index in 0..<subscribers {
+            let channel = try await ClientBootstrap(group: group)
+                .channelInitializer { channel in channel.pipeline.addHandler(SSEReceiver(index: index, recorder: recorder)) }
+                .connect(host: "127.0.0.1", port: port).get()
+            var request = channel.allocator.buffer(capacity: 128)
+            request.writeString("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            channel.writeAndFlush(request, promise: nil)
+            channels.append(channel)
+        }
+        try await recorder.waitAll(version: startVersion, timeout: 60)
+        let connectSeconds = Date().timeIntervalSince(connectStart)
+        try await Task.sleep(for: .seconds(2))
+        let rssAfter = rss(server.processIdentifier)
+
+        var latencies: [Double] = []
+        var expected = 0
+        for score in 0..<scores {
+            let player = players[score % players.count]
+            let hole = 10 + score / players.count
+            let sentAt = NIODeadline.now().uptimeNanoseconds
+            var request = HTTPClientRequest(url: "\(base)/api/v1/rounds/\(roundID)/scores")
+            request.method = .POST
+            request.headers.add(name: "content-type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: #"{"playerID":"\#(player)","hole":\#(hole),"strokes":3}"#))
+            let response = try await http.execute(request, timeout: .seconds(10))
+            guard response.status == .created else { throw BenchError("score \(score) answered \(response.status)") }
+            let target = startVersion + score + 1
+            expected += subscribers
+            try? await recorder.waitAll(version: target, timeout: 10)
+            latencies += recorder.arrivals(version: target).map { Double($0 - sentAt) / 1_000_000 }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        for channel in channels { channel.close(promise: nil) }
+        try await group.shutdownGracefully()
+        try await http.shutdown()
+        return Result(subscribers: subscribers, latencies: latencies, expected: expected, rssBefore: rssBefore, rssAfter: rssAfter, connectSeconds: connectSeconds)
+    }
+
+    // MARK: Helpers
+
+    static func waitForHealth(_ http: HTTPClient, _ base: String) async throws {
+        for _ in 0..<300 {
+            if let response = try? await http.execute(HTTPClientRequest(url: "\(base)/healthz"), timeout: .seconds(1)), response.status == .ok { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw BenchError("server did not start")
+    }
+
+    static func json(_ http: HTTPClient, _ url: String) async throws -> [String: Any] {
+        let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]) ?? [:]
+    }
+
+    static func firstRound(_ http: HTTPClient, _ base: String) async throws -> String {
+        guard let id = ((try await json(http, "\(base)/api/v1/rounds"))["rounds"] as? [[String: Any]])?.first?["id"] as? String else { throw BenchError("no round") }
+        return id
+    }
+
+    static func roundPlayers(_ http: HTTPClient, _ base: String, _ round: String) async throws -> [String] {
+        ((try await json(http, "\(base)/api/v1/rounds/\(round)"))["players"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+    }
+
+    static func version(_ http: HTTPClient, _ base: String, _ round: String) async throws -> Int {
+        (try await json(http, "\(base)/api/v1/rounds/\(round)/standings"))["version"] as? Int ?? 0
+    }
+
+    static func rss(_ pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return Int(line?.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func raiseFileLimit() {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Arrival times (uptime ns) of each version at each subscriber.
+final class Recorder: Sendable {
+    private struct State {
+        var arrivals: [Int: [UInt64]] = [:]
+        var seen: [Set<Int>]
+    }
+
+    private let state: Mutex<State>
+    let subscribers: Int
+
+    init(subscribers: Int) {
+        self.subscribers = subscribers
+        state = Mutex(State(seen: Array(repeating: [], count: subscribers)))
+    }
+
+    func record(index: Int, version: Int, at time: UInt64) {
+        state.withLock { state in
+            guard state.seen[index].insert(version).inserted else { return }
+            state.arrivals[version, default: []].append(time)
+        }
+    }
+
+    func arrivals(version: Int) -> [UInt64] { state.withLock { $0.arrivals[version] ?? [] } }
+
+    func waitAll(version: Int, timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while arrivals(version: version).count < subscribers {
+            guard Date() < deadline else { throw BenchError("timed out waiting for version \(version): \(arrivals(version: version).count)/\(subscribers)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// Scans the raw bytes for `\nid: N\n` and records when each version arrived. Works on
+/// bytes, not Strings, so the load generator stays cheap next to the server it measures.
+final class SSEReceiver: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+    let index: Int
+    let recorder: Recorder
+    /// Where the matcher is inside "\nid: " (0 = looking for the newline), or the digits read.
+    private var matched = 0
+    private var number = 0
+    private static let pattern = Array("\nid: ".utf8)
+
+    init(index: Int, recorder: Recorder) {
+        self.index = index
+        self.recorder = recorder
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let now = NIODeadline.now().uptimeNanoseconds
+        let buffer = unwrapInboundIn(data)
+        buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes {
+                if matched < Self.pattern.count {
+                    if byte == Self.pattern[matched] {
+                        matched += 1
+                        number = 0
+                    } else {
+                        matched = byte == 10 ? 1 : 0
+                    }
+                } else if byte >= 48 && byte <= 57 {
+                    number = number * 10 + Int(byte - 48)
+                } else {
+                    if byte == 10 { recorder.record(index: index, version: number, at: now) }
+                    matched = byte == 10 ? 1 : 0
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+// What each record type carries through the cloud. Domain values stay free of Codable;
+// these are the wire form, versioned by the record's HLC.
+
+public struct PlayerPayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var displayName: String
+    public var handle: String
+    public var role: String
+    public var cloudRecordName: String?
+    public var createdAt: Date
+
+    public init(_ player: Player) {
+        id = player.id
+        displayName = player.displayName
+        handle = player.handle.value
+        role = player.role.rawValue
+        cloudRecordName = player.cloudRecordName
+        createdAt = player.createdAt
+    }
+
+    public func player(updatedAt: HLC) -> Player? {
+        guard case .success(let handle) = Handle.parse(handle) else { return nil }
+        return Player(id: id, displayName: displayName, handle: handle, role: Role(rawValue: role) ?? .athlete,
+                      cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+public struct CoursePayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var holes: [Hole]
+    public var createdAt: Date
+
+    public init(_ course: Course) {
+        id = course.id
+        name = course.name
+        holes = course.holes
+        createdAt = course.createdAt
+    }
+
+    public func course(updatedAt: HLC) -> Course {
+        Course(id: id, name: name, holes: holes, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+public struct RoundPayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var courseID: UUID
+    public var playerIDs: [UUID]
+    public var status: RoundStatus
+    public var startedAt: Date?
+    public var completedAt: Date?
+    public var createdBy: UUID?
+    public var createdAt: Date
+
+    public init(_ round: Round) {
+        id = round.id
+        name = round.name
+        courseID = round.courseID
+        playerIDs = round.playerIDs
+        status = round.status
+        startedAt = round.startedAt
+        completedAt = round.completedAt
+        createdBy = round.createdBy
+        createdAt = round.createdAt
+    }
+
+    public func round(updatedAt: HLC) -> Round {
+        Round(id: id, name: name, courseID: courseID, playerIDs: playerIDs, status: status, startedAt: startedAt,
+              completedAt: completedAt, createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+public struct ScoreEventPayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var roundID: UUID
+    public var playerID: UUID
+    public var hole: Int
+    public var strokes: Int?
+    public var dnf: Bool
+    public var reportedBy: UUID?
+    public var deviceID: UUID
+    public var supersedes: UUID?
+    public var resolves: [UUID]
+
+    public init(_ event: ScoreEvent) {
+        id = event.id
+        roundID = event.roundID
+        playerID = event.playerID
+        hole = event.hole
+        strokes = event.strokes.count
+        dnf = event.strokes == .dnf
+        reportedBy = event.reportedBy
+        deviceID = event.deviceID
+        supersedes = event.supersedes
+        resolves = event.resolves
+    }
+
+    /// The event, or nil when its values break the rules every local event obeys.
+    public func event(recordedAt: HLC) -> ScoreEvent? {
+        let value: Strokes
+        if dnf { value = .dnf } else if let strokes, Strokes.range.contains(strokes) { value = .count(strokes) } else { return nil }
+        guard Course.holeCountRange.contains(hole) else { return nil }
+        return ScoreEvent(id: id, roundID: roundID, playerID: playerID, hole: hole, strokes: value, reportedBy: reportedBy,
+                          deviceID: deviceID, supersedes: supersedes, resolves: resolves, recordedAt: recordedAt)
+    }
+}
+
+/// One field of the club settings with its own clock, so edits made apart both survive.
+public struct StampedValue<Value: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+    public var value: Value
+    public var hlc: HLC
+
+    public init(_ value: Value, hlc: HLC) {
+        self.value = value
+        self.hlc = hlc
+    }
+
+    func newer(_ other: StampedValue) -> StampedValue { other.hlc > hlc ? other : self }
+}
+
+/// The club settings singleton. Every device creates it on first start with clock zero, so
+/// any real edit wins over a default, and two devices never end up with two settings.
+public struct ClubSettingsPayload: Codable, Hashable, Sendable {
+    public static let sentinelID = "club-settings"
+
+    public var clubName: StampedValue<String>
+    public var tvPageSeconds: StampedValue<Int>
+    public var publicLeaderboards: StampedValue<Bool>
+
+    public init(clubName: StampedValue<String>, tvPageSeconds: StampedValue<Int>, publicLeaderboards: StampedValue<Bool>) {
+        self.clubName = clubName
+        self.tvPageSeconds = tvPageSeconds
+        self.publicLeaderboards = publicLeaderboards
+    }
+
+    public static func defaults(deviceID: UUID) -> ClubSettingsPayload {
+        let zero = HLC(wallMillis: 0, counter: 0, deviceID: deviceID)
+        return ClubSettingsPayload(clubName: StampedValue("Our club", hlc: zero), tvPageSeconds: StampedValue(10, hlc: zero), publicLeaderboards: StampedValue(true, hlc: zero))
+    }
+
+    public func merged(with other: ClubSettingsPayload) -> ClubSettingsPayload {
+        ClubSettingsPayload(
+            clubName: clubName.newer(other.clubName),
+            tvPageSeconds: tvPageSeconds.newer(other.tvPageSeconds),
+            publicLeaderboards: publicLeaderboards.newer(other.publicLeaderboards)
+        )
+    }
+
+    public var newest: HLC { max(clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc) }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+/// What applying a page of cloud records changed here.
+public struct RemoteApplyResult: Sendable {
+    public var applied = 0
+    public var rounds: Set<UUID> = []
+}
+
+extension DomainStore {
+    // MARK: Club settings
+
+    /// Creates the club settings singleton with clock-zero defaults when it is missing, so
+    /// every device has one from its first start and any real edit wins over a default.
+    func ensureClubSettings() throws {
+        let defaults = ClubSettingsPayload.defaults(deviceID: deviceID)
+        try pool.write { db in
+            guard try !Self.settingsExist(db) else { return }
+            try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?)",
+                           arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(defaults), defaults.newest.description])
+        }
+    }
+
+    static func settingsExist(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM club_settings)") ?? false
+    }
+
+    public func clubSettings() async throws -> ClubSettingsPayload {
+        try await pool.read { db in try Self.settings(db) ?? .defaults(deviceID: self.deviceID) }
+    }
+
+    static func settings(_ db: Database) throws -> ClubSettingsPayload? {
+        guard let data = try Data.fetchOne(db, sql: "SELECT payload FROM club_settings WHERE id = ?", arguments: [ClubSettingsPayload.sentinelID]) else { return nil }
+        return try RecordCoding.decode(ClubSettingsPayload.self, data)
+    }
+
+    // MARK: Pushing
+
+    /// The current cloud form of the given records; ones that no longer exist are left out.
+    public func cloudRecords(_ keys: [(RecordType, String)]) async throws -> [CloudRecord] {
+        try await pool.read { db in
+            try keys.compactMap { type, id in try Self.cloudRecord(type, id, db) }
+        }
+    }
+
+    static func cloudRecord(_ type: RecordType, _ id: String, _ db: Database) throws -> CloudRecord? {
+        switch type {
+        case .player:
+            guard let player = try PlayerRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: player.updatedAt, payload: try RecordCoding.encode(PlayerPayload(player)))
+        case .course:
+            guard let record = try CourseRecord.fetchOne(db, key: id) else { return nil }
+            let course = try course(record, db)
+            return CloudRecord(type: type, id: id, hlc: course.updatedAt, payload: try RecordCoding.encode(CoursePayload(course)))
+        case .round:
+            guard let uuid = UUID(uuidString: id), try RoundRecord.exists(db, key: id) else { return nil }
+            let round = try roundOnly(uuid, db)
+            return CloudRecord(type: type, id: id, hlc: round.updatedAt, payload: try RecordCoding.encode(RoundPayload(round)))
+        case .scoreEvent:
+            guard let event = try ScoreEventRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: event.recordedAt, payload: try RecordCoding.encode(ScoreEventPayload(event)))
+        case .clubSettings:
+            guard let settings = try settings(db) else { return nil }
+            return CloudRecord(type: type, id: id, hlc: settings.newest, payload: try RecordCoding.encode(settings))
+        }
+    }
+
+    /// A round without its course, players or events.
+    static func roundOnly(_ roundID: UUID, _ db: Database) throws -> Round {
+        guard let record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
+        let playerIDs = try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? ORDER BY position", arguments: [record.id])
+        return Round(
+            id: roundID, name: record.name, courseID: try StoredValue.uuid(record.courseID, "rounds.courseID"),
+            playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
+            status: RoundStatus(rawValue: record.status) ?? .scheduled, startedAt: record.startedAt,
+            completedAt: record.completedAt, createdBy: try record.createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
+            createdAt: record.createdAt, updatedAt: try StoredValue.hlc(record.updatedAt, "rounds.updatedAt")
+        )
+    }
+
+    /// Every record's version, to find local changes a crash kept out of the outbox.
+    public func recordVersions() async throws -> [(RecordType, String, HLC)] {
+        try await pool.read { db in
+            var result: [(RecordType, String, HLC)] = []
+            for (type, sql) in [
+                (RecordType.player, "SELECT id, updatedAt FROM players"),
+                (.course, "SELECT id, updatedAt FROM courses"),
+                (.round, "SELECT id, updatedAt FROM rounds"),
+                (.scoreEvent, "SELECT id, recordedAt FROM score_events"),
+                (.clubSettings, "SELECT id, updatedAt FROM club_settings"),
+            ] {
+                let rows = try Row.fetchCursor(db, sql: sql)
+                while let row = try rows.next() {
+                    if let hlc = HLC(row[1]) { result.append((type, row[0], hlc)) }
+                }
+            }
+            return result
+        }
+    }
+
+    // MARK: Pulling
+
+    /// Applies records from the cloud in one transaction, with the same rules the cloud
+    /// uses: events are inserted if absent, mutable records replace older versions only,
+    /// settings merge field by field. The versions of affected rounds go up, which is how
+    /// the live leaderboards learn of them. Every received clock reading advances ours.
+    public func applyRemote(_ records: [CloudRecord]) async throws -> RemoteApplyResult {
+        let wall = now().millisecondsSince1970
+        clock.withLock { clock in
+            for record in records { clock.receive(record.hlc, wallMillis: wall) }
+        }
+        let ordered = records.enumerated().sorted { ($0.element.type.applyOrder, $0.offset) < ($1.element.type.applyOrder, $1.offset) }.map(\.element)
+        let result = try await pool.write { db in
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            var result = RemoteApplyResult()
+            for record in ordered where try Self.apply(record, db, into: &result) {
+                result.applied += 1
+            }
+            for roundID in result.rounds {
+                try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
+            }
+            return result
+        }
+        try? outbox?.markArrived(records.map { ($0.type, $0.id, $0.hlc) })
+        return result
+    }
+
+    /// Applies one record; true when it changed something.
+    static func apply(_ record: CloudRecord, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
+        switch record.type {
+        case .scoreEvent:
+            guard let event = try RecordCoding.decode(ScoreEventPayload.self, record.payload).event(recordedAt: record.hlc),
+                  event.id.text == record.id
+            else { return false }
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO score_events (id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            let row = ScoreEventRecord(event)
+            try statement.execute(arguments: [row.id, row.roundID, row.playerID, row.hole, row.strokes, row.dnf, row.reportedBy, row.deviceID, row.supersedes, row.resolves, row.recordedAt])
+            guard db.changesCount > 0 else { return false }
+            result.rounds.insert(event.roundID)
+            return true
+
+        case .player:
+            let payload = try RecordCoding.decode(PlayerPayload.self, record.payload)
+            guard var player = payload.player(updatedAt: record.hlc), player.id.text == record.id else { return false }
+            if let local = try PlayerRecord.fetchOne(db, key: record.id), let stamp = HLC(local.updatedAt), stamp >= record.hlc { return false }
+            // The same handle on another player: two people chose one handle apart. Keep both
+            // players and every score; the newcomer's handle gets its id as a suffix.
+            if try PlayerRecord.filter(Column("handle") == player.handle.value && Column("id") != record.id).fetchCount(db) > 0 {
+                player.handle = Handle(trusted: String("\(player.handle.value)-\(record.id.prefix(4))"))
+            }
+            try PlayerRecord(player).save(db)
+            return true
+
+        case .course:
+            let course = try RecordCoding.decode(CoursePayload.self, record.payload).course(updatedAt: record.hlc)
+            guard course.id.text == record.id, Course.holeCountRange.contains(course.holes.count) else { return false }
+            if let local = try CourseRecord.fetchOne(db, key: record.id), let stamp = HLC(local.updatedAt), stamp >= record.hlc { return false }
+            try CourseRecord(id: record.id, name: course.name, createdAt: course.createdAt, updatedAt: record.hlc.description).save(db)
+            try db.execute(sql: "DELETE FROM course_holes WHERE courseID = ?", arguments: [record.id])
+            for hole in course.holes {
+                try HoleRecord(courseID: record.id, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
+            }
+            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ?", arguments: [record.id])
+            result.rounds.formUnion(rounds.compactMap(UUID.init(uuidString:)))
+            return true
+
+        case .round:
+            let round = try RecordCoding.decode(RoundPayload.self, record.payload).round(updatedAt: record.hlc)
+            guard round.id.text == record.id else { return false }
+            let local = try RoundRecord.fetchOne(db, key: record.id)
+            if let local, let stamp = HLC(local.updatedAt), stamp >= record.hlc { return false }
+            try roundRecord(round, version: local?.version ?? 0).save(db)
+            try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [record.id])
+            for (position, playerID) in round.playerIDs.enumerated() {
+                try RoundPlayerRecord(roundID: record.id, playerID: playerID.text, position: position).insert(db)
+            }
+            result.rounds.insert(round.id)
+            return true
+
+        case .clubSettings:
+            let offered = try RecordCoding.decode(ClubSettingsPayload.self, record.payload)
+            let stored = try settings(db)
+            let merged = stored.map { $0.merged(with: offered) } ?? offered
+            guard merged != stored else { return false }
+            try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
+                           arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(merged), merged.newest.description])
+            return true
+        }
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+/// One row of the outbox (`SyncMetadata`): a local record waiting to reach the cloud.
+public struct OutboxEntry: Hashable, Sendable {
+    public enum Status: String, Sendable, CaseIterable {
+        case pending, inFlight, synced, failed
+    }
+
+    public var type: RecordType
+    public var id: String
+    /// The version to push; marking it synced only counts if it is still this one.
+    public var hlc: HLC
+    public var status: Status
+    public var attempts: Int
+    public var lastError: String?
+    public var nextAttemptAt: Date?
+}
+
+public struct OutboxCounts: Hashable, Sendable {
+    public var pending = 0
+    public var inFlight = 0
+    public var failed = 0
+    public var synced = 0
+
+    public init() {}
+}
+
+public struct SyncLogEntry: Hashable, Sendable {
+    public var at: Date
+    public var operation: String
+    public var records: Int
+    public var durationMs: Int
+    public var result: String
+    public var message: String?
+
+    public init(at: Date, operation: String, records: Int, durationMs: Int, result: String, message: String? = nil) {
+        self.at = at
+        self.operation = operation
+        self.records = records
+        self.durationMs = durationMs
+        self.result = result
+        self.message = message
+    }
+}
+
+extension OperationalStore {
+    static func registerSyncMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2-outbox") { db in
+            try db.create(table: "outbox") { t in
+                t.column("recordType", .text).notNull()
+                t.column("recordID", .text).notNull()
+                t.column("hlc", .text).notNull()
+                t.column("status", .text).notNull().check(sql: "status IN ('pending', 'inFlight', 'synced', 'failed')")
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("lastError", .text)
+                t.column("nextAttemptAt", .datetime)
+                t.column("sequence", .integer).notNull()
+                t.primaryKey(["recordType", "recordID"])
+            }
+            try db.create(index: "outbox_by_status", on: "outbox", columns: ["status", "nextAttemptAt"])
+            try db.create(table: "change_tokens") { t in
+                t.primaryKey("zone", .text)
+                t.column("token", .integer).notNull()
+            }
+            try db.create(table: "sync_log") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull()
+                t.column("operation", .text).notNull()
+                t.column("records", .integer).notNull()
+                t.column("durationMs", .integer).notNull()
+                t.column("result", .text).notNull()
+                t.column("message", .text)
+            }
+        }
+    }
+
+    // MARK: Enqueueing
+
+    /// Marks local records as waiting to be pushed. A newer version replaces an older one
+    /// whatever its state; the same or an older version changes nothing.
+    public func enqueue(_ records: [(RecordType, String, HLC)]) throws {
+        guard !records.isEmpty else { return }
+        try pool.write { db in
+            var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
+            for (type, id, hlc) in records {
+                sequence += 1
+                try db.execute(sql: """
+                    INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
+                    ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'pending', attempts = 0,
+                        lastError = NULL, nextAttemptAt = NULL, sequence = excluded.sequence
+                    WHERE excluded.hlc > outbox.hlc
+                    """, arguments: [type.rawValue, id, hlc.description, sequence])
+            }
+        }
+    }
+
+    /// Records that arrived from the cloud: already there, so nothing to push, unless a
+    /// newer local version is waiting.
+    public func markArrived(_ records: [(RecordType, String, HLC)]) throws {
+        guard !records.isEmpty else { return }
+        try pool.write { db in
+            var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
+            for (type, id, hlc) in records {
+                sequence += 1
+                try db.execute(sql: """
+                    INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'synced', 0, ?)
+                    ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'synced', attempts = 0,
+                        lastError = NULL, nextAttemptAt = NULL
+                    WHERE excluded.hlc >= outbox.hlc
+                    """, arguments: [type.rawValue, id, hlc.description, sequence])
+            }
+        }
+    }
+
+    // MARK: Pushing
+
+    /// Takes up to `limit` entries that are due (pending, or failed and past their retry
+    /// time) and marks them in flight in the same transaction, so a concurrent caller can
+    /// never take the same record. Synchronous on purpose: the sync engine calls it before
+    /// its first suspension point.
+    public func claimDue(limit: Int, now: Date) throws -> [OutboxEntry] {
+        try pool.write { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM outbox
+                WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
+                ORDER BY sequence LIMIT ?
+                """, arguments: [now, limit])
+            let entries = rows.compactMap(Self.entry)
+            for entry in entries {
+                try db.execute(sql: "UPDATE outbox SET status = 'inFlight' WHERE recordType = ? AND recordID = ?", arguments: [entry.type.rawValue, entry.id])
+            }
+            return entries
+        }
+    }
+
+    public func markSynced(_ entries: [OutboxEntry]) throws {
+        try pool.write { db in
+            for entry in entries {
+                // A newer local version enqueued meanwhile stays pending.
+                try db.execute(sql: "UPDATE outbox SET status = 'synced', attempts = 0, lastError = NULL, nextAttemptAt = NULL WHERE recordType = ? AND recordID = ? AND hlc = ? AND status = 'inFlight'",
+                               arguments: [entry.type.rawValue, entry.id, entry.hlc.description])
+            }
+        }
+    }
+
+    /// Failed entries wait `Backoff.delay` before they are due again.
+    public func markFailed(_ entries: [OutboxEntry], error: String, now: Date, jitter: @Sendable () -> Double = { Double.random(in: 0...1) }) throws {
+        try pool.write { db in
+            for entry in entries {
+                let attempts = entry.attempts + 1
+                let next = now.addingTimeInterval(Backoff.delay(attempt: attempts, jitter: jitter()))
+                try db.execute(sql: "UPDATE outbox SET status = 'failed', attempts = ?, lastError = ?, nextAttemptAt = ? WHERE recordType = ? AND recordID = ? AND status = 'inFlight'",
+                               arguments: [attempts, error, next, entry.type.rawValue, entry.id])
+            }
+        }
+    }
+
+    /// Puts entries back as pending without counting an attempt (the cloud was unreachable,
+    /// not the record at fault).
+    public func release(_ entries: [OutboxEntry]) throws {
+        try pool.write { db in
+            for entry in entries {
+                try db.execute(sql: "UPDATE outbox SET status = 'pending' WHERE recordType = ? AND recordID = ? AND status = 'inFlight'", arguments: [entry.type.rawValue, entry.id])
+            }
+        }
+    }
+
+    /// After a crash, in-flight entries were never confirmed: push them again (idempotently).
+    @discardableResult
+    public func resetInFlight() throws -> Int {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE outbox SET status = 'pending' WHERE status = 'inFlight'")
+            return db.changesCount
+        }
+    }
+
+    /// Makes failed entries due now ("Retry" on the sync page).
+    public func retryFailed(type: RecordType? = nil, id: String? = nil) throws {
+        try pool.write { db in
+            if let type, let id {
+                try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE status = 'failed' AND recordType = ? AND recordID = ?", arguments: [type.rawValue, id])
+            } else {
+                try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE status = 'failed'")
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    public func counts() throws -> OutboxCounts {
+        try pool.read { db in
+            var counts = OutboxCounts()
+            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n FROM outbox GROUP BY status") {
+                let n: Int = row["n"]
+                switch OutboxEntry.Status(rawValue: row["status"]) {
+                case .pending: counts.pending = n
+                case .inFlight: counts.inFlight = n
+                case .failed: counts.failed = n
+                case .synced: counts.synced = n
+                case nil: break
+                }
+            }
+            return counts
+        }
+    }
+
+    public func failedEntries(limit: Int = 50) throws -> [OutboxEntry] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE status = 'failed' ORDER BY sequence LIMIT ?", arguments: [limit]).compactMap(Self.entry)
+        }
+    }
+
+    public func entry(type: RecordType, id: String) throws -> OutboxEntry? {
+        try pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE recordType = ? AND recordID = ?", arguments: [type.rawValue, id]).flatMap(Self.entry)
+        }
+    }
+
+    /// Every entry's version, for reconciling with the domain store on start.
+    public func versions() throws -> [String: HLC] {
+        try pool.read { db in
+            var result: [String: HLC] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT recordType, recordID, hlc FROM outbox")
+            while let row = try rows.next() {
+                if let hlc = HLC(row["hlc"]) { result["\(row["recordType"] as String)/\(row["recordID"] as String)"] = hlc }
+            }
+            return result
+        }
+    }
+
+    /// Fires after each committed change of the pending count: the sync engine's
+    /// "a local write happened" trigger.
+    public func pendingCounts() -> some AsyncSequence<Int, any Error> & Sendable {
+        ValueObservation
+            .tracking { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE status = 'pending'") ?? 0 }
+            .values(in: pool, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    static func entry(_ row: Row) -> OutboxEntry? {
+        guard let type = RecordType(rawValue: row["recordType"]), let hlc = HLC(row["hlc"]),
+              let status = OutboxEntry.Status(rawValue: row["status"]) else { return nil }
+        return OutboxEntry(type: type, id: row["recordID"], hlc: hlc, status: status, attempts: row["attempts"],
+                           lastError: row["lastError"], nextAttemptAt: row["nextAttemptAt"])
+    }
+
+    // MARK: Change tokens and the log
+
+    public func changeToken(zone: String) throws -> Int64 {
+        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0 }
+    }
+
+    public func setChangeToken(_ token: Int64, zone: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token", arguments: [zone, token])
+        }
+    }
+
+    public func appendLog(_ entry: SyncLogEntry, keep: Int = 500) throws {
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO sync_log (at, operation, records, durationMs, result, message) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [entry.at, entry.operation, entry.records, entry.durationMs, entry.result, entry.message])
+            try db.execute(sql: "DELETE FROM sync_log WHERE id <= (SELECT MAX(id) FROM sync_log) - ?", arguments: [keep])
+        }
+    }
+
+    public func recentLog(limit: Int = 50) throws -> [SyncLogEntry] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM sync_log ORDER BY id DESC LIMIT ?", arguments: [limit]).map {
+                SyncLogEntry(at: $0["at"], operation: $0["operation"], records: $0["records"], durationMs: $0["durationMs"], result: $0["result"], message: $0["message"])
+            }
+        }
+    }
+}
+
+extension OperationalStore {
+    /// How many failed entries are due for another attempt.
+    public func failedDue(now: Date) throws -> Int {
+        try pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)", arguments: [now]) ?? 0
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import HyzerCore
+
+/// The shared database every device pushes to and pulls from. Two real implementations:
+/// `EmbeddedCloud` (a SQLite file for instances on one machine) and `PostgresCloud`.
+/// Both apply `CloudMerge`, so they behave identically.
+public protocol CloudDatabase: Sendable {
+    /// A short description for the sync page, without secrets.
+    var displayName: String { get }
+
+    /// Connects (creating the schema when needed) and says what this device may do. Never
+    /// throws: an unreachable cloud is `.temporarilyUnavailable`.
+    func resolveAccount() async -> AccountStatus
+
+    /// Saves records under the merge rules, idempotently. Returns how many changed the cloud.
+    func save(_ records: [CloudRecord], zone: String) async throws -> Int
+
+    /// Records changed after `token`, in change-sequence order, at most `limit`.
+    func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage
+
+    /// How many records changed after `token`: the total of an initial sync.
+    func changeCount(zone: String, after token: Int64) async throws -> Int
+
+    /// Hints that another device pushed. A hint is a reason to pull, never the data.
+    func hints(zone: String) -> AsyncStream<Void>
+}
+
+public struct ChangePage: Sendable {
+    public var records: [CloudRecord]
+    /// The token to store once these records are applied.
+    public var token: Int64
+
+    public init(records: [CloudRecord], token: Int64) {
+        self.records = records
+        self.token = token
+    }
+}
+
+public enum CloudError: Error, CustomStringConvertible {
+    /// The cloud cannot be reached now: keep working, retry later.
+    case unreachable(String)
+    /// Connected, but this device may not write.
+    case readOnly
+    /// The cloud refused or failed in a way retrying the same request may not fix.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let detail): "The cloud is unreachable: \(detail)"
+        case .readOnly: "This device may only read from the cloud."
+        case .failed(let detail): "The cloud refused the request: \(detail)"
+        }
+    }
+}
+
+/// Where `--cloud` points: nowhere, a SQLite file, or a PostgreSQL server.
+public enum CloudAddress: Sendable, Equatable, CustomStringConvertible {
+    case none
+    case sqlite(path: String)
+    case postgres(PostgresAddress)
+
+    public struct PostgresAddress: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var username: String
+        public var password: String?
+        public var database: String?
+    }
+
+    /// Reads `none`, `sqlite:PATH` or `postgres://user:pass@host:port/db`.
+    public static func parse(_ text: String) throws -> CloudAddress {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        if value.isEmpty || value == "none" { return .none }
+        if value.hasPrefix("sqlite:") {
+            let path = String(value.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw CloudAddressError("sqlite: needs a file path, e.g. sqlite:data/cloud.sqlite") }
+            return .sqlite(path: path)
+        }
+        if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
+            guard let url = URLComponents(string: value), let host = url.host, !host.isEmpty else {
+                throw CloudAddressError("not a PostgreSQL address: write postgres://user:password@host:5432/database")
+            }
+            guard let user = url.user, !user.isEmpty else { throw CloudAddressError("the PostgreSQL address needs a user name: postgres://user@host/database") }
+            let database = url.path.split(separator: "/").first.map(String.init)
+            return .postgres(PostgresAddress(host: host, port: url.port ?? 5432, username: user, password: url.password, database: database))
+        }
+        throw CloudAddressError("unknown cloud \"\(value)\": use none, sqlite:PATH or postgres://user:password@host:port/database")
+    }
+
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .sqlite(let path): "sqlite:\(path)"
+        case .postgres(let address): "postgres://\(address.username)@\(address.host):\(address.port)/\(address.database ?? "")"
+        }
+    }
+}
+
+public struct CloudAddressError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

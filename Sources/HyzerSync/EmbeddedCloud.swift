@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+import HyzerCore
+import Synchronization
+
+/// The zero-setup cloud: a SQLite file shared by the instances on one machine. SQLite
+/// serializes writers across processes, so assigning change numbers inside the write
+/// transaction can never let a pull skip one.
+public final class EmbeddedCloud: CloudDatabase {
+    public let path: String
+    private let pollInterval: Duration
+    private let state = Mutex<DatabasePool?>(nil)
+
+    public init(path: String, pollInterval: Duration = .milliseconds(50)) {
+        self.path = path
+        self.pollInterval = pollInterval
+    }
+
+    public var displayName: String { "Embedded cloud (\(path))" }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-records") { db in
+            try db.create(table: "records") { t in
+                t.column("zone", .text).notNull()
+                t.column("type", .text).notNull()
+                t.column("id", .text).notNull()
+                t.column("hlc", .text).notNull()
+                t.column("payload", .blob).notNull()
+                t.column("seq", .integer).notNull()
+                t.primaryKey(["zone", "type", "id"])
+            }
+            try db.create(index: "records_by_seq", on: "records", columns: ["zone", "seq"])
+        }
+        return migrator
+    }
+
+    private func pool() throws -> DatabasePool {
+        if let pool = state.withLock({ $0 }) { return pool }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+            state.withLock { $0 = pool }
+            return pool
+        } catch {
+            throw CloudError.unreachable("\(path): \(error)")
+        }
+    }
+
+    public func resolveAccount() async -> AccountStatus {
+        do {
+            _ = try pool()
+            return FileManager.default.isWritableFile(atPath: path) ? .available : .restricted
+        } catch {
+            return .temporarilyUnavailable
+        }
+    }
+
+    public func save(_ records: [CloudRecord], zone: String) async throws -> Int {
+        let pool = try pool()
+        do {
+            return try await pool.write { db in
+                var seq = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone = ?", arguments: [zone]) ?? 0
+                var changed = 0
+                for record in records {
+                    let existing = try Row.fetchOne(db, sql: "SELECT hlc, payload FROM records WHERE zone = ? AND type = ? AND id = ?",
+                                                    arguments: [zone, record.type.rawValue, record.id])
+                        .flatMap { row -> CloudRecord? in
+                            guard let hlc = HLC(row["hlc"]) else { return nil }
+                            return CloudRecord(type: record.type, id: record.id, hlc: hlc, payload: row["payload"])
+                        }
+                    guard let merged = CloudMerge.merge(existing: existing, incoming: record) else { continue }
+                    seq += 1
+                    changed += 1
+                    try db.execute(sql: """
+                        INSERT INTO records (zone, type, id, hlc, payload, seq) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (zone, type, id) DO UPDATE SET hlc = excluded.hlc, payload = excluded.payload, seq = excluded.seq
+                        """, arguments: [zone, merged.type.rawValue, merged.id, merged.hlc.description, merged.payload, seq])
+                }
+                return changed
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            throw CloudError.readOnly
+        }
+    }
+
+    public func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
+        let pool = try pool()
+        return try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
+                                        arguments: [zone, token, limit])
+            var records: [CloudRecord] = []
+            records.reserveCapacity(rows.count)
+            var last = token
+            for row in rows {
+                last = row["seq"]
+                guard let type = RecordType(rawValue: row["type"]), let hlc = HLC(row["hlc"]) else { continue }
+                records.append(CloudRecord(type: type, id: row["id"], hlc: hlc, payload: row["payload"]))
+            }
+            return ChangePage(records: records, token: last)
+        }
+    }
+
+    public func changeCount(zone: String, after token: Int64) async throws -> Int {
+        try await pool().read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records WHERE zone = ? AND seq > ?", arguments: [zone, token]) ?? 0
+        }
+    }
+
+    /// Other processes' commits are invisible to this process's observers, so the newest
+    /// change number is polled; a new one is a hint.
+    public func hints(zone: String) -> AsyncStream<Void> {
+        let interval = pollInterval
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let task = Task {
+                var last: Int64?
+                while !Task.isCancelled {
+                    if let pool = try? self.pool(),
+                       let seq = try? await pool.read({ db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone = ?", arguments: [zone]) ?? 0 }) {
+                        if let last, seq != last { continuation.yield() }
+                        last = seq
+                    }
+                    try? await Task.sleep(for: interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

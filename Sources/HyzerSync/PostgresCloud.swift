@@ -1,0 +1,216 @@
+import Foundation
+import HyzerCore
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// The cloud for devices on several machines. Records are keyed by (zone, type, id); each
+/// change gets the next number of its zone's sequence while the zone row is locked, so
+/// numbers commit in order and a pull after token N can never skip a change that commits
+/// later with a smaller number. After each push that changed something, `NOTIFY` tells
+/// listeners to pull.
+public final class PostgresCloud: CloudDatabase, Service {
+    public static let channel = "hyzer_changes"
+
+    let client: PostgresClient
+    let address: CloudAddress.PostgresAddress
+    let logger: Logger
+    private let operationTimeout: Duration
+
+    public init(address: CloudAddress.PostgresAddress, logger: Logger, connectTimeout: Duration = .seconds(5), operationTimeout: Duration = .seconds(15)) {
+        var configuration = PostgresClient.Configuration(
+            host: address.host, port: address.port, username: address.username,
+            password: address.password, database: address.database, tls: .disable
+        )
+        configuration.options.connectTimeout = connectTimeout
+        configuration.options.maximumConnections = 8
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.address = address
+        self.logger = logger
+        self.operationTimeout = operationTimeout
+    }
+
+    public var displayName: String { "PostgreSQL \(address.username)@\(address.host):\(address.port)/\(address.database ?? "")" }
+
+    /// The client's connection pool runs as a service of the application.
+    public func run() async throws {
+        await client.run()
+    }
+
+    // MARK: Account
+
+    public func resolveAccount() async -> AccountStatus {
+        do {
+            return try await bounded {
+                try await self.migrate()
+                return try await self.canWrite() ? .available : .restricted
+            }
+        } catch let error as CloudError {
+            if case .unreachable = error { return .temporarilyUnavailable }
+            return .couldNotDetermine
+        } catch {
+            return Self.isConnectionError(error) ? .temporarilyUnavailable : .couldNotDetermine
+        }
+    }
+
+    /// Creates the schema once; a user who may not create tables (a read-only device)
+    /// still works when the tables exist.
+    func migrate() async throws {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(72627)", logger: self.logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS hyzer_zones (zone TEXT PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0)
+                    """, logger: self.logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS hyzer_records (
+                        zone TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, hlc TEXT NOT NULL,
+                        payload BYTEA NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (zone, type, id))
+                    """, logger: self.logger)
+                try await connection.query("CREATE INDEX IF NOT EXISTS hyzer_records_by_seq ON hyzer_records (zone, seq)", logger: self.logger)
+            }
+        } catch {
+            if Self.isConnectionError(error) { throw CloudError.unreachable("\(error)") }
+            // Not allowed to create: fine if the tables are already there.
+            let exists = try await client.query("SELECT to_regclass('hyzer_records') IS NOT NULL", logger: logger)
+            for try await (present) in exists.decode(Bool.self) where present { return }
+            throw CloudError.failed("cannot create the cloud tables: \(String(reflecting: error))")
+        }
+    }
+
+    func canWrite() async throws -> Bool {
+        let rows = try await client.query("""
+            SELECT has_table_privilege(current_user, 'hyzer_records', 'INSERT')
+               AND has_table_privilege(current_user, 'hyzer_records', 'UPDATE')
+               AND has_table_privilege(current_user, 'hyzer_zones', 'UPDATE')
+            """, logger: logger)
+        for try await (allowed) in rows.decode(Bool.self) { return allowed }
+        return false
+    }
+
+    // MARK: Records
+
+    public func save(_ records: [CloudRecord], zone: String) async throws -> Int {
+        guard !records.isEmpty else { return 0 }
+        return try await bounded {
+            try await self.client.withTransaction(logger: self.logger) { connection in
+                try await connection.query("INSERT INTO hyzer_zones (zone) VALUES (\(zone)) ON CONFLICT DO NOTHING", logger: self.logger)
+                // The zone row lock serializes pushers until commit: change numbers commit in order.
+                var seq: Int64 = 0
+                for try await (value) in try await connection.query("SELECT seq FROM hyzer_zones WHERE zone = \(zone) FOR UPDATE", logger: self.logger).decode(Int64.self) {
+                    seq = value
+                }
+                let keys = records.map { "\($0.type.rawValue)/\($0.id)" }
+                var existing: [String: CloudRecord] = [:]
+                let rows = try await connection.query("""
+                    SELECT type, id, hlc, payload FROM hyzer_records WHERE zone = \(zone) AND (type || '/' || id) = ANY(\(keys))
+                    """, logger: self.logger)
+                for try await (type, id, hlc, payload) in rows.decode((String, String, String, ByteBuffer).self) {
+                    guard let type = RecordType(rawValue: type), let hlc = HLC(hlc) else { continue }
+                    existing["\(type.rawValue)/\(id)"] = CloudRecord(type: type, id: id, hlc: hlc, payload: Data(payload.readableBytesView))
+                }
+                var changed = 0
+                for record in records {
+                    let key = "\(record.type.rawValue)/\(record.id)"
+                    guard let merged = CloudMerge.merge(existing: existing[key], incoming: record) else { continue }
+                    seq += 1
+                    changed += 1
+                    existing[key] = merged
+                    try await connection.query("""
+                        INSERT INTO hyzer_records (zone, type, id, hlc, payload, seq)
+                        VALUES (\(zone), \(merged.type.rawValue), \(merged.id), \(merged.hlc.description), \(ByteBuffer(bytes: merged.payload)), \(seq))
+                        ON CONFLICT (zone, type, id) DO UPDATE SET hlc = EXCLUDED.hlc, payload = EXCLUDED.payload, seq = EXCLUDED.seq
+                        """, logger: self.logger)
+                }
+                if changed > 0 {
+                    try await connection.query("UPDATE hyzer_zones SET seq = \(seq) WHERE zone = \(zone)", logger: self.logger)
+                    // Delivered at commit, and only then: a hint never runs ahead of the data.
+                    try await connection.query("SELECT pg_notify(\(Self.channel), \(zone))", logger: self.logger)
+                }
+                return changed
+            }
+        }
+    }
+
+    public func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
+        try await bounded {
+            let rows = try await self.client.query("""
+                SELECT type, id, hlc, payload, seq FROM hyzer_records WHERE zone = \(zone) AND seq > \(token) ORDER BY seq LIMIT \(limit)
+                """, logger: self.logger)
+            var records: [CloudRecord] = []
+            var last = token
+            for try await (type, id, hlc, payload, seq) in rows.decode((String, String, String, ByteBuffer, Int64).self) {
+                last = seq
+                guard let type = RecordType(rawValue: type), let hlc = HLC(hlc) else { continue }
+                records.append(CloudRecord(type: type, id: id, hlc: hlc, payload: Data(payload.readableBytesView)))
+            }
+            return ChangePage(records: records, token: last)
+        }
+    }
+
+    public func changeCount(zone: String, after token: Int64) async throws -> Int {
+        try await bounded {
+            let rows = try await self.client.query("SELECT COUNT(*)::BIGINT FROM hyzer_records WHERE zone = \(zone) AND seq > \(token)", logger: self.logger)
+            for try await (count) in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
+    /// LISTENs on a dedicated connection; when it drops, listens again after a pause and
+    /// hints once, since notifications sent meanwhile were lost.
+    public func hints(zone: String) -> AsyncStream<Void> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let task = Task {
+                while !Task.isCancelled {
+                    do {
+                        try await self.client.withConnection { connection in
+                            try await connection.listen(on: Self.channel) { notifications in
+                                continuation.yield()
+                                for try await notification in notifications where notification.payload == zone {
+                                    continuation.yield()
+                                }
+                            }
+                        }
+                    } catch {
+                        if Task.isCancelled { break }
+                    }
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    // MARK: Failures
+
+    /// Runs an operation with a deadline: a server that accepts and never answers must not
+    /// hold the sync engine forever.
+    func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = operationTimeout
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask {
+                do { return try await operation() } catch let error as CloudError { throw error } catch {
+                    throw Self.isConnectionError(error) ? CloudError.unreachable("\(error)") : CloudError.failed(String(reflecting: error))
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw CloudError.unreachable("no answer within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() else { throw CancellationError() }
+            return value
+        }
+    }
+
+    static func isConnectionError(_ error: any Error) -> Bool {
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed: return true
+            default: return false
+            }
+        }
+        return error is CancellationError ? false : "\(error)".contains("connect")
+    }
+}

@@ -1,0 +1,360 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+import Logging
+import ServiceLifecycle
+
+/// Moves local changes to the cloud and everyone else's changes here. An actor and a
+/// service: it starts after the server already answers, resolves the account in the
+/// background, and syncs on a local write, a cloud hint, a reconnect, a periodic timer and
+/// "Sync now". Local work never waits for it.
+public actor SyncEngine: Service {
+    public struct Configuration: Sendable {
+        public var zone = "club"
+        public var pushBatch = 200
+        public var pullPage = 1000
+        /// Lets a burst of local writes leave in one push.
+        public var debounce: Duration = .milliseconds(2)
+        /// Pull and push even without a trigger, in case a hint was lost.
+        public var fallbackInterval: Duration = .seconds(30)
+        /// How long the account check may take before the cloud counts as unreachable.
+        public var accountTimeout: Duration = .seconds(5)
+        public var tick: Duration = .milliseconds(500)
+
+        public init() {}
+    }
+
+    public struct Status: Sendable, Equatable {
+        public var cloud: String
+        public var account: AccountStatus
+        public var state: SyncState
+        public var lastSyncAt: Date?
+        public var counts: OutboxCounts
+        /// Records pulled of the total, while a first sync is under way.
+        public var initialSync: InitialSync?
+    }
+
+    public struct InitialSync: Sendable, Equatable {
+        public var pulled: Int
+        public var total: Int
+    }
+
+    enum Trigger: Sendable { case localWrite, hint, periodic, reconnect, manual }
+
+    let stores: Stores
+    let cloud: (any CloudDatabase)?
+    let configuration: Configuration
+    let logger: Logger
+
+    private var account: AccountStatus
+    private var state: SyncState = .idle
+    private var lastSyncAt: Date?
+    private var initialSync: InitialSync?
+    private var accountAttempts = 0
+    private var nextAccountCheck = ContinuousClock.now
+    private var nextPeriodic = ContinuousClock.now
+    private var watchers: [UUID: AsyncStream<Status>.Continuation] = [:]
+    private var lastPublished: Status?
+    private let triggers: AsyncStream<Trigger>
+    private let triggerInput: AsyncStream<Trigger>.Continuation
+
+    public init(stores: Stores, cloud: (any CloudDatabase)?, configuration: Configuration = .init(), logger: Logger) {
+        self.stores = stores
+        self.cloud = cloud
+        self.configuration = configuration
+        self.logger = logger
+        account = cloud == nil ? .noAccount : .couldNotDetermine
+        (triggers, triggerInput) = AsyncStream.makeStream(of: Trigger.self, bufferingPolicy: .bufferingNewest(8))
+    }
+
+    // MARK: Service
+
+    public func run() async throws {
+        do {
+            let queued = try await stores.reconcile()
+            if queued > 0 { logger.notice("Queued local changes missing from the outbox", metadata: ["records": "\(queued)"]) }
+        } catch {
+            logger.error("Could not reconcile the outbox", metadata: ["error": "\(error)"])
+        }
+        publish()
+        guard let cloud else {
+            try? await gracefulShutdown()
+            return
+        }
+        let zone = configuration.zone
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.processTriggers() }
+            group.addTask {
+                do {
+                    for try await pending in self.stores.operational.pendingCounts() where pending > 0 {
+                        self.trigger(.localWrite)
+                    }
+                } catch {}
+            }
+            group.addTask {
+                for await _ in cloud.hints(zone: zone) { self.trigger(.hint) }
+            }
+            group.addTask {
+                while true {
+                    do { try await Task.sleep(for: self.configuration.tick) } catch { return }
+                    await self.tick()
+                }
+            }
+            trigger(.reconnect)
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        triggerInput.finish()
+        for watcher in watchers.values { watcher.finish() }
+        watchers = [:]
+    }
+
+    nonisolated func trigger(_ trigger: Trigger) {
+        triggerInput.yield(trigger)
+    }
+
+    private func processTriggers() async {
+        for await trigger in triggers {
+            if trigger == .localWrite, configuration.debounce > .zero {
+                try? await Task.sleep(for: configuration.debounce)
+            }
+            await handle(trigger)
+        }
+    }
+
+    private func handle(_ trigger: Trigger) async {
+        if !account.canPull {
+            let due = ContinuousClock.now >= nextAccountCheck
+            guard trigger == .manual || trigger == .reconnect || due else { return }
+            await resolveAccount()
+            guard account.canPull else { return }
+            _ = await pushPending()
+            await pullChanges()
+            return
+        }
+        switch trigger {
+        case .localWrite:
+            _ = await pushPending()
+        case .hint:
+            await pullChanges()
+        case .periodic, .reconnect, .manual:
+            if trigger == .reconnect || trigger == .manual { await resolveAccount() }
+            _ = await pushPending()
+            await pullChanges()
+        }
+    }
+
+    private func tick() async {
+        let now = ContinuousClock.now
+        if !account.canPull, account != .noAccount, now >= nextAccountCheck {
+            trigger(.reconnect)
+        } else if now >= nextPeriodic {
+            nextPeriodic = now + configuration.fallbackInterval
+            trigger(.periodic)
+        } else if let due = try? stores.operational.failedDue(now: Date()), due > 0 {
+            // Failed records retry on their own schedule, not only on the next local write.
+            trigger(.localWrite)
+        }
+        publish()
+    }
+
+    // MARK: Account
+
+    /// Asks the cloud what this device may do, never for longer than the account timeout.
+    public func resolveAccount() async {
+        guard let cloud else { return }
+        let timeout = configuration.accountTimeout
+        let resolved = await withTaskGroup(of: AccountStatus?.self) { group in
+            group.addTask { await cloud.resolveAccount() }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .temporarilyUnavailable
+        }
+        let previous = account
+        account = resolved
+        switch resolved {
+        case .available, .restricted:
+            accountAttempts = 0
+            if state == .offline || state.message != nil { state = .idle }
+        case .temporarilyUnavailable:
+            goOffline()
+        case .couldNotDetermine:
+            accountAttempts += 1
+            nextAccountCheck = ContinuousClock.now + .seconds(Backoff.delay(attempt: accountAttempts, jitter: .random(in: 0...1)))
+            state = .error("Could not tell whether the cloud is usable.")
+        case .noAccount:
+            break
+        }
+        if previous != resolved {
+            logger.info("Cloud account", metadata: ["status": "\(resolved.rawValue)", "cloud": "\(cloud.displayName)"])
+        }
+        publish()
+    }
+
+    private func goOffline() {
+        account = .temporarilyUnavailable
+        state = .offline
+        accountAttempts += 1
+        nextAccountCheck = ContinuousClock.now + .seconds(Backoff.delay(attempt: accountAttempts, jitter: .random(in: 0...1)))
+    }
+
+    // MARK: Push
+
+    /// Pushes every due outbox entry, in batches. Each batch is marked in flight before the
+    /// first suspension point, so concurrent calls never save one record twice.
+    @discardableResult
+    public func pushPending() async -> Int {
+        guard let cloud, account.canPush else { return 0 }
+        var pushed = 0
+        while true {
+            let batch: [OutboxEntry]
+            do {
+                batch = try stores.operational.claimDue(limit: configuration.pushBatch, now: Date())
+            } catch {
+                state = .error("The outbox could not be read: \(error)")
+                publish()
+                return pushed
+            }
+            guard !batch.isEmpty else { break }
+            state = .syncing
+            publish()
+            let started = ContinuousClock.now
+            do {
+                let records = try await stores.domain.cloudRecords(batch.map { ($0.type, $0.id) })
+                let changed = try await cloud.save(records, zone: configuration.zone)
+                try stores.operational.markSynced(batch)
+                pushed += batch.count
+                lastSyncAt = Date()
+                state = .idle
+                log("push", records: batch.count, since: started, result: "ok", message: changed < batch.count ? "\(batch.count - changed) already in the cloud" : nil)
+            } catch let error as CloudError {
+                switch error {
+                case .unreachable:
+                    try? stores.operational.release(batch)
+                    goOffline()
+                case .readOnly:
+                    try? stores.operational.release(batch)
+                    account = .restricted
+                case .failed(let detail):
+                    try? stores.operational.markFailed(batch, error: detail, now: Date())
+                    state = .error(detail)
+                }
+                log("push", records: batch.count, since: started, result: "failed", message: error.description)
+                publish()
+                return pushed
+            } catch {
+                try? stores.operational.markFailed(batch, error: "\(error)", now: Date())
+                state = .error("\(error)")
+                log("push", records: batch.count, since: started, result: "failed", message: "\(error)")
+                publish()
+                return pushed
+            }
+            publish()
+            if batch.count < configuration.pushBatch { break }
+        }
+        return pushed
+    }
+
+    // MARK: Pull
+
+    /// Pulls every change after the stored token, page by page, applying each page in one
+    /// transaction and storing the token after it: a crash re-applies at most one page,
+    /// idempotently.
+    @discardableResult
+    public func pullChanges() async -> Int {
+        guard let cloud, account.canPull else { return 0 }
+        let zone = configuration.zone
+        let started = ContinuousClock.now
+        var pulled = 0
+        var applied = 0
+        do {
+            var token = try stores.operational.changeToken(zone: zone)
+            if token == 0 {
+                let total = try await cloud.changeCount(zone: zone, after: 0)
+                if total > 0 { initialSync = InitialSync(pulled: 0, total: total) }
+            }
+            while true {
+                let page = try await cloud.changes(zone: zone, after: token, limit: configuration.pullPage)
+                guard page.token > token else { break }
+                if !page.records.isEmpty {
+                    state = .syncing
+                    applied += try await stores.domain.applyRemote(page.records).applied
+                }
+                try stores.operational.setChangeToken(page.token, zone: zone)
+                token = page.token
+                pulled += page.records.count
+                if var progress = initialSync {
+                    progress.pulled = min(progress.total, progress.pulled + page.records.count)
+                    initialSync = progress
+                }
+                publish()
+                if page.records.count < configuration.pullPage { break }
+            }
+            initialSync = nil
+            lastSyncAt = Date()
+            if state == .syncing || state.message != nil { state = .idle }
+            if pulled > 0 { log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil) }
+        } catch let error as CloudError {
+            if case .unreachable = error { goOffline() } else { state = .error(error.description) }
+            log("pull", records: pulled, since: started, result: "failed", message: error.description)
+        } catch {
+            state = .error("\(error)")
+            log("pull", records: pulled, since: started, result: "failed", message: "\(error)")
+        }
+        publish()
+        return pulled
+    }
+
+    // MARK: Commands and status
+
+    /// "Sync now": check the account, push, pull.
+    public func syncNow() {
+        trigger(.manual)
+    }
+
+    /// Makes failed records due at once and syncs.
+    public func retryFailed(type: RecordType? = nil, id: String? = nil) throws {
+        try stores.operational.retryFailed(type: type, id: id)
+        trigger(.manual)
+    }
+
+    public func status() -> Status {
+        Status(
+            cloud: cloud?.displayName ?? "none", account: account, state: state, lastSyncAt: lastSyncAt,
+            counts: (try? stores.operational.counts()) ?? OutboxCounts(), initialSync: initialSync
+        )
+    }
+
+    /// The current status at once, then every change.
+    public func statusUpdates() -> AsyncStream<Status> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        watchers[id] = continuation
+        continuation.yield(status())
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeWatcher(id) }
+        }
+        return stream
+    }
+
+    private func removeWatcher(_ id: UUID) {
+        watchers[id] = nil
+    }
+
+    private func publish() {
+        let current = status()
+        guard current != lastPublished else { return }
+        lastPublished = current
+        for watcher in watchers.values { watcher.yield(current) }
+    }
+
+    private func log(_ operation: String, records: Int, since started: ContinuousClock.Instant, result: String, message: String?) {
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        try? stores.operational.appendLog(SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
+    }
+}
