@@ -13,10 +13,11 @@ run: build
 build: deps
 	$(SWIFT) build
 
-## Every test: unit, store and HTTP tests, then the browser tests (real headless Chromium).
+## Every test: unit, store, sync (with a throwaway PostgreSQL 15) and HTTP tests, then the
+## browser tests (real headless Chromium).
 test: deps browser-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/with-postgres $(SWIFT) test --skip-build
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
 
 ## SSE fan-out: 1,000 and 5,000 subscribers on one round of a release server, 20 scores.

@@ -68,7 +68,14 @@ let package = Package(
         ),
         .testTarget(name: "HyzerCoreTests", dependencies: ["HyzerCore"]),
         .testTarget(name: "HyzerStoreTests", dependencies: ["HyzerStore"]),
-        .testTarget(name: "HyzerSyncTests", dependencies: ["HyzerSync"]),
+        .testTarget(
+            name: "HyzerSyncTests",
+            dependencies: [
+                "HyzerSync",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "HyzerWebTests",
             dependencies: [

@@ -15,10 +15,14 @@ extension DomainStore {
     /// every device has one from its first start and any real edit wins over a default.
     func ensureClubSettings() throws {
         let defaults = ClubSettingsPayload.defaults(deviceID: deviceID)
-        try pool.write { db in
-            guard try !Self.settingsExist(db) else { return }
+        let created = try pool.write { db in
+            guard try !Self.settingsExist(db) else { return false }
             try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?)",
                            arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(defaults), defaults.newest.description])
+            return true
+        }
+        if created {
+            try? outbox?.enqueue([(.clubSettings, ClubSettingsPayload.sentinelID, defaults.newest)])
         }
     }
 
@@ -28,6 +32,22 @@ extension DomainStore {
 
     public func clubSettings() async throws -> ClubSettingsPayload {
         try await pool.read { db in try Self.settings(db) ?? .defaults(deviceID: self.deviceID) }
+    }
+
+    /// Changes some club settings; each changed field gets its own clock reading, so edits
+    /// of different fields on two devices both survive the merge.
+    public func updateClubSettings(clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil) async throws -> ClubSettingsPayload {
+        let stamp = tick()
+        let updated = try await pool.write { db in
+            var settings = try Self.settings(db) ?? .defaults(deviceID: self.deviceID)
+            if let clubName { settings.clubName = StampedValue(clubName, hlc: stamp) }
+            if let tvPageSeconds { settings.tvPageSeconds = StampedValue(tvPageSeconds, hlc: stamp) }
+            if let publicLeaderboards { settings.publicLeaderboards = StampedValue(publicLeaderboards, hlc: stamp) }
+            try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
+                           arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(settings), settings.newest.description])
+            return settings
+        }
+        return queue(updated) { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }
     }
 
     static func settings(_ db: Database) throws -> ClubSettingsPayload? {

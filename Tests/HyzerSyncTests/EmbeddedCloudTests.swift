@@ -1,0 +1,178 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+import Testing
+@testable import HyzerSync
+
+@Suite struct EmbeddedCloudTests {
+    @Test func twoDevicesConverge() async throws {
+        let scratch = try Scratch()
+        try await Scenarios.twoDevicesConverge(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path), zone: "club")
+    }
+
+    @Test func offlineDevicesConverge() async throws {
+        let scratch = try Scratch()
+        let cloud = FaultyCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
+        try await Scenarios.offlineDevicesConverge(cloud, zone: "club", goDown: { cloud.unreachable = true }, comeBack: { cloud.unreachable = false })
+    }
+
+    @Test func concurrentPushesSaveEachRecordOnce() async throws {
+        let scratch = try Scratch()
+        let cloud = FaultyCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
+        let device = try Device("a", cloud: cloud, root: scratch.url)
+        let (round, players) = try await device.setUpRound()
+        for hole in 1...9 { try await device.score(round, players[0], hole: hole, 3) }
+        await device.engine.resolveAccount()
+        cloud.saveDelay = .milliseconds(200)
+        async let first = device.engine.pushPending()
+        async let second = device.engine.pushPending()
+        let pushed = await first + second
+        #expect(pushed == 1 + 3 + 1 + 1 + 9)
+        #expect(cloud.saves.values.allSatisfy { $0 == 1 }, "\(cloud.saves.filter { $0.value > 1 })")
+        #expect(cloud.saves.count == pushed)
+    }
+
+    @Test func aPushWhoseSyncedMarkWasLostIsPushedAgainWithoutDuplicates() async throws {
+        let scratch = try Scratch()
+        let cloudPath = scratch.url.appendingPathComponent("cloud.sqlite").path
+        let cloud = EmbeddedCloud(path: cloudPath)
+        let device = try Device("a", cloud: cloud, root: scratch.url)
+        let (round, players) = try await device.setUpRound()
+        try await device.score(round, players[0], hole: 1, 3)
+
+        // The cloud commit succeeds, then the process dies before marking the rows synced.
+        let claimed = try device.stores.operational.claimDue(limit: 100, now: Date())
+        let records = try await device.domain.cloudRecords(claimed.map { ($0.type, $0.id) })
+        _ = try await cloud.save(records, zone: "club")
+        let afterFirst = try await cloud.changes(zone: "club", after: 0, limit: 1000)
+        #expect(try device.stores.operational.counts().inFlight == claimed.count)
+
+        // Restart: in-flight rows return to pending and are pushed again, idempotently.
+        let restarted = try Device("a", cloud: cloud, root: scratch.url)
+        try await restarted.stores.reconcile()
+        #expect(try restarted.stores.operational.counts().pending == claimed.count)
+        await restarted.engine.resolveAccount()
+        #expect(await restarted.engine.pushPending() == claimed.count)
+        let afterSecond = try await cloud.changes(zone: "club", after: 0, limit: 1000)
+        #expect(afterSecond.records.count == afterFirst.records.count)
+        #expect(afterSecond.token == afterFirst.token, "an unchanged record takes no new change number")
+        #expect(try restarted.stores.operational.counts().synced == claimed.count)
+    }
+
+    @Test func aLocalWriteMissingFromTheOutboxIsQueuedOnStart() async throws {
+        let scratch = try Scratch()
+        let stores = try Stores(directory: scratch.url)
+        // A write that reached domain.sqlite while the outbox write was lost.
+        let bare = try DomainStore(path: scratch.url.appendingPathComponent("domain.sqlite").path, deviceID: stores.domain.deviceID)
+        let player = try await bare.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        #expect(try stores.operational.entry(type: .player, id: player.id.uuidString.lowercased()) == nil)
+        let queued = try await stores.reconcile()
+        #expect(queued == 1)
+        #expect(try stores.operational.entry(type: .player, id: player.id.uuidString.lowercased())?.status == .pending)
+        #expect(try await stores.reconcile() == 0)
+    }
+
+    @Test func clubSettingsMergeFieldByFieldIntoOneRecord() async throws {
+        let scratch = try Scratch()
+        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
+        let a = try Device("a", cloud: cloud, root: scratch.url)
+        let b = try Device("b", cloud: cloud, root: scratch.url)
+        _ = try await a.domain.updateClubSettings(clubName: "Maple Hill DGC")
+        _ = try await b.domain.updateClubSettings(tvPageSeconds: 20)
+        await a.sync()
+        await b.sync()
+        await a.sync()
+        for device in [a, b] {
+            let settings = try await device.domain.clubSettings()
+            #expect(settings.clubName.value == "Maple Hill DGC")
+            #expect(settings.tvPageSeconds.value == 20)
+        }
+        let page = try await cloud.changes(zone: "club", after: 0, limit: 100)
+        #expect(page.records.filter { $0.type == .clubSettings }.count == 1)
+    }
+
+    @Test func receivedClocksAdvanceTheLocalClock() async throws {
+        let scratch = try Scratch()
+        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
+        let a = try Device("a", cloud: cloud, root: scratch.url)
+        let b = try Device("b", cloud: cloud, root: scratch.url)
+        let (round, players) = try await a.setUpRound()
+        await a.sync()
+        await b.sync()
+        // A device whose clock runs an hour fast writes a score.
+        let fast = HLC(wallMillis: Date().addingTimeInterval(3600).millisecondsSince1970, counter: 0, deviceID: UUID())
+        let event = ScoreEvent(id: UUID(), roundID: round, playerID: players[1], hole: 2, strokes: .count(3), deviceID: fast.deviceID, recordedAt: fast)
+        _ = try await cloud.save([CloudRecord(type: .scoreEvent, id: event.id.uuidString.lowercased(), hlc: fast, payload: try RecordCoding.encode(ScoreEventPayload(event)))], zone: "club")
+        await b.sync()
+        let local = try await b.score(round, players[1], hole: 2, 4, correcting: event.id)
+        #expect(local.recordedAt > fast, "a correction made after receiving the event orders after it")
+        #expect(try await b.standings(round).entries.first { $0.playerID == players[1] }?.strokes == 4)
+    }
+
+    @Test func aFailedRecordIsRetriedWithBackoff() async throws {
+        let scratch = try Scratch()
+        let cloud = RejectingCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
+        let device = try Device("a", cloud: cloud, root: scratch.url)
+        _ = try await device.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        await device.engine.resolveAccount()
+        cloud.rejecting = true
+        await device.engine.pushPending()
+        let failed = try device.stores.operational.failedEntries()
+        #expect(failed.count == 2)
+        #expect(failed.allSatisfy { $0.attempts == 1 && $0.lastError == "rejected for the test" && ($0.nextAttemptAt ?? .distantPast) > Date() })
+        if case .error = await device.engine.status().state {} else { Issue.record("state should be error") }
+        // Not due yet: nothing is pushed.
+        cloud.rejecting = false
+        #expect(await device.engine.pushPending() == 0)
+        try await device.engine.retryFailed()
+        #expect(await device.engine.pushPending() == 2)
+        #expect(try device.stores.operational.counts().failed == 0)
+    }
+
+    @Test func noCloudMeansNoAccount() async throws {
+        let scratch = try Scratch()
+        let stores = try Stores(directory: scratch.url)
+        let engine = SyncEngine(stores: stores, cloud: nil, logger: .init(label: "test"))
+        #expect(await engine.status().account == .noAccount)
+        #expect(await engine.pushPending() == 0)
+    }
+
+    @Test func initialPullOfManyEvents() async throws {
+        let scratch = try Scratch()
+        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
+        let a = try Device("a", cloud: cloud, root: scratch.url)
+        let (round, players) = try await a.setUpRound()
+        for hole in 1...9 {
+            for player in players { try await a.score(round, player, hole: hole, 3) }
+        }
+        await a.sync()
+        var configuration = SyncEngine.Configuration()
+        configuration.pullPage = 7
+        let b = try Device("b", cloud: cloud, root: scratch.url, configuration: configuration)
+        await b.sync()
+        #expect(try await b.events(round).count == 27)
+        #expect(await b.engine.status().initialSync == nil, "progress is cleared when the first sync ends")
+        #expect(try await b.standings(round) == a.standings(round))
+    }
+}
+
+/// Refuses saves on demand with a non-network error, to exercise failure and backoff.
+final class RejectingCloud: CloudDatabase, @unchecked Sendable {
+    let base: any CloudDatabase
+    private let lock = NSLock()
+    private var _rejecting = false
+    init(_ base: any CloudDatabase) { self.base = base }
+    var rejecting: Bool {
+        get { lock.withLock { _rejecting } }
+        set { lock.withLock { _rejecting = newValue } }
+    }
+    var displayName: String { base.displayName }
+    func resolveAccount() async -> AccountStatus { await base.resolveAccount() }
+    func save(_ records: [CloudRecord], zone: String) async throws -> Int {
+        if rejecting { throw CloudError.failed("rejected for the test") }
+        return try await base.save(records, zone: zone)
+    }
+    func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage { try await base.changes(zone: zone, after: token, limit: limit) }
+    func changeCount(zone: String, after token: Int64) async throws -> Int { try await base.changeCount(zone: zone, after: token) }
+    func hints(zone: String) -> AsyncStream<Void> { base.hints(zone: zone) }
+}

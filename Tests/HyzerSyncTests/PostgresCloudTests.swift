@@ -1,0 +1,154 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+import Logging
+import NIOCore
+import NIOPosix
+import Testing
+@testable import HyzerSync
+
+/// Against the real PostgreSQL 15 that `make test` starts. Serialized: one test stops the
+/// server, and the others must not run meanwhile.
+@Suite(.serialized) struct PostgresCloudTests {
+    static func zone() -> String { "test-\(UUID().uuidString.prefix(8))" }
+
+    @Test func twoDevicesConverge() async throws {
+        let cloud = try TestPostgres.cloud()
+        try await withPostgres(cloud) {
+            try await Scenarios.twoDevicesConverge(cloud, zone: Self.zone())
+        }
+    }
+
+    @Test func offlineDevicesConvergeAfterTheServerReturns() async throws {
+        let cloud = try TestPostgres.cloud()
+        try await withPostgres(cloud) {
+            try await Scenarios.offlineDevicesConverge(cloud, zone: Self.zone(), goDown: { try TestPostgres.stop() }, comeBack: { try TestPostgres.start() })
+        }
+    }
+
+    @Test func aPullNeverSkipsAChangeWhilePushersCommitConcurrently() async throws {
+        let cloud = try TestPostgres.cloud()
+        let zone = Self.zone()
+        try await withPostgres(cloud) {
+            _ = await cloud.resolveAccount()
+            let pushers = 8, batches = 25, perBatch = 4
+            let seen = try await withThrowingTaskGroup(of: Set<String>.self) { group in
+                for pusher in 0..<pushers {
+                    group.addTask {
+                        for batch in 0..<batches {
+                            let records = (0..<perBatch).map { index in
+                                let id = "p\(pusher)-b\(batch)-r\(index)"
+                                return CloudRecord(type: .player, id: id, hlc: HLC(wallMillis: Int64(batch + 1), counter: 0, deviceID: UUID()), payload: Data(id.utf8))
+                            }
+                            _ = try await cloud.save(records, zone: zone)
+                        }
+                        return []
+                    }
+                }
+                // The puller works incrementally while the pushers run: what it sees before
+                // the end is what a device would have applied, token by token.
+                group.addTask {
+                    var token: Int64 = 0
+                    var seen: Set<String> = []
+                    let expected = pushers * batches * perBatch
+                    let deadline = Date().addingTimeInterval(60)
+                    while seen.count < expected && Date() < deadline {
+                        let page = try await cloud.changes(zone: zone, after: token, limit: 7)
+                        #expect(page.token >= token)
+                        token = page.token
+                        seen.formUnion(page.records.map(\.id))
+                        if page.records.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+                    }
+                    return seen
+                }
+                var all: Set<String> = []
+                for try await part in group { all.formUnion(part) }
+                return all
+            }
+            #expect(seen.count == pushers * batches * perBatch)
+        }
+    }
+
+    @Test func aReadOnlyUserIsRestrictedAndCanStillPull() async throws {
+        let admin = try TestPostgres.cloud()
+        let zone = Self.zone()
+        let role = "reader_\(UUID().uuidString.prefix(6).lowercased())"
+        try await withPostgres(admin) {
+            #expect(await admin.resolveAccount() == .available)
+            try await admin.client.query("CREATE ROLE \(unescaped: role) LOGIN")
+            try await admin.client.query("GRANT SELECT ON hyzer_records, hyzer_zones TO \(unescaped: role)")
+            let record = CloudRecord(type: .player, id: "p1", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data("{}".utf8))
+            _ = try await admin.save([record], zone: zone)
+        }
+        var address = try TestPostgres.address()
+        address.username = role
+        let reader = PostgresCloud(address: address, logger: Logger(label: "test.reader"), connectTimeout: .seconds(2), operationTimeout: .seconds(5))
+        try await withPostgres(reader) {
+            #expect(await reader.resolveAccount() == .restricted)
+            let pulled = try await reader.changes(zone: zone, after: 0, limit: 10)
+            #expect(pulled.records.map(\.id) == ["p1"])
+            await #expect(throws: CloudError.self) {
+                _ = try await reader.save([CloudRecord(type: .player, id: "p2", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
+            }
+        }
+    }
+
+    @Test func aHostThatNeverAnswersIsTemporarilyUnavailableWithinTheTimeout() async throws {
+        try await withSilentListener { port in
+            let cloud = PostgresCloud(
+                address: .init(host: "127.0.0.1", port: port, username: "nobody", password: nil, database: "none"),
+                logger: Logger(label: "test.silent"), connectTimeout: .seconds(1), operationTimeout: .seconds(2)
+            )
+            try await withPostgres(cloud) {
+                let started = ContinuousClock.now
+                #expect(await cloud.resolveAccount() == .temporarilyUnavailable)
+                #expect(ContinuousClock.now - started < .seconds(5))
+            }
+        }
+    }
+
+    @Test func noticesDriveAPullOnTheOtherDevice() async throws {
+        let cloud = try TestPostgres.cloud()
+        let zone = Self.zone()
+        try await withPostgres(cloud) {
+            _ = await cloud.resolveAccount()
+            let hints = cloud.hints(zone: zone)
+            let counter = HintCounter()
+            let listener = Task { for await _ in hints { await counter.increment() } }
+            defer { listener.cancel() }
+            #expect(try await counter.wait(atLeast: 1), "the listener is in place")
+            _ = try await cloud.save([CloudRecord(type: .player, id: "x", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
+            let hinted = try await counter.wait(atLeast: 2)
+            #expect(hinted, "a push NOTIFYs listeners")
+        }
+    }
+}
+
+/// A TCP listener that accepts connections and never says a word: a cloud host that hangs.
+func withSilentListener<T: Sendable>(_ body: @Sendable (Int) async throws -> T) async throws -> T {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .serverChannelOption(.backlog, value: 16)
+        .childChannelInitializer { _ in MultiThreadedEventLoopGroup.singleton.any().makeSucceededVoidFuture() }
+        .bind(host: "127.0.0.1", port: 0).get()
+    let port = channel.localAddress?.port ?? 0
+    do {
+        let result = try await body(port)
+        try await channel.close()
+        return result
+    } catch {
+        try? await channel.close()
+        throw error
+    }
+}
+
+actor HintCounter {
+    private var count = 0
+    func increment() { count += 1 }
+
+    /// Waits up to five seconds for `atLeast` hints.
+    func wait(atLeast target: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while count < target && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        return count >= target
+    }
+}
