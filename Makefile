@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA_DIR ?= ./data
 
-.PHONY: run build test clean deps browser-deps bench
+.PHONY: run build test clean deps browser-deps bench demo
 
 ## Build and serve http://$(HOST):$(PORT) with data in $(DATA_DIR); seeds a demo round on first start.
 run: build
@@ -20,11 +20,26 @@ test: deps browser-deps
 	scripts/with-postgres $(SWIFT) test --skip-build
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
 
-## SSE fan-out: 1,000 and 5,000 subscribers on one round of a release server, 20 scores.
+## Benchmarks on release builds: SSE fan-out (1,000 and 5,000 subscribers), propagation
+## between two devices (embedded cloud and PostgreSQL), initial pull of 100,000 events.
 bench: deps
 	$(SWIFT) build -c release --product hyzer
 	$(SWIFT) build -c release --product hyzer-bench
-	ulimit -n 65536 2>/dev/null || true; .build/release/hyzer-bench --server .build/release/hyzer --subscribers 1000,5000 --scores 20
+	.build/release/hyzer-bench sse --server .build/release/hyzer --subscribers 1000,5000 --scores 20
+	.build/release/hyzer-bench sync --server .build/release/hyzer --scores 200
+	scripts/with-postgres .build/release/hyzer-bench sync --server .build/release/hyzer --scores 200
+	.build/release/hyzer-bench pull --events 100000
+	scripts/with-postgres .build/release/hyzer-bench pull --events 100000
+
+## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
+demo: build
+	@mkdir -p data/demo
+	@echo "Device A: http://$(HOST):8080   Device B: http://$(HOST):8081   (cloud: data/demo/cloud.sqlite)"
+	@trap 'kill 0' INT TERM EXIT; \
+	bin=$$($(SWIFT) build --show-bin-path); \
+	$$bin/hyzer serve --host $(HOST) --port 8080 --data-dir data/demo/a --cloud sqlite:data/demo/cloud.sqlite --demo & \
+	$$bin/hyzer serve --host $(HOST) --port 8081 --data-dir data/demo/b --cloud sqlite:data/demo/cloud.sqlite & \
+	wait
 
 clean:
 	rm -rf .build

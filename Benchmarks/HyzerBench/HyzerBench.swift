@@ -5,19 +5,34 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// SSE fan-out benchmark: N subscribers on one round of a real `hyzer serve` process (a
-/// separate process, so its RSS is its own), 20 scores posted through the JSON API, delivery
-/// latency from POST to receipt on every subscriber.
+/// Benchmarks against real `hyzer serve` processes (separate processes, so RSS is theirs):
 ///
-///     hyzer-bench [--server PATH] [--subscribers 1000,5000] [--scores 20]
+///     hyzer-bench sse  [--server PATH] [--subscribers 1000,5000] [--scores 20]
+///         N SSE subscribers on one round, 20 scores through the JSON API, delivery latency
+///         from POST to receipt on every subscriber, server RSS before and after connecting.
+///     hyzer-bench sync [--server PATH] [--cloud URL] [--scores 200]
+///         two devices on one cloud: score on A, time until B's SSE stream shows it.
+///     hyzer-bench pull [--cloud URL] [--events 100000]
+///         an empty device pulls N events: events per second.
 @main
 struct HyzerBench {
     static func main() async throws {
-        let options = Options(CommandLine.arguments)
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let command = arguments.first.map { $0.hasPrefix("--") ? "sse" : arguments.removeFirst() } ?? "sse"
+        let options = Options(arguments)
         raiseFileLimit()
-        for count in options.subscriberCounts {
-            let result = try await run(subscribers: count, scores: options.scores, server: options.server)
-            print(result.report)
+        switch command {
+        case "sse":
+            for count in options.subscriberCounts {
+                let result = try await run(subscribers: count, scores: options.scores, server: options.server)
+                print(result.report)
+            }
+        case "sync":
+            print(try await SyncBench.propagation(server: options.server, cloud: options.cloud, scores: options.scores == 20 ? 200 : options.scores))
+        case "pull":
+            print(try await SyncBench.initialPull(cloud: options.cloud, events: options.events))
+        default:
+            print("unknown command \(command): use sse, sync or pull")
         }
     }
 
@@ -25,14 +40,18 @@ struct HyzerBench {
         var server = ".build/release/hyzer"
         var subscriberCounts = [1000, 5000]
         var scores = 20
+        var events = 100_000
+        var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
 
         init(_ arguments: [String]) {
-            var iterator = arguments.dropFirst().makeIterator()
+            var iterator = arguments.makeIterator()
             while let argument = iterator.next() {
                 switch argument {
                 case "--server": server = iterator.next() ?? server
                 case "--subscribers": subscriberCounts = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
                 case "--scores": scores = iterator.next().flatMap(Int.init) ?? scores
+                case "--events": events = iterator.next().flatMap(Int.init) ?? events
+                case "--cloud": cloud = iterator.next() ?? cloud
                 default: print("unknown argument \(argument)")
                 }
             }

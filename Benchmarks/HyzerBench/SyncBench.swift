@@ -1,0 +1,165 @@
+import AsyncHTTPClient
+import Foundation
+import HyzerCore
+import HyzerStore
+import HyzerSync
+import Logging
+import NIOCore
+import NIOPosix
+
+/// Sync benchmarks: propagation between two server processes, and the initial pull.
+enum SyncBench {
+    /// Score on A → `event: standings` on B's stream, over `scores` scores posted one at a time.
+    static func propagation(server path: String, cloud: String, scores: Int) async throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-syncbench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cloudArgument = cloud.isEmpty ? "sqlite:\(root.appendingPathComponent("cloud.sqlite").path)" : cloud
+        let portA = try HyzerBench.freePort(), portB = try HyzerBench.freePort()
+        let a = try launch(path, port: portA, data: root.appendingPathComponent("a"), cloud: cloudArgument, demo: true)
+        let b = try launch(path, port: portB, data: root.appendingPathComponent("b"), cloud: cloudArgument, demo: false)
+        defer { a.terminate(); b.terminate() }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let baseA = "http://127.0.0.1:\(portA)", baseB = "http://127.0.0.1:\(portB)"
+        try await HyzerBench.waitForHealth(http, baseA)
+        try await HyzerBench.waitForHealth(http, baseB)
+        let roundID = try await HyzerBench.firstRound(http, baseA)
+        var players = try await HyzerBench.roundPlayers(http, baseA, roundID)
+        // Wait until B has the round, then watch B's stream.
+        let deadline = Date().addingTimeInterval(60)
+        while (try? await HyzerBench.roundPlayers(http, baseB, roundID))?.count != players.count {
+            guard Date() < deadline else { throw BenchError("B never received the demo round") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let recorder = Recorder(subscribers: 1)
+        let channel = try await ClientBootstrap(group: group)
+            .channelInitializer { $0.pipeline.addHandler(SSEReceiver(index: 0, recorder: recorder)) }
+            .connect(host: "127.0.0.1", port: portB).get()
+        var request = channel.allocator.buffer(capacity: 128)
+        request.writeString("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        try await channel.writeAndFlush(request)
+        var version = try await HyzerBench.version(http, baseB, roundID)
+        try await recorder.waitAll(version: version, timeout: 10)
+
+        // 200 scores need more holes than the demo round has open: correct the same holes.
+        players = Array(players.prefix(6))
+        var latencies: [Double] = []
+        var lost = 0
+        var current: [String: String] = [:]
+        for index in 0..<scores {
+            let player = players[index % players.count]
+            let hole = 10 + (index / players.count) % 9
+            let key = "\(player)/\(hole)"
+            var body = #"{"playerID":"\#(player)","hole":\#(hole),"strokes":\#(2 + index % 4)"#
+            if let previous = current[key] { body += #","supersedes":"\#(previous)""# }
+            body += "}"
+            var post = HTTPClientRequest(url: "\(baseA)/api/v1/rounds/\(roundID)/scores")
+            post.method = .POST
+            post.headers.add(name: "content-type", value: "application/json")
+            post.body = .bytes(ByteBuffer(string: body))
+            let sentAt = NIODeadline.now().uptimeNanoseconds
+            let response = try await http.execute(post, timeout: .seconds(10))
+            let payload = try await response.body.collect(upTo: 1 << 20)
+            guard response.status == .created,
+                  let json = try JSONSerialization.jsonObject(with: Data(payload.readableBytesView)) as? [String: Any],
+                  let event = json["event"] as? [String: Any], let id = event["id"] as? String
+            else { throw BenchError("score \(index) was refused: \(response.status)") }
+            current[key] = id
+            version += 1
+            do {
+                try await recorder.waitAll(version: version, timeout: 5)
+                latencies += recorder.arrivals(version: version).map { Double($0 - sentAt) / 1_000_000 }
+            } catch {
+                lost += 1
+                version = try await HyzerBench.version(http, baseB, roundID)
+            }
+        }
+        try await channel.close()
+        try await group.shutdownGracefully()
+        try await http.shutdown()
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        let kind = cloud.isEmpty ? "embedded" : "postgres"
+        return String(format: "sync cloud=%@ scores=%d received=%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms",
+                      kind, scores, latencies.count, lost, percentile(0.5), percentile(0.99), sorted.last ?? .nan)
+    }
+
+    /// An empty device pulls `events` score events (with their rounds, course and players).
+    static func initialPull(cloud address: String, events: Int) async throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-pullbench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning
+        let parsed = address.isEmpty ? CloudAddress.sqlite(path: root.appendingPathComponent("cloud.sqlite").path) : try CloudAddress.parse(address)
+        let zone = "bench-\(UUID().uuidString.prefix(8))"
+        switch parsed {
+        case .sqlite(let path):
+            return try await pull(EmbeddedCloud(path: path), kind: "embedded", zone: zone, events: events, root: root, logger: logger)
+        case .postgres(let postgres):
+            let cloud = PostgresCloud(address: postgres, logger: logger)
+            return try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask { try await cloud.run(); return nil }
+                let result = try await pull(cloud, kind: "postgres", zone: zone, events: events, root: root, logger: logger)
+                group.cancelAll()
+                return result
+            }
+        case .none:
+            throw BenchError("no cloud")
+        }
+    }
+
+    static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, root: URL, logger: Logger) async throws -> String {
+        guard await cloud.resolveAccount() == .available else { throw BenchError("cloud unavailable") }
+        // Seed the cloud: one course, 200 players, rounds of 200 players × 18 holes.
+        let device = UUID()
+        var clock = HybridClock(deviceID: device)
+        var wall = Date().millisecondsSince1970
+        func stamp() -> HLC { wall += 1; return clock.tick(wallMillis: wall) }
+        let course = Course(id: UUID(), name: "Bench Park", holes: (1...18).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: stamp())
+        let players = (0..<200).map { Player(id: UUID(), displayName: "Player \($0)", handle: Handle(trusted: "bench\($0)"), role: .athlete, createdAt: Date(), updatedAt: stamp()) }
+        var seed: [CloudRecord] = [try record(.course, course.id, course.updatedAt, CoursePayload(course))]
+        seed += try players.map { try record(.player, $0.id, $0.updatedAt, PlayerPayload($0)) }
+        _ = try await cloud.save(seed, zone: zone)
+        var made = 0
+        var batch: [CloudRecord] = []
+        while made < events {
+            let round = Round(id: UUID(), name: "Round \(made)", courseID: course.id, playerIDs: players.map(\.id), status: .active, startedAt: Date(), createdAt: Date(), updatedAt: stamp())
+            batch.append(try record(.round, round.id, round.updatedAt, RoundPayload(round)))
+            for hole in 1...18 {
+                for player in players where made < events {
+                    let event = ScoreEvent(id: UUID(), roundID: round.id, playerID: player.id, hole: hole, strokes: .count(3), deviceID: device, recordedAt: stamp())
+                    batch.append(try record(.scoreEvent, event.id, event.recordedAt, ScoreEventPayload(event)))
+                    made += 1
+                    if batch.count >= 2000 {
+                        _ = try await cloud.save(batch, zone: zone)
+                        batch = []
+                    }
+                }
+            }
+        }
+        if !batch.isEmpty { _ = try await cloud.save(batch, zone: zone) }
+
+        let stores = try Stores(directory: root.appendingPathComponent("device"))
+        var configuration = SyncEngine.Configuration()
+        configuration.zone = zone
+        let engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: logger)
+        await engine.resolveAccount()
+        let started = ContinuousClock.now
+        let pulled = await engine.pullChanges()
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return String(format: "pull cloud=%@ events=%d records=%d seconds=%.2f events_per_second=%.0f", kind, events, pulled, seconds, Double(events) / seconds)
+    }
+
+    static func record<T: Encodable>(_ type: RecordType, _ id: UUID, _ hlc: HLC, _ payload: T) throws -> CloudRecord {
+        CloudRecord(type: type, id: id.uuidString.lowercased(), hlc: hlc, payload: try RecordCoding.encode(payload))
+    }
+
+    static func launch(_ path: String, port: Int, data: URL, cloud: String, demo: Bool) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", cloud, "--log-level", "warning"] + (demo ? ["--demo"] : [])
+        try process.run()
+        return process
+    }
+}

@@ -1,0 +1,109 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HyzerSync
+import HyzerWeb
+import NIOCore
+import NIOPosix
+import Testing
+
+@Suite struct SyncPageTests {
+    @Test func withoutACloudTheSyncPageSaysSo() async throws {
+        try await withApp { client in
+            let page = try await client.get("/sync")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("No cloud configured"))
+            #expect(page.text.contains("--cloud sqlite:PATH"))
+            let json = try await client.get("/api/v1/sync").json()
+            #expect(Set(json.keys).isSuperset(of: ["account", "state", "lastSyncAt", "pending", "inFlight", "failed"]))
+            #expect(json["account"] as? String == "noAccount")
+            #expect(json["state"] as? String == "idle")
+        }
+    }
+
+    @Test func syncNowRedirectsBackToTheSyncPage() async throws {
+        try await withApp { client in
+            let response = try await client.postForm("/sync/now", [])
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/sync")
+            let bad = try await client.postForm("/sync/retry", [("type", "spaceship"), ("id", "x")])
+            #expect(bad.status == .unprocessableContent)
+        }
+    }
+
+    @Test func aScoreOnOneDeviceReachesTheOthersStandingsAndStream() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-two-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cloud = CloudAddress.sqlite(path: root.appendingPathComponent("cloud.sqlite").path)
+        let a = try await buildApplication(AppConfiguration(port: 0, dataDirectory: root.appendingPathComponent("a"), resourcesDirectory: repositoryRoot, seedDemo: true, logLevel: .warning, cloud: cloud))
+        let b = try await buildApplication(AppConfiguration(port: 0, dataDirectory: root.appendingPathComponent("b"), resourcesDirectory: repositoryRoot, seedDemo: false, logLevel: .warning, cloud: cloud))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        try await a.test(.live) { clientA in
+            try await b.test(.live) { clientB in
+                try await withTimeout(30) {
+                    // B starts empty and receives A's demo round by itself.
+                    var rounds: [[String: Any]] = []
+                    while rounds.isEmpty {
+                        rounds = try await clientB.get("/api/v1/rounds").json()["rounds"] as? [[String: Any]] ?? []
+                        if rounds.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    let roundID = try #require(rounds.first?["id"] as? String)
+                    // Wait until B has the whole round: its players and their demo scores.
+                    var rows = 0
+                    while rows != 6 {
+                        let standings = try? await clientB.get("/api/v1/rounds/\(roundID)/standings").json()
+                        rows = (standings?["standings"] as? [Any])?.count ?? 0
+                        if rows != 6 { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    let stream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/rounds/\(roundID)/events")
+                    let first = try await stream.nextEvent()
+
+                    let playerID = try #require(try await clientA.roundDetail(roundID).playerIDs().last)
+                    let posted = try await clientA.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":2}"#)
+                    #expect(posted.status == .created)
+                    let expected = try await clientA.standings(roundID).row(playerID)?["strokes"] as? Int
+                    // Remote sync recomputes B's standings and publishes them to B's stream.
+                    var event = try await stream.nextEvent()
+                    while !event.data.contains("<td class=\"strokes\">\(expected ?? -1)</td>") { event = try await stream.nextEvent() }
+                    #expect(Int(event.id ?? "") ?? 0 > Int(first.id ?? "") ?? 0)
+                    #expect(try await clientB.standings(roundID).row(playerID)?["strokes"] as? Int == expected)
+
+                    let status = try await clientB.get("/api/v1/sync").json()
+                    #expect(status["account"] as? String == "available")
+                    #expect(status["lastSyncAt"] is String)
+                    let page = try await clientB.get("/sync")
+                    #expect(page.text.contains("Connected"))
+                    #expect(page.text.contains("<td>pull</td>"))
+                }
+            }
+        }
+        try await http.shutdown()
+    }
+
+    @Test func aCloudHostThatHangsDoesNotDelayTheFirstPage() async throws {
+        // A listener that accepts and never answers, standing in for a dead database host.
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { $0.eventLoop.makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(listener.localAddress?.port)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-hang-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cloud = try CloudAddress.parse("postgres://nobody@127.0.0.1:\(port)/none")
+        let app = try await buildApplication(AppConfiguration(port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: true, logLevel: .critical, cloud: cloud))
+        try await app.test(.live) { client in
+            let started = ContinuousClock.now
+            let home = try await client.get("/")
+            #expect(home.status == .ok)
+            #expect(ContinuousClock.now - started < .seconds(1), "the first page waited for the cloud")
+            let sync = try await client.get("/api/v1/sync").json()
+            #expect(["couldNotDetermine", "temporarilyUnavailable"].contains(sync["account"] as? String ?? ""))
+            // Scoring works while the cloud hangs.
+            let roundID = try await client.demoRoundID()
+            let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
+            let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":3}"#)
+            #expect(posted.status == .created)
+        }
+        try await listener.close()
+    }
+}
