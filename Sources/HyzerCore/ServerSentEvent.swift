@@ -11,6 +11,16 @@ public enum ServerSentEvent {
         return text + "\n"
     }
 
+    /// Drops the indentation and blank lines of a rendered HTML fragment. Every byte of a
+    /// live frame is written to every subscriber, and each line costs a `data: ` prefix.
+    /// Only for fragments without whitespace-sensitive elements (`pre`, `textarea`).
+    public static func compactHTML(_ html: String) -> String {
+        html.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "\n")
+    }
+
     /// Tells a client how long to wait before reconnecting.
     public static func retry(milliseconds: Int) -> String {
         "retry: \(milliseconds)\n\n"

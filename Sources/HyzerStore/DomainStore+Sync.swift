@@ -142,7 +142,6 @@ extension DomainStore {
             }
             return result
         }
-        try? outbox?.markArrived(records.map { ($0.type, $0.id, $0.hlc) })
         return result
     }
 

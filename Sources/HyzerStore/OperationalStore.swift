@@ -9,6 +9,12 @@ public final class OperationalStore: Sendable {
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // Bookkeeping, not user data: a commit lost to a power cut only means a record is
+        // pushed again (idempotently) or re-queued by the reconcile on start. So the outbox
+        // skips the fsync per commit that domain.sqlite keeps.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
     }

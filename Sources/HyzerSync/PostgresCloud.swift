@@ -14,6 +14,8 @@ public final class PostgresCloud: CloudDatabase, Service {
 
     let client: PostgresClient
     let address: CloudAddress.PostgresAddress
+    /// Tags this instance's notifications, so it does not pull what it just pushed.
+    let origin = UUID().uuidString
     let logger: Logger
     private let operationTimeout: Duration
 
@@ -125,7 +127,7 @@ public final class PostgresCloud: CloudDatabase, Service {
                 if changed > 0 {
                     try await connection.query("UPDATE hyzer_zones SET seq = \(seq) WHERE zone = \(zone)", logger: self.logger)
                     // Delivered at commit, and only then: a hint never runs ahead of the data.
-                    try await connection.query("SELECT pg_notify(\(Self.channel), \(zone))", logger: self.logger)
+                    try await connection.query("SELECT pg_notify(\(Self.channel), \(zone + " " + self.origin))", logger: self.logger)
                 }
                 return changed
             }
@@ -166,8 +168,11 @@ public final class PostgresCloud: CloudDatabase, Service {
                         try await self.client.withConnection { connection in
                             try await connection.listen(on: Self.channel) { notifications in
                                 continuation.yield()
-                                for try await notification in notifications where notification.payload == zone {
-                                    continuation.yield()
+                                for try await notification in notifications {
+                                    let parts = notification.payload.split(separator: " ", maxSplits: 1)
+                                    if parts.first.map(String.init) == zone && parts.last.map(String.init) != self.origin {
+                                        continuation.yield()
+                                    }
                                 }
                             }
                         }

@@ -284,7 +284,7 @@ public actor SyncEngine: Service {
                     state = .syncing
                     applied += try await stores.domain.applyRemote(page.records).applied
                 }
-                try stores.operational.setChangeToken(page.token, zone: zone)
+                try stores.operational.recordPulled(page.records.map { ($0.type, $0.id, $0.hlc) }, token: page.token, zone: zone)
                 token = page.token
                 pulled += page.records.count
                 if var progress = initialSync {

@@ -107,19 +107,26 @@ import Testing
         }
     }
 
-    @Test func noticesDriveAPullOnTheOtherDevice() async throws {
-        let cloud = try TestPostgres.cloud()
+    @Test func aPushNotifiesOtherDevicesButNotItself() async throws {
+        let pusher = try TestPostgres.cloud()
+        let other = try TestPostgres.cloud()
         let zone = Self.zone()
-        try await withPostgres(cloud) {
-            _ = await cloud.resolveAccount()
-            let hints = cloud.hints(zone: zone)
-            let counter = HintCounter()
-            let listener = Task { for await _ in hints { await counter.increment() } }
-            defer { listener.cancel() }
-            #expect(try await counter.wait(atLeast: 1), "the listener is in place")
-            _ = try await cloud.save([CloudRecord(type: .player, id: "x", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
-            let hinted = try await counter.wait(atLeast: 2)
-            #expect(hinted, "a push NOTIFYs listeners")
+        try await withPostgres(pusher) {
+            try await withPostgres(other) {
+                _ = await pusher.resolveAccount()
+                let (heardByOther, heardByPusher) = (HintCounter(), HintCounter())
+                let otherHints = other.hints(zone: zone), ownHints = pusher.hints(zone: zone)
+                let listeners = [
+                    Task { for await _ in otherHints { await heardByOther.increment() } },
+                    Task { for await _ in ownHints { await heardByPusher.increment() } },
+                ]
+                defer { listeners.forEach { $0.cancel() } }
+                #expect(try await heardByOther.wait(atLeast: 1), "the listener is in place")
+                #expect(try await heardByPusher.wait(atLeast: 1))
+                _ = try await pusher.save([CloudRecord(type: .player, id: "x", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
+                #expect(try await heardByOther.wait(atLeast: 2), "a push NOTIFYs the other devices")
+                #expect(await heardByPusher.count == 1, "a device does not pull what it just pushed")
+            }
         }
     }
 }
@@ -142,7 +149,7 @@ func withSilentListener<T: Sendable>(_ body: @Sendable (Int) async throws -> T) 
 }
 
 actor HintCounter {
-    private var count = 0
+    private(set) var count = 0
     func increment() { count += 1 }
 
     /// Waits up to five seconds for `atLeast` hints.

@@ -18,6 +18,7 @@ public actor LiveStandings: Service {
         var version = -1
         var board = ByteBuffer()
         var boardAndScorecard = ByteBuffer()
+        var hasScorecard = false
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
 
         func frame(for subscriber: Subscriber) -> ByteBuffer {
@@ -80,8 +81,9 @@ public actor LiveStandings: Service {
         if stopped { mailbox.close(); return mailbox }
         let subscriber = Subscriber(mailbox: mailbox, wantsScorecard: scorecard)
         rounds[roundID, default: RoundChannel()].subscribers[ObjectIdentifier(mailbox)] = subscriber
-        if rounds[roundID]?.version ?? -1 < 0 || rounds[roundID]?.version != versions[roundID] {
-            try await render(roundID)
+        let channel = rounds[roundID]
+        if channel?.version ?? -1 < 0 || channel?.version != versions[roundID] || (scorecard && channel?.hasScorecard != true) {
+            try await render(roundID, force: true)
         }
         if let channel = rounds[roundID], channel.version >= 0 {
             mailbox.deliver(channel.frame(for: subscriber))
@@ -150,19 +152,24 @@ public actor LiveStandings: Service {
 
     /// Renders a round's frames once and delivers them to its subscribers. A render that
     /// finishes after a newer one (actor reentrancy) is discarded.
-    private func render(_ roundID: UUID) async throws {
+    private func render(_ roundID: UUID, force: Bool = false) async throws {
         let snapshot = try await store.snapshot(of: roundID)
-        guard snapshot.version > rounds[roundID]?.version ?? -1 else { return }
+        guard snapshot.version > rounds[roundID]?.version ?? -1 || (force && snapshot.version == rounds[roundID]?.version) else { return }
         let id = String(snapshot.version)
         let page = RoundPage(snapshot: snapshot)
-        let board = ByteBuffer(string: ServerSentEvent.encode(event: "standings", id: id, data: renderer.render(page.leaderboard, "leaderboard")))
+        let board = ByteBuffer(string: ServerSentEvent.encode(event: "standings", id: id, data: ServerSentEvent.compactHTML(renderer.render(page.leaderboard, "leaderboard"))))
         var both = board
-        both.writeString(ServerSentEvent.encode(event: "scorecard", id: id, data: renderer.render(page.scorecard, "scorecard")))
+        // The scorecard only while a round page is open: leaderboards and TVs skip it.
+        let withScorecard = rounds[roundID]?.subscribers.values.contains(where: \.wantsScorecard) == true
+        if withScorecard {
+            both.writeString(ServerSentEvent.encode(event: "scorecard", id: id, data: ServerSentEvent.compactHTML(renderer.render(page.scorecard, "scorecard"))))
+        }
         framesRendered += 1
         var channel = rounds[roundID] ?? RoundChannel()
         channel.version = snapshot.version
         channel.board = board
         channel.boardAndScorecard = both
+        channel.hasScorecard = withScorecard
         rounds[roundID] = channel
         for subscriber in channel.subscribers.values {
             subscriber.mailbox.deliver(channel.frame(for: subscriber))
@@ -173,7 +180,7 @@ public actor LiveStandings: Service {
         let snapshots = try await store.activeRoundSnapshots()
         tvSequence += 1
         framesRendered += 1
-        let html = renderer.render(TVBoards(snapshots: snapshots), "tv-boards")
+        let html = ServerSentEvent.compactHTML(renderer.render(TVBoards(snapshots: snapshots), "tv-boards"))
         let frame = ByteBuffer(string: ServerSentEvent.encode(event: "tv", id: String(tvSequence), data: html))
         tvFrame = frame
         for mailbox in tvSubscribers.values { mailbox.deliver(frame) }
