@@ -10,7 +10,7 @@ public struct PlayerHole: Hashable, Sendable, Comparable {
     }
 
     public static func < (lhs: PlayerHole, rhs: PlayerHole) -> Bool {
-        if lhs.playerID != rhs.playerID { return lhs.playerID.uuidString < rhs.playerID.uuidString }
+        if lhs.playerID != rhs.playerID { return lhs.playerID.lowercasedText < rhs.playerID.lowercasedText }
         return lhs.hole < rhs.hole
     }
 }

@@ -18,7 +18,7 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func < (lhs: HLC, rhs: HLC) -> Bool {
         if lhs.wallMillis != rhs.wallMillis { return lhs.wallMillis < rhs.wallMillis }
         if lhs.counter != rhs.counter { return lhs.counter < rhs.counter }
-        return lhs.deviceID.uuidString < rhs.deviceID.uuidString
+        return lhs.deviceID.lowercasedText < rhs.deviceID.lowercasedText
     }
 
     /// Fixed-width text whose byte order is the clock order, so stores can compare and
@@ -28,7 +28,7 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
         let count = String(counter)
         return String(repeating: "0", count: max(0, 15 - wall.count)) + wall + "-"
             + String(repeating: "0", count: max(0, 10 - count.count)) + count + "-"
-            + deviceID.uuidString
+            + deviceID.uppercasedText
     }
 
     public init?(_ text: String) {
@@ -36,7 +36,7 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
         guard parts.count == 3,
               let wall = Int64(parts[0]), wall >= 0,
               let count = UInt32(parts[1]),
-              let device = UUID(uuidString: String(parts[2]))
+              let device = UUID(text: String(parts[2]))
         else { return nil }
         self.init(wallMillis: wall, counter: count, deviceID: device)
     }

@@ -75,7 +75,7 @@ public struct RoundDraft: Sendable, Hashable {
     /// Checks the draft against what exists; `defaultName` names the round when the person left it blank.
     public func validated(knownCourses: Set<UUID>, knownPlayers: Set<UUID>, defaultName: (UUID) -> String) throws(FieldErrors) -> Valid {
         var errors = FieldErrors()
-        let course = UUID(uuidString: TextRules.cleaned(courseID))
+        let course = UUID(text: TextRules.cleaned(courseID))
         if TextRules.cleaned(courseID).isEmpty {
             errors.add("courseID", "Choose a course.")
         } else if course.map({ knownCourses.contains($0) }) != true {
@@ -84,7 +84,7 @@ public struct RoundDraft: Sendable, Hashable {
 
         var players: [UUID] = []
         for text in playerIDs {
-            guard let id = UUID(uuidString: TextRules.cleaned(text)), knownPlayers.contains(id) else {
+            guard let id = UUID(text: TextRules.cleaned(text)), knownPlayers.contains(id) else {
                 errors.add("playerIDs", "One of the chosen players does not exist.")
                 continue
             }

@@ -94,6 +94,6 @@ public struct ScoreEvent: Identifiable, Hashable, Sendable {
 extension ScoreEvent {
     public static func winsOver(_ lhs: ScoreEvent, _ rhs: ScoreEvent) -> Bool {
         if lhs.recordedAt != rhs.recordedAt { return lhs.recordedAt > rhs.recordedAt }
-        return lhs.id.uuidString > rhs.id.uuidString
+        return lhs.id.lowercasedText > rhs.id.lowercasedText
     }
 }

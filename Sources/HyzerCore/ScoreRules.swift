@@ -62,7 +62,7 @@ public enum ScoreRules {
                 strokes: submission.strokes, deviceID: deviceID, supersedes: submission.supersedes, recordedAt: recordedAt
             )
             guard previous.hasSameContent(as: candidate) else {
-                return .failure(.conflict(field: "id", message: "A different score was already recorded with id \(id.uuidString.lowercased())."))
+                return .failure(.conflict(field: "id", message: "A different score was already recorded with id \(id.lowercasedText)."))
             }
             return .success(.duplicate(previous))
         }
@@ -99,7 +99,7 @@ public enum ScoreRules {
                 let now = state.map { " (now \($0.winner.strokes))" } ?? ""
                 return .failure(.conflict(field: "supersedes", message: "That score was already corrected\(now). Reload the round and correct the current score."))
             }
-            resolves = state.leaves.map(\.id).filter { $0 != corrected }.sorted { $0.uuidString < $1.uuidString }
+            resolves = state.leaves.map(\.id).filter { $0 != corrected }.sorted { $0.lowercasedText < $1.lowercasedText }
         } else if let state {
             return .failure(.conflict(field: "hole", message: "Hole \(submission.hole) already has a score for \(name) (\(state.winner.strokes)). Correct that score to change it."))
         }
@@ -123,7 +123,7 @@ extension ScoreSubmission {
                 if required { errors.add(field, "\(label) is required.") }
                 return nil
             }
-            guard let value = UUID(uuidString: cleaned) else {
+            guard let value = UUID(text: cleaned) else {
                 errors.add(field, "\(label) must be an id (a UUID).")
                 return nil
             }

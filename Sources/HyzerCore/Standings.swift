@@ -78,7 +78,7 @@ public struct Standings: Hashable, Sendable {
         if tier(lhs) == 0, lhs.toPar != rhs.toPar { return lhs.toPar < rhs.toPar }
         if lhs.thru != rhs.thru { return lhs.thru > rhs.thru }
         if lhs.displayName != rhs.displayName { return lhs.displayName < rhs.displayName }
-        return lhs.playerID.uuidString < rhs.playerID.uuidString
+        return lhs.playerID.lowercasedText < rhs.playerID.lowercasedText
     }
 
     static func assignPositions(_ rows: inout [StandingsEntry]) {

@@ -12,7 +12,7 @@ extension DomainStore {
                 var versions: [UUID: Int] = [:]
                 let rows = try Row.fetchCursor(db, sql: "SELECT id, version FROM rounds")
                 while let row = try rows.next() {
-                    if let id = UUID(uuidString: row["id"]) { versions[id] = row["version"] }
+                    if let id = UUID(text: row["id"]) { versions[id] = row["version"] }
                 }
                 return versions
             }
@@ -24,7 +24,7 @@ extension DomainStore {
     public func activeRoundSnapshots() async throws -> [RoundSnapshot] {
         try await pool.read { db in
             let ids = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE status = 'active' ORDER BY COALESCE(startedAt, createdAt), id")
-            return try ids.compactMap(UUID.init(uuidString:)).map { try Self.snapshot($0, db) }
+            return try ids.compactMap(UUID.init(text:)).map { try Self.snapshot($0, db) }
         }
     }
 }

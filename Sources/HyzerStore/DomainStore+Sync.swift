@@ -74,7 +74,7 @@ extension DomainStore {
             let course = try course(record, db)
             return CloudRecord(type: type, id: id, hlc: course.updatedAt, payload: try RecordCoding.encode(CoursePayload(course)))
         case .round:
-            guard let uuid = UUID(uuidString: id), try RoundRecord.exists(db, key: id) else { return nil }
+            guard let uuid = UUID(text: id), try RoundRecord.exists(db, key: id) else { return nil }
             let round = try roundOnly(uuid, db)
             return CloudRecord(type: type, id: id, hlc: round.updatedAt, payload: try RecordCoding.encode(RoundPayload(round)))
         case .scoreEvent:
@@ -181,7 +181,7 @@ extension DomainStore {
                 try HoleRecord(courseID: record.id, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
             }
             let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ?", arguments: [record.id])
-            result.rounds.formUnion(rounds.compactMap(UUID.init(uuidString:)))
+            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
             return true
 
         case .round:

@@ -82,32 +82,27 @@ extension OperationalStore {
     /// whatever its state; the same or an older version changes nothing.
     public func enqueue(_ records: [(RecordType, String, HLC)]) throws {
         guard !records.isEmpty else { return }
-        try pool.write { db in try Self.upsert(records, status: .pending, replacing: ">", db) }
-    }
-
-    /// Records that arrived from the cloud are already there: nothing to push, unless a
-    /// newer local version is waiting. Stored with the page's change token in one
-    /// transaction, once the page is applied.
-    public func recordPulled(_ records: [(RecordType, String, HLC)], token: Int64, zone: String) throws {
         try pool.write { db in
-            try db.execute(sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token", arguments: [zone, token])
-            try Self.upsert(records, status: .synced, replacing: ">=", db)
+            var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
+                ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'pending', attempts = 0,
+                    lastError = NULL, nextAttemptAt = NULL, sequence = excluded.sequence
+                WHERE excluded.hlc > outbox.hlc
+                """)
+            for (type, id, hlc) in records {
+                sequence += 1
+                try statement.execute(arguments: [type.rawValue, id, hlc.description, sequence])
+            }
         }
     }
 
-    /// Inserts entries, or updates existing ones whose version compares to the new one as
-    /// `replacing` says.
-    private static func upsert(_ records: [(RecordType, String, HLC)], status: OutboxEntry.Status, replacing comparison: String, _ db: Database) throws {
-        var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, ?, 0, ?)
-            ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = excluded.status, attempts = 0,
-                lastError = NULL, nextAttemptAt = NULL, sequence = CASE excluded.status WHEN 'pending' THEN excluded.sequence ELSE outbox.sequence END
-            WHERE excluded.hlc \(comparison) outbox.hlc
-            """)
-        for (type, id, hlc) in records {
-            sequence += 1
-            try statement.execute(arguments: [type.rawValue, id, hlc.description, status.rawValue, sequence])
+    /// Stores the change token once a pulled page is applied. Pulled records need no outbox
+    /// entry: the cloud has them, and reconciling on start only looks at this device's own
+    /// writes.
+    public func setChangeToken(_ token: Int64, zone: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token", arguments: [zone, token])
         }
     }
 

@@ -6,12 +6,12 @@ import HyzerCore
 // default) so that raw SQL, the sqlite3 shell and other devices all see the same values.
 
 extension UUID {
-    var text: String { uuidString.lowercased() }
+    var text: String { lowercasedText }
 }
 
 enum StoredValue {
     static func uuid(_ text: String, _ column: String) throws -> UUID {
-        guard let value = UUID(uuidString: text) else { throw StoreError.corrupt("\(column) is not a UUID: \(text)") }
+        guard let value = UUID(text: text) else { throw StoreError.corrupt("\(column) is not a UUID: \(text)") }
         return value
     }
 

@@ -28,8 +28,11 @@ public struct Stores: Sendable {
     public func reconcile() async throws -> Int {
         try operational.resetInFlight()
         let queued = try operational.versions()
+        // Only this device's own writes can be missing: whatever carries another device's
+        // clock arrived from the cloud, which already has it.
+        let device = domain.deviceID
         let missing = try await domain.recordVersions().filter { type, id, hlc in
-            queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true
+            hlc.deviceID == device && (queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true)
         }
         try operational.enqueue(missing)
         return missing.count

@@ -12,7 +12,7 @@ public actor SyncEngine: Service {
     public struct Configuration: Sendable {
         public var zone = "club"
         public var pushBatch = 200
-        public var pullPage = 1000
+        public var pullPage = 5000
         /// Lets a burst of local writes leave in one push.
         public var debounce: Duration = .milliseconds(2)
         /// Pull and push even without a trigger, in case a hint was lost.
@@ -284,7 +284,7 @@ public actor SyncEngine: Service {
                     state = .syncing
                     applied += try await stores.domain.applyRemote(page.records).applied
                 }
-                try stores.operational.recordPulled(page.records.map { ($0.type, $0.id, $0.hlc) }, token: page.token, zone: zone)
+                try stores.operational.setChangeToken(page.token, zone: zone)
                 token = page.token
                 pulled += page.records.count
                 if var progress = initialSync {

@@ -20,7 +20,7 @@ public func buildApplication(
 
     let stores = try Stores(directory: config.dataDirectory)
     if config.seedDemo, let roundID = try await stores.domain.seedDemoIfEmpty() {
-        logger.info("Seeded a demo round", metadata: ["round": "\(roundID.uuidString.lowercased())"])
+        logger.info("Seeded a demo round", metadata: ["round": "\(roundID.lowercasedText)"])
     }
     let renderer = try await TemplateRenderer(directory: config.templatesDirectory)
     let live = LiveStandings(store: stores.domain, renderer: renderer, heartbeatInterval: config.heartbeatInterval, logger: logger)

@@ -41,3 +41,29 @@ import Testing
         #expect(HLC("12-x-\(UUID().uuidString)") == nil)
     }
 }
+
+@Suite struct UUIDTextTests {
+    @Test func matchesFoundationBothWays() {
+        for _ in 0..<500 {
+            let id = UUID()
+            #expect(id.lowercasedText == id.uuidString.lowercased())
+            #expect(id.uppercasedText == id.uuidString)
+            #expect(UUID(text: id.uuidString) == id)
+            #expect(UUID(text: id.lowercasedText) == id)
+        }
+        for bad in ["", "not-a-uuid", String(repeating: "a", count: 36), "1b4e28ba-2fa1-11d2-883f-0016d3cca42", "1b4e28ba-2fa1-11d2-883f-0016d3cca4270", "1b4e28ba+2fa1-11d2-883f-0016d3cca427", "1b4e28ba-2fa1-11d2-883f-0016d3cca42g"] {
+            #expect(UUID(text: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func scoreEventPayloadsRoundTripAndReadFoundationJSON() throws {
+        let event = ScoreEvent(id: UUID(), roundID: UUID(), playerID: UUID(), hole: 4, strokes: .count(3), reportedBy: UUID(), deviceID: UUID(), supersedes: UUID(), resolves: [UUID()], recordedAt: HLC(wallMillis: 5, counter: 1, deviceID: UUID()))
+        let payload = ScoreEventPayload(event)
+        let data = try RecordCoding.encode(payload)
+        #expect(try RecordCoding.decode(ScoreEventPayload.self, data) == payload)
+        // What the synthesized (Foundation) coding would write reads the same.
+        struct Synthesized: Encodable { var id, roundID, playerID: UUID; var hole: Int; var strokes: Int?; var dnf: Bool; var reportedBy: UUID?; var deviceID: UUID; var supersedes: UUID?; var resolves: [UUID] }
+        let foundation = try RecordCoding.encode(Synthesized(id: event.id, roundID: event.roundID, playerID: event.playerID, hole: 4, strokes: 3, dnf: false, reportedBy: event.reportedBy, deviceID: event.deviceID, supersedes: event.supersedes, resolves: event.resolves))
+        #expect(foundation == data)
+    }
+}

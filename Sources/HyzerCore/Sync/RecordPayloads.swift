@@ -99,6 +99,60 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         resolves = event.resolves
     }
 
+    enum CodingKeys: String, CodingKey {
+        case id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves
+    }
+
+    // Written by hand: a first sync decodes every event, and Foundation's UUID coding goes
+    // through printf and scanf on Linux. The JSON is the same as the synthesized one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func uuid(_ key: CodingKeys) throws -> UUID {
+            let text = try container.decode(String.self, forKey: key)
+            guard let value = UUID(text: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a UUID: \(text)")
+            }
+            return value
+        }
+        func optionalUUID(_ key: CodingKeys) throws -> UUID? {
+            try container.decodeIfPresent(String.self, forKey: key).map { text in
+                guard let value = UUID(text: text) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a UUID: \(text)")
+                }
+                return value
+            }
+        }
+        id = try uuid(.id)
+        roundID = try uuid(.roundID)
+        playerID = try uuid(.playerID)
+        hole = try container.decode(Int.self, forKey: .hole)
+        strokes = try container.decodeIfPresent(Int.self, forKey: .strokes)
+        dnf = try container.decode(Bool.self, forKey: .dnf)
+        reportedBy = try optionalUUID(.reportedBy)
+        deviceID = try uuid(.deviceID)
+        supersedes = try optionalUUID(.supersedes)
+        resolves = try container.decode([String].self, forKey: .resolves).map { text in
+            guard let value = UUID(text: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .resolves, in: container, debugDescription: "not a UUID: \(text)")
+            }
+            return value
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uppercasedText, forKey: .id)
+        try container.encode(roundID.uppercasedText, forKey: .roundID)
+        try container.encode(playerID.uppercasedText, forKey: .playerID)
+        try container.encode(hole, forKey: .hole)
+        try container.encodeIfPresent(strokes, forKey: .strokes)
+        try container.encode(dnf, forKey: .dnf)
+        try container.encodeIfPresent(reportedBy?.uppercasedText, forKey: .reportedBy)
+        try container.encode(deviceID.uppercasedText, forKey: .deviceID)
+        try container.encodeIfPresent(supersedes?.uppercasedText, forKey: .supersedes)
+        try container.encode(resolves.map(\.uppercasedText), forKey: .resolves)
+    }
+
     /// The event, or nil when its values break the rules every local event obeys.
     public func event(recordedAt: HLC) -> ScoreEvent? {
         let value: Strokes

@@ -27,7 +27,7 @@ public struct LeaderboardView: Hashable, Sendable {
     public var isCompleted: Bool
 
     public init(standings: Standings, roundName: String, courseName: String, status: RoundStatus, version: Int) {
-        roundID = standings.roundID.uuidString.lowercased()
+        roundID = standings.roundID.lowercasedText
         self.roundName = roundName
         self.courseName = courseName
         self.status = status.rawValue
@@ -38,7 +38,7 @@ public struct LeaderboardView: Hashable, Sendable {
         rows = standings.entries.map { entry in
             Row(
                 position: entry.position,
-                playerID: entry.playerID.uuidString.lowercased(),
+                playerID: entry.playerID.lowercasedText,
                 displayName: entry.displayName,
                 handle: entry.handle,
                 toPar: entry.dnf ? "DNF" : (entry.thru == 0 ? "–" : ScoreFormat.toPar(entry.toPar)),

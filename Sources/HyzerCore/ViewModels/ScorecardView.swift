@@ -54,7 +54,7 @@ public struct ScorecardView: Hashable, Sendable {
     public var hasConflicts: Bool
 
     public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int) {
-        roundID = round.id.uuidString.lowercased()
+        roundID = round.id.lowercasedText
         self.version = version
         let names = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let totals = Dictionary(standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -69,7 +69,7 @@ public struct ScorecardView: Hashable, Sendable {
                     hole: hole.number,
                     text: state.winner.strokes.description,
                     cssClass: ScoreFormat.holeClass(state.winner.strokes, par: hole.par),
-                    eventID: state.winner.id.uuidString.lowercased(),
+                    eventID: state.winner.id.lowercasedText,
                     conflict: state.isConflict,
                     scored: true
                 )
@@ -77,7 +77,7 @@ public struct ScorecardView: Hashable, Sendable {
             let entry = totals[playerID]
             let played = (entry?.thru ?? 0) > 0
             return Row(
-                playerID: playerID.uuidString.lowercased(),
+                playerID: playerID.lowercasedText,
                 displayName: names[playerID]?.displayName ?? "Unknown player",
                 handle: names[playerID]?.handle.value ?? "",
                 cells: cells,
@@ -90,13 +90,13 @@ public struct ScorecardView: Hashable, Sendable {
             .filter { round.playerIDs.contains($0.0.playerID) }
             .map { key, state in
                 Conflict(
-                    playerID: key.playerID.uuidString.lowercased(),
+                    playerID: key.playerID.lowercasedText,
                     displayName: names[key.playerID]?.displayName ?? "Unknown player",
                     hole: key.hole,
                     options: state.leaves.enumerated().map { index, event in
-                        ConflictOption(eventID: event.id.uuidString.lowercased(), strokes: event.strokes.description, winner: index == 0, recordedAt: event.recordedAt.date.formatted(.iso8601))
+                        ConflictOption(eventID: event.id.lowercasedText, strokes: event.strokes.description, winner: index == 0, recordedAt: event.recordedAt.date.formatted(.iso8601))
                     },
-                    winnerID: state.winner.id.uuidString.lowercased()
+                    winnerID: state.winner.id.lowercasedText
                 )
             }
         hasConflicts = !conflicts.isEmpty

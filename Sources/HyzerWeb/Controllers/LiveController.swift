@@ -50,7 +50,7 @@ struct LiveController {
     /// of a long board (and each round) stays up.
     @Sendable func tv(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshots = try await stores.domain.activeRoundSnapshots()
-        let pinned = request.uri.queryParameters.get("round").flatMap(UUID.init(uuidString:)).map(Display.id) ?? ""
+        let pinned = request.uri.queryParameters.get("round").flatMap(UUID.init(text:)).map(Display.id) ?? ""
         let seconds = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) } ?? 10
         return renderer.page(TVPage(boards: TVBoards(snapshots: snapshots), pinnedRound: pinned, pageSeconds: seconds), "tv")
     }

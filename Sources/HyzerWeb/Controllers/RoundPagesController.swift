@@ -59,7 +59,7 @@ struct RoundPagesController {
     private func refused(roundID: UUID, fields: FormFields, values: [String: String], errors: FieldErrors, request: Request, context: AppRequestContext) async throws -> Response {
         let snapshot = try await stores.domain.snapshot(of: roundID)
         let form = FormState(values: values, errors: errors)
-        if let corrected = fields["supersedes"].flatMap(UUID.init(uuidString:)),
+        if let corrected = fields["supersedes"].flatMap(UUID.init(text:)),
            let page = CorrectionPage(snapshot: snapshot, eventID: corrected, form: form) {
             return try renderer.page(page, "score-correct", status: .unprocessableContent).response(from: request, context: context)
         }

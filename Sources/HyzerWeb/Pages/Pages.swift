@@ -16,7 +16,7 @@ enum Display {
         return date.formatted(.dateTime.weekday(.abbreviated).day().month(.abbreviated).hour().minute())
     }
 
-    static func id(_ id: UUID) -> String { id.uuidString.lowercased() }
+    static func id(_ id: UUID) -> String { id.lowercasedText }
 }
 
 struct RoundItem: Sendable {
