@@ -126,15 +126,19 @@ extension DomainStore {
     /// settings merge field by field. The versions of affected rounds go up, which is how
     /// the live leaderboards learn of them. Every received clock reading advances ours.
     public func applyRemote(_ records: [CloudRecord]) async throws -> RemoteApplyResult {
+        try await applyRemote(records.compactMap(RemoteChange.decode))
+    }
+
+    public func applyRemote(_ changes: [RemoteChange]) async throws -> RemoteApplyResult {
         let wall = now().millisecondsSince1970
         clock.withLock { clock in
-            for record in records { clock.receive(record.hlc, wallMillis: wall) }
+            for change in changes { clock.receive(change.hlc, wallMillis: wall) }
         }
-        let ordered = records.enumerated().sorted { ($0.element.type.applyOrder, $0.offset) < ($1.element.type.applyOrder, $1.offset) }.map(\.element)
-        let result = try await pool.write { db in
+        let ordered = changes.enumerated().sorted { ($0.element.type.applyOrder, $0.offset) < ($1.element.type.applyOrder, $1.offset) }.map(\.element)
+        return try await pool.write { db in
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             var result = RemoteApplyResult()
-            for record in ordered where try Self.apply(record, db, into: &result) {
+            for change in ordered where try Self.apply(change, db, into: &result) {
                 result.applied += 1
             }
             for roundID in result.rounds {
@@ -142,16 +146,12 @@ extension DomainStore {
             }
             return result
         }
-        return result
     }
 
-    /// Applies one record; true when it changed something.
-    static func apply(_ record: CloudRecord, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
-        switch record.type {
-        case .scoreEvent:
-            guard let event = try RecordCoding.decode(ScoreEventPayload.self, record.payload).event(recordedAt: record.hlc),
-                  event.id.text == record.id
-            else { return false }
+    /// Applies one change; true when it changed something.
+    static func apply(_ change: RemoteChange, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
+        switch change {
+        case .scoreEvent(let event):
             let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO score_events (id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             let row = ScoreEventRecord(event)
             try statement.execute(arguments: [row.id, row.roundID, row.playerID, row.hole, row.strokes, row.dnf, row.reportedBy, row.deviceID, row.supersedes, row.resolves, row.recordedAt])
@@ -159,46 +159,42 @@ extension DomainStore {
             result.rounds.insert(event.roundID)
             return true
 
-        case .player:
-            let payload = try RecordCoding.decode(PlayerPayload.self, record.payload)
-            guard var player = payload.player(updatedAt: record.hlc), player.id.text == record.id else { return false }
-            if let local = try PlayerRecord.fetchOne(db, key: record.id), let stamp = HLC(local.updatedAt), stamp >= record.hlc { return false }
+        case .player(var player):
+            let id = player.id.text
+            if let local = try PlayerRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= player.updatedAt { return false }
             // The same handle on another player: two people chose one handle apart. Keep both
             // players and every score; the newcomer's handle gets its id as a suffix.
-            if try PlayerRecord.filter(Column("handle") == player.handle.value && Column("id") != record.id).fetchCount(db) > 0 {
-                player.handle = Handle(trusted: String("\(player.handle.value)-\(record.id.prefix(4))"))
+            if try PlayerRecord.filter(Column("handle") == player.handle.value && Column("id") != id).fetchCount(db) > 0 {
+                player.handle = Handle(trusted: String("\(player.handle.value)-\(id.prefix(4))"))
             }
             try PlayerRecord(player).save(db)
             return true
 
-        case .course:
-            let course = try RecordCoding.decode(CoursePayload.self, record.payload).course(updatedAt: record.hlc)
-            guard course.id.text == record.id, Course.holeCountRange.contains(course.holes.count) else { return false }
-            if let local = try CourseRecord.fetchOne(db, key: record.id), let stamp = HLC(local.updatedAt), stamp >= record.hlc { return false }
-            try CourseRecord(id: record.id, name: course.name, createdAt: course.createdAt, updatedAt: record.hlc.description).save(db)
-            try db.execute(sql: "DELETE FROM course_holes WHERE courseID = ?", arguments: [record.id])
+        case .course(let course):
+            let id = course.id.text
+            if let local = try CourseRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= course.updatedAt { return false }
+            try CourseRecord(id: id, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description).save(db)
+            try db.execute(sql: "DELETE FROM course_holes WHERE courseID = ?", arguments: [id])
             for hole in course.holes {
-                try HoleRecord(courseID: record.id, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
+                try HoleRecord(courseID: id, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
             }
-            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ?", arguments: [record.id])
+            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ?", arguments: [id])
             result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
             return true
 
-        case .round:
-            let round = try RecordCoding.decode(RoundPayload.self, record.payload).round(updatedAt: record.hlc)
-            guard round.id.text == record.id else { return false }
-            let local = try RoundRecord.fetchOne(db, key: record.id)
-            if let local, let stamp = HLC(local.updatedAt), stamp >= record.hlc { return false }
+        case .round(let round):
+            let id = round.id.text
+            let local = try RoundRecord.fetchOne(db, key: id)
+            if let local, let stamp = HLC(local.updatedAt), stamp >= round.updatedAt { return false }
             try roundRecord(round, version: local?.version ?? 0).save(db)
-            try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [record.id])
+            try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [id])
             for (position, playerID) in round.playerIDs.enumerated() {
-                try RoundPlayerRecord(roundID: record.id, playerID: playerID.text, position: position).insert(db)
+                try RoundPlayerRecord(roundID: id, playerID: playerID.text, position: position).insert(db)
             }
             result.rounds.insert(round.id)
             return true
 
-        case .clubSettings:
-            let offered = try RecordCoding.decode(ClubSettingsPayload.self, record.payload)
+        case .clubSettings(let offered):
             let stored = try settings(db)
             let merged = stored.map { $0.merged(with: offered) } ?? offered
             guard merged != stored else { return false }

@@ -277,12 +277,15 @@ public actor SyncEngine: Service {
                 let total = try await cloud.changeCount(zone: zone, after: 0)
                 if total > 0 { initialSync = InitialSync(pulled: 0, total: total) }
             }
-            while true {
-                let page = try await cloud.changes(zone: zone, after: token, limit: configuration.pullPage)
-                guard page.token > token else { break }
-                if !page.records.isEmpty {
+            // Pipelined: while one page is written, the next is fetched and decoded.
+            let limit = configuration.pullPage
+            var page = try await Self.fetch(cloud, zone: zone, after: token, limit: limit)
+            while page.token > token {
+                let (more, after) = (page.records.count == limit, page.token)
+                async let following = more ? Self.fetch(cloud, zone: zone, after: after, limit: limit) : nil
+                if !page.changes.isEmpty {
                     state = .syncing
-                    applied += try await stores.domain.applyRemote(page.records).applied
+                    applied += try await stores.domain.applyRemote(page.changes).applied
                 }
                 try stores.operational.setChangeToken(page.token, zone: zone)
                 token = page.token
@@ -292,7 +295,8 @@ public actor SyncEngine: Service {
                     initialSync = progress
                 }
                 publish()
-                if page.records.count < configuration.pullPage { break }
+                guard let next = try await following else { break }
+                page = next
             }
             initialSync = nil
             lastSyncAt = Date()
@@ -307,6 +311,17 @@ public actor SyncEngine: Service {
         }
         publish()
         return pulled
+    }
+
+    struct DecodedPage: Sendable {
+        var records: [CloudRecord]
+        var changes: [RemoteChange]
+        var token: Int64
+    }
+
+    private static func fetch(_ cloud: any CloudDatabase, zone: String, after token: Int64, limit: Int) async throws -> DecodedPage {
+        let page = try await cloud.changes(zone: zone, after: token, limit: limit)
+        return DecodedPage(records: page.records, changes: page.records.compactMap(RemoteChange.decode), token: page.token)
     }
 
     // MARK: Commands and status

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A cloud record decoded into the domain value it carries. Decoding is pure, so a pull
+/// decodes the next page while the store writes the current one.
+public enum RemoteChange: Sendable {
+    case player(Player)
+    case course(Course)
+    case round(Round)
+    case scoreEvent(ScoreEvent)
+    case clubSettings(ClubSettingsPayload)
+
+    /// The value, or nil when the payload is malformed, breaks the domain's rules, or names
+    /// another id than its record: such a record is skipped, never half-applied.
+    public static func decode(_ record: CloudRecord) -> RemoteChange? {
+        do {
+            switch record.type {
+            case .scoreEvent:
+                let event = try RecordCoding.decode(ScoreEventPayload.self, record.payload).event(recordedAt: record.hlc)
+                guard let event, event.id.lowercasedText == record.id else { return nil }
+                return .scoreEvent(event)
+            case .player:
+                let player = try RecordCoding.decode(PlayerPayload.self, record.payload).player(updatedAt: record.hlc)
+                guard let player, player.id.lowercasedText == record.id else { return nil }
+                return .player(player)
+            case .course:
+                let course = try RecordCoding.decode(CoursePayload.self, record.payload).course(updatedAt: record.hlc)
+                guard course.id.lowercasedText == record.id, Course.holeCountRange.contains(course.holes.count),
+                      course.holes.allSatisfy({ Course.parRange.contains($0.par) }) else { return nil }
+                return .course(course)
+            case .round:
+                let round = try RecordCoding.decode(RoundPayload.self, record.payload).round(updatedAt: record.hlc)
+                guard round.id.lowercasedText == record.id else { return nil }
+                return .round(round)
+            case .clubSettings:
+                guard record.id == ClubSettingsPayload.sentinelID else { return nil }
+                return .clubSettings(try RecordCoding.decode(ClubSettingsPayload.self, record.payload))
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    public var type: RecordType {
+        switch self {
+        case .player: .player
+        case .course: .course
+        case .round: .round
+        case .scoreEvent: .scoreEvent
+        case .clubSettings: .clubSettings
+        }
+    }
+
+    public var hlc: HLC {
+        switch self {
+        case .player(let player): player.updatedAt
+        case .course(let course): course.updatedAt
+        case .round(let round): round.updatedAt
+        case .scoreEvent(let event): event.recordedAt
+        case .clubSettings(let settings): settings.newest
+        }
+    }
+}
