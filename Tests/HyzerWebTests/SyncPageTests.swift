@@ -22,6 +22,19 @@ import Testing
         }
     }
 
+    @Test func theSyncStatusStreamsLive() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let stream = try await SSEStream.open(http, port: port, path: "/sync/events")
+                #expect(stream.contentType == "text/event-stream")
+                let first = try await stream.nextEvent()
+                #expect(first.event == "sync")
+                #expect(first.data.contains("id=\"sync-status\""))
+                #expect(first.data.contains("No cloud configured"))
+            }
+        }
+    }
+
     @Test func syncNowRedirectsBackToTheSyncPage() async throws {
         try await withApp { client in
             let response = try await client.postForm("/sync/now", [])
