@@ -1,10 +1,13 @@
 import Foundation
+import GRDB
 
 /// The two SQLite files of one instance, opened once for the whole process.
 public struct Stores: Sendable {
     public let domain: DomainStore
     public let operational: OperationalStore
     public let directory: URL
+    /// Where a damaged `sync.sqlite` was moved before it was rebuilt on this start.
+    public let damagedOperationalFile: URL?
 
     public static let domainFileName = "domain.sqlite"
     public static let operationalFileName = "sync.sqlite"
@@ -12,7 +15,23 @@ public struct Stores: Sendable {
     public init(directory: URL, now: @escaping @Sendable () -> Date = { Date() }) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
-        operational = try OperationalStore(path: directory.appendingPathComponent(Self.operationalFileName).path)
+        let operationalPath = directory.appendingPathComponent(Self.operationalFileName)
+        do {
+            operational = try OperationalStore(path: operationalPath.path)
+            damagedOperationalFile = nil
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
+            // Bookkeeping only: move it aside (never delete) and start a fresh one; the
+            // reconcile on start then queues every record again for an idempotent push.
+            let aside = directory.appendingPathComponent("\(Self.operationalFileName).damaged-\(Int(Date().timeIntervalSince1970))")
+            for suffix in ["", "-wal", "-shm"] {
+                let file = URL(fileURLWithPath: operationalPath.path + suffix)
+                if FileManager.default.fileExists(atPath: file.path) {
+                    try FileManager.default.moveItem(at: file, to: URL(fileURLWithPath: aside.path + suffix))
+                }
+            }
+            operational = try OperationalStore(path: operationalPath.path)
+            damagedOperationalFile = aside
+        }
         domain = try DomainStore(
             path: directory.appendingPathComponent(Self.domainFileName).path,
             deviceID: try operational.deviceID(), outbox: operational, now: now
@@ -29,10 +48,12 @@ public struct Stores: Sendable {
         try operational.resetInFlight()
         let queued = try operational.versions()
         // Only this device's own writes can be missing: whatever carries another device's
-        // clock arrived from the cloud, which already has it.
+        // clock arrived from the cloud, which already has it. After a rebuilt sync.sqlite
+        // nothing is known, so everything goes (pushes are idempotent).
         let device = domain.deviceID
+        let everything = damagedOperationalFile != nil
         let missing = try await domain.recordVersions().filter { type, id, hlc in
-            hlc.deviceID == device && (queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true)
+            (everything || hlc.deviceID == device) && (queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true)
         }
         try operational.enqueue(missing)
         return missing.count

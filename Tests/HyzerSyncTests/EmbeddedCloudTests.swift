@@ -176,3 +176,28 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
     func changeCount(zone: String, after token: Int64) async throws -> Int { try await base.changeCount(zone: zone, after: token) }
     func hints(zone: String) -> AsyncStream<Void> { base.hints(zone: zone) }
 }
+
+@Suite struct DamagedStoreTests {
+    @Test func aDamagedSyncFileIsMovedAsideAndEverythingIsPushedAgain() async throws {
+        let scratch = try Scratch()
+        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
+        let device = try Device("a", cloud: cloud, root: scratch.url)
+        let (round, players) = try await device.setUpRound()
+        try await device.score(round, players[0], hole: 1, 3)
+        let directory = device.directory
+        let syncFile = directory.appendingPathComponent("sync.sqlite")
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: syncFile.path + "-wal"))
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: syncFile.path + "-shm"))
+        try Data(repeating: 0x42, count: 8192).write(to: syncFile)
+
+        let reopened = try Device("a", cloud: cloud, root: scratch.url)
+        let aside = try #require(reopened.stores.damagedOperationalFile)
+        #expect(FileManager.default.fileExists(atPath: aside.path), "the damaged file is kept")
+        #expect(try await reopened.domain.snapshot(of: round).events.count == 1, "no score is lost")
+        let queued = try await reopened.stores.reconcile()
+        #expect(queued == 1 + 3 + 1 + 1 + 1, "settings, players, course, round and the score go again")
+        await reopened.sync()
+        #expect(try reopened.stores.operational.counts().pending == 0)
+        #expect(try await cloud.changeCount(zone: "club", after: 0) == 7)
+    }
+}

@@ -14,6 +14,9 @@ struct LiveController {
     /// How long a browser waits before reconnecting after the stream drops.
     static let retryMilliseconds = 2000
 
+    /// An event stream is never cached, and proxies must not buffer it.
+    static let eventStreamHeaders: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no"]
+
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/rounds/:id/events", use: roundEvents)
         router.get("/tv", use: tv)
@@ -68,7 +71,7 @@ struct LiveController {
     ) -> Response {
         Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            headers: eventStreamHeaders,
             body: ResponseBody { writer in
                 let mailbox = try await subscribe()
                 do {

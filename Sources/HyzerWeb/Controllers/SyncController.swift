@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import HyzerCore
 import HyzerStore
@@ -41,7 +40,7 @@ struct SyncController {
         let controller = self
         return Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            headers: LiveController.eventStreamHeaders,
             body: ResponseBody { writer in
                 let updates = await engine.statusUpdates()
                 var sequence = 0
