@@ -14,29 +14,34 @@ public struct Stores: Sendable {
 
     public init(directory: URL, now: @escaping @Sendable () -> Date = { Date() }) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.directory = directory
-        let operationalPath = directory.appendingPathComponent(Self.operationalFileName)
-        do {
-            operational = try OperationalStore(path: operationalPath.path)
-            damagedOperationalFile = nil
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
-            // Bookkeeping only: move it aside (never delete) and start a fresh one; the
-            // reconcile on start then queues every record again for an idempotent push.
-            let aside = directory.appendingPathComponent("\(Self.operationalFileName).damaged-\(Int(Date().timeIntervalSince1970))")
-            for suffix in ["", "-wal", "-shm"] {
-                let file = URL(fileURLWithPath: operationalPath.path + suffix)
-                if FileManager.default.fileExists(atPath: file.path) {
-                    try FileManager.default.moveItem(at: file, to: URL(fileURLWithPath: aside.path + suffix))
-                }
-            }
-            operational = try OperationalStore(path: operationalPath.path)
-            damagedOperationalFile = aside
-        }
-        domain = try DomainStore(
+        // Everything is opened into locals and assigned at the end: a throw never leaves a
+        // half-initialized value behind.
+        let (operational, damaged) = try Self.openOperational(in: directory)
+        let domain = try DomainStore(
             path: directory.appendingPathComponent(Self.domainFileName).path,
             deviceID: try operational.deviceID(), outbox: operational, now: now
         )
         try domain.ensureClubSettings()
+        self.directory = directory
+        self.operational = operational
+        self.damagedOperationalFile = damaged
+        self.domain = domain
+    }
+
+    /// Opens `sync.sqlite`. A damaged one is bookkeeping only: it is moved aside (never
+    /// deleted) and a fresh one started; the reconcile on start then queues every record
+    /// again for an idempotent push.
+    private static func openOperational(in directory: URL) throws -> (OperationalStore, URL?) {
+        let path = directory.appendingPathComponent(operationalFileName).path
+        do {
+            return (try OperationalStore(path: path), nil)
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
+            let aside = directory.appendingPathComponent("\(operationalFileName).damaged-\(Int(Date().timeIntervalSince1970))")
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.moveItem(atPath: path + suffix, toPath: aside.path + suffix)
+            }
+            return (try OperationalStore(path: path), aside)
+        }
     }
 
     /// Puts the two files back in step after a crash: the domain write and its outbox entry
