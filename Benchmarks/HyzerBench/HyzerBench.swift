@@ -14,6 +14,9 @@ import Synchronization
 ///         two devices on one cloud: score on A, time until B's SSE stream shows it.
 ///     hyzer-bench pull [--cloud URL] [--events 100000]
 ///         an empty device pulls N events: events per second.
+///     hyzer-bench idle [--server PATH] [--subscribers 1000]
+///         N idle keep-alive connections (one /healthz each, then nothing): the server's
+///         memory floor per connection, to compare with an SSE subscriber's.
 @main
 struct HyzerBench {
     static func main() async throws {
@@ -31,6 +34,10 @@ struct HyzerBench {
             print(try await SyncBench.propagation(server: options.server, cloud: options.cloud, scores: options.scores == 20 ? 200 : options.scores))
         case "pull":
             print(try await SyncBench.initialPull(cloud: options.cloud, events: options.events))
+        case "idle":
+            for count in options.subscriberCounts {
+                print(try await idle(connections: count, server: options.server))
+            }
         default:
             print("unknown command \(command): use sse, sync or pull")
         }
@@ -137,6 +144,37 @@ struct HyzerBench {
         try await group.shutdownGracefully()
         try await http.shutdown()
         return Result(subscribers: subscribers, latencies: latencies, expected: expected, rssBefore: rssBefore, rssAfter: rssAfter, connectSeconds: connectSeconds)
+    }
+
+    static func idle(connections: Int, server path: String) async throws -> String {
+        let port = try freePort()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: path)
+        server.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", "none", "--log-level", "warning"]
+        try server.run()
+        defer { server.terminate() }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        try await waitForHealth(http, "http://127.0.0.1:\(port)")
+        try await http.shutdown()
+        try await Task.sleep(for: .seconds(1))
+        let before = rss(server.processIdentifier)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var channels: [Channel] = []
+        for _ in 0..<connections {
+            let channel = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port).get()
+            var request = channel.allocator.buffer(capacity: 64)
+            request.writeString("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            channel.writeAndFlush(request, promise: nil)
+            channels.append(channel)
+        }
+        try await Task.sleep(for: .seconds(2))
+        let after = rss(server.processIdentifier)
+        for channel in channels { channel.close(promise: nil) }
+        try await group.shutdownGracefully()
+        return String(format: "idle connections=%d rss_before=%.1fMB rss_after=%.1fMB rss_per_connection=%.1fKB",
+                      connections, Double(before) / 1024, Double(after) / 1024, Double(after - before) / Double(connections))
     }
 
     // MARK: Helpers
