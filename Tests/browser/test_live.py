@@ -118,3 +118,25 @@ def test_long_boards_are_paged(server, browser_factory):
     assert tv.execute_script("return document.querySelector('.tv-active .tv-page-indicator').textContent").startswith("Page 2 of")
     size = tv.execute_script("const e = document.documentElement; return [e.scrollHeight, e.clientHeight]")
     assert size[0] <= size[1], f"a page overflows the screen: {size}"
+
+
+def test_a_player_who_moves_up_gets_an_arrow_and_a_highlight(server, browser_factory):
+    round_id, _ = demo(server)
+    standings = server.get(f"/api/v1/rounds/{round_id}/standings")["standings"]
+    ranked = [row for row in standings if row["thru"] > 0 and not row["dnf"]]
+    last = ranked[-1]
+    page = browser_factory(1280, 900)
+    page.get(server.base + f"/rounds/{round_id}/leaderboard")
+    wait_live(page)
+    time.sleep(0.3)
+    # An ace on a par 3 lifts the last player two strokes, above at least one other.
+    status, _ = server.post(f"/api/v1/rounds/{round_id}/scores", {"playerID": last["playerID"], "hole": 16, "strokes": 1})
+    assert status == 201
+    after = server.get(f"/api/v1/rounds/{round_id}/standings")["standings"]
+    assert [r["playerID"] for r in after].index(last["playerID"]) < [r["playerID"] for r in standings].index(last["playerID"])
+    arrow = lambda d: d.execute_script(
+        "const r = document.querySelector(`.leaderboard tr[data-player='${arguments[0]}']`);"
+        "return r ? [r.querySelector('.move') ? r.querySelector('.move').textContent : null, r.classList.contains('moved')] : null;",
+        last["playerID"])
+    WebDriverWait(page, 3).until(lambda d: arrow(d) and arrow(d)[0] == "▲")
+    assert arrow(page)[1], "the moved row is highlighted"
