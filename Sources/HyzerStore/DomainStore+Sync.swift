@@ -125,10 +125,6 @@ extension DomainStore {
     /// uses: events are inserted if absent, mutable records replace older versions only,
     /// settings merge field by field. The versions of affected rounds go up, which is how
     /// the live leaderboards learn of them. Every received clock reading advances ours.
-    public func applyRemote(_ records: [CloudRecord]) async throws -> RemoteApplyResult {
-        try await applyRemote(records.compactMap(RemoteChange.decode))
-    }
-
     public func applyRemote(_ changes: [RemoteChange]) async throws -> RemoteApplyResult {
         let wall = now().millisecondsSince1970
         clock.withLock { clock in

@@ -42,6 +42,10 @@ import Testing
             #expect(response.headers[.location] == "/sync")
             let bad = try await client.postForm("/sync/retry", [("type", "spaceship"), ("id", "x")])
             #expect(bad.status == .unprocessableContent)
+            let retry = try await client.postForm("/sync/retry", [])
+            #expect(retry.status == .seeOther)
+            let api = try await client.execute(uri: "/api/v1/sync/now", method: .post)
+            #expect(api.status == .accepted)
         }
     }
 
