@@ -270,15 +270,15 @@ final class Recorder: Sendable {
     }
 }
 
-/// Scans the raw bytes for `\nid: N\n` and records when each version arrived. Works on
-/// bytes, not Strings, so the load generator stays cheap next to the server it measures.
+/// Finds `\nid: N\n` in the raw bytes and records when each version arrived. Jumps between
+/// newlines with `memchr` rather than looking at every byte, so the load generator (one thread
+/// reading thousands of streams) stays cheap next to the server it measures.
 final class SSEReceiver: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     let index: Int
     let recorder: Recorder
-    /// Where the matcher is inside "\nid: " (0 = looking for the newline), or the digits read.
-    private var matched = 0
-    private var number = 0
+    /// The end of the previous read that may hold the start of a match split across reads.
+    private var carry: [UInt8] = []
     private static let pattern = Array("\nid: ".utf8)
 
     init(index: Int, recorder: Recorder) {
@@ -289,22 +289,44 @@ final class SSEReceiver: ChannelInboundHandler, @unchecked Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let now = NIODeadline.now().uptimeNanoseconds
         let buffer = unwrapInboundIn(data)
-        buffer.withUnsafeReadableBytes { bytes in
-            for byte in bytes {
-                if matched < Self.pattern.count {
-                    if byte == Self.pattern[matched] {
-                        matched += 1
-                        number = 0
-                    } else {
-                        matched = byte == 10 ? 1 : 0
-                    }
-                } else if byte >= 48 && byte <= 57 {
-                    number = number * 10 + Int(byte - 48)
-                } else {
-                    if byte == 10 { recorder.record(index: index, version: number, at: now) }
-                    matched = byte == 10 ? 1 : 0
-                }
+        if carry.isEmpty {
+            buffer.withUnsafeReadableBytes { scan($0, at: now) }
+        } else {
+            let joined = carry + buffer.readableBytesView
+            joined.withUnsafeBytes { scan($0, at: now) }
+        }
+    }
+
+    private func scan(_ bytes: UnsafeRawBufferPointer, at time: UInt64) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        let tail = Self.pattern.count - 1
+        var offset = 0
+        carry = []
+        while offset < count {
+            guard let newline = memchr(base + offset, 10, count - offset) else { return }
+            let start = base.distance(to: UnsafeRawPointer(newline))
+            guard start + tail < count else {
+                // Maybe the start of the pattern: keep it for the next read.
+                carry = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<count]))
+                return
             }
+            guard Self.pattern.indices.allSatisfy({ bytes[start + $0] == Self.pattern[$0] }) else {
+                offset = start + 1
+                continue
+            }
+            var cursor = start + Self.pattern.count
+            var number = 0
+            while cursor < count, bytes[cursor] >= 48, bytes[cursor] <= 57 {
+                number = number * 10 + Int(bytes[cursor] - 48)
+                cursor += 1
+            }
+            guard cursor < count else {
+                carry = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<count]))
+                return
+            }
+            if bytes[cursor] == 10 { recorder.record(index: index, version: number, at: time) }
+            offset = cursor
         }
     }
 }

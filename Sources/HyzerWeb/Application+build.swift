@@ -23,7 +23,8 @@ public func buildApplication(
         logger.info("Seeded a demo round", metadata: ["round": "\(roundID.lowercasedText)"])
     }
     let renderer = try await TemplateRenderer(directory: config.templatesDirectory)
-    let live = LiveStandings(store: stores.domain, renderer: renderer, heartbeatInterval: config.heartbeatInterval, logger: logger)
+    let hub = StreamHub()
+    let live = LiveStandings(store: stores.domain, renderer: renderer, hub: hub, heartbeatInterval: config.heartbeatInterval, logger: logger)
     var services: [any Service] = [live]
     let cloud: (any CloudDatabase)?
     switch config.cloud {
@@ -38,10 +39,13 @@ public func buildApplication(
     }
     let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
     services.append(engine)
-    let router = buildRouter(stores: stores, renderer: renderer, live: live, engine: engine, publicDirectory: config.publicDirectory)
+    services.append(SyncStatusFeed(engine: engine, stores: stores, renderer: renderer, hub: hub, logger: logger))
+    let router = buildRouter(stores: stores, renderer: renderer, live: live, hub: hub, engine: engine, publicDirectory: config.publicDirectory)
 
     var app = Application(
         router: router,
+        // Live streams are answered in the pipeline, ahead of the router: see `EventStreamHandler`.
+        server: .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(hub: hub)])),
         // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Hyzer", backlog: 4096),
         onServerRunning: { channel in
@@ -55,15 +59,15 @@ public func buildApplication(
     return app
 }
 
-func buildRouter(stores: Stores, renderer: TemplateRenderer, live: LiveStandings, engine: SyncEngine, publicDirectory: URL) -> Router<AppRequestContext> {
+func buildRouter(stores: Stores, renderer: TemplateRenderer, live: LiveStandings, hub: StreamHub, engine: SyncEngine, publicDirectory: URL) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     router.add(middleware: FileMiddleware(publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
 
-    HomeController(stores: stores, renderer: renderer, live: live).addRoutes(to: router)
+    HomeController(stores: stores, renderer: renderer, live: live, hub: hub).addRoutes(to: router)
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: router)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: router)
-    LiveController(stores: stores, renderer: renderer, live: live).addRoutes(to: router)
+    TVController(stores: stores, renderer: renderer).addRoutes(to: router)
     SyncController(stores: stores, renderer: renderer, engine: engine).addRoutes(to: router)
     RoundsAPIController(stores: stores).addRoutes(to: router.group("api/v1"))
     return router

@@ -5,6 +5,7 @@ struct HomeController {
     let stores: Stores
     let renderer: TemplateRenderer
     let live: LiveStandings
+    let hub: StreamHub
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/", use: home)
@@ -24,17 +25,18 @@ struct HomeController {
 
     /// Prometheus text format, for operators.
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let stats = await live.statistics
+        let streams = hub.statistics
+        let rendered = await live.framesRenderedCount
         let text = """
-            # HELP hyzer_live_subscribers Open live streams (round pages, leaderboards, TVs).
+            # HELP hyzer_live_subscribers Open live streams (round pages, leaderboards, TVs, sync pages).
             # TYPE hyzer_live_subscribers gauge
-            hyzer_live_subscribers \(stats.subscribers)
+            hyzer_live_subscribers \(streams.subscribers)
             # HELP hyzer_live_frames_rendered_total Standings and TV frames rendered (each sent to every subscriber).
             # TYPE hyzer_live_frames_rendered_total counter
-            hyzer_live_frames_rendered_total \(stats.framesRendered)
+            hyzer_live_frames_rendered_total \(rendered)
             # HELP hyzer_live_frames_skipped_total States a slow client never saw because a newer one replaced them.
             # TYPE hyzer_live_frames_skipped_total counter
-            hyzer_live_frames_skipped_total \(stats.framesSkipped)
+            hyzer_live_frames_skipped_total \(streams.framesSkipped)
 
             """
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))

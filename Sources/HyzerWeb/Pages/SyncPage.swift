@@ -46,6 +46,11 @@ struct SyncStatusView: Sendable {
     var hasFailed: Bool
     var canSync: Bool
 
+    /// The status with the last 50 log entries and failed records, as the page shows them.
+    init(status: SyncEngine.Status, operational: OperationalStore) throws {
+        self.init(status: status, log: try operational.recentLog(limit: 50), failed: try operational.failedEntries(limit: 50))
+    }
+
     init(status: SyncEngine.Status, log: [SyncLogEntry], failed: [OutboxEntry], now: Date = Date()) {
         cloud = status.cloud
         account = status.account.rawValue

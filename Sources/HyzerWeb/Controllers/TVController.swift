@@ -1,0 +1,23 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// The TV screen. Its stream, `/tv/events`, is served by `EventStreamHandler`.
+struct TVController {
+    let stores: Stores
+    let renderer: TemplateRenderer
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/tv", use: tv)
+    }
+
+    /// The wall display. `?round=ID` pins one round; `?page=N` sets the seconds each page
+    /// of a long board (and each round) stays up.
+    @Sendable func tv(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let snapshots = try await stores.domain.activeRoundSnapshots()
+        let pinned = request.uri.queryParameters.get("round").flatMap(UUID.init(text:)).map(Display.id) ?? ""
+        let seconds = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) } ?? 10
+        return renderer.page(TVPage(boards: TVBoards(snapshots: snapshots), pinnedRound: pinned, pageSeconds: seconds), "tv")
+    }
+}

@@ -1,0 +1,168 @@
+import HTTPTypes
+import HyzerCore
+import NIOCore
+import NIOHTTPTypes
+
+/// Serves the live streams — `GET /rounds/{id}/events[?scorecard=1]`, `/tv/events`,
+/// `/sync/events` — in the channel pipeline, between the HTTP codec and the router. Any
+/// other request passes through to the router untouched.
+///
+/// A stream request is answered here: the handler joins the `StreamHub`, writes the response
+/// head, a `retry:` hint and the topic's current state, then every newer state the hub hands
+/// it. Every frame is a full state, so `Last-Event-ID` needs no replay and an unreadable one
+/// changes nothing. A client whose socket is full gets nothing new until it drains, then only
+/// the newest state; one that stays full across two heartbeats is closed (it reconnects and
+/// gets the current state).
+final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// An event stream is never cached, and proxies must not buffer it.
+    static let headers: HTTPFields = [
+        .contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no",
+    ]
+    /// How long a browser waits before reconnecting after the stream drops.
+    static let retryMilliseconds = 2000
+    private static let retryHint = ByteBuffer(string: ServerSentEvent.retry(milliseconds: retryMilliseconds))
+    /// Bytes (the kernel doubles it): several full frames, a second or more of a slow phone's link.
+    static let socketSendBuffer: SocketOptionValue = 64 * 1024
+    private static let notFound = ByteBuffer(string: "No such round.\n")
+
+    private let hub: StreamHub
+    private var context: ChannelHandlerContext?
+    /// Requests the router has not finished answering; a stream asked for meanwhile waits.
+    private var routerRequests = 0
+    private var waiting: StreamTopic?
+    private var topic: StreamTopic?
+    private var joined = false
+    private var started = false
+    private var lastVersion = -1
+    /// The newest frame, held while the socket is full; a newer one replaces it.
+    private var pending: ByteBuffer?
+    private var stalledAtLastBeat = false
+
+    init(hub: StreamHub) {
+        self.hub = hub
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        leave()
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Once a stream is asked for, the connection is the stream's: the rest of its
+        // request, and anything a client sends after it, is not for the router.
+        guard topic == nil, waiting == nil else { return }
+        if case .head(let head) = unwrapInboundIn(data) {
+            if head.method == .get, let target = head.path, let topic = StreamTopic(target: target) {
+                if routerRequests > 0 { waiting = topic } else { open(topic, context) }
+                return
+            }
+            routerRequests += 1
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+        if case .end = unwrapOutboundIn(data) {
+            routerRequests = max(0, routerRequests - 1)
+            if routerRequests == 0, let waiting {
+                self.waiting = nil
+                open(waiting, context)
+            }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let pending {
+            self.pending = nil
+            context.writeAndFlush(wrapOutboundOut(.body(pending)), promise: nil)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        leave()
+        context.fireChannelInactive()
+    }
+
+    private func open(_ topic: StreamTopic, _ context: ChannelHandlerContext) {
+        self.topic = topic
+        // Linux grows a socket's send buffer up to megabytes for a reader that does not read:
+        // bounded, a stalled client holds little kernel memory and becomes unwritable soon,
+        // so it is skipped to the newest state instead of queueing stale ones.
+        try? context.channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: Self.socketSendBuffer)
+        switch hub.join(self, topic, on: context.eventLoop) {
+        case .frame(let frame):
+            joined = true
+            send(frame)
+        case .waiting:
+            joined = true
+        case .stopped:
+            context.close(promise: nil)
+        }
+    }
+
+    private func leave() {
+        guard joined, let topic, let context else { return }
+        joined = false
+        hub.leave(self, topic, on: context.eventLoop)
+    }
+
+    // MARK: Called by the hub, on this channel's event loop
+
+    func send(_ frame: StreamFrame) {
+        guard joined, let context, frame.version > lastVersion else { return }
+        lastVersion = frame.version
+        if !started {
+            started = true
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: Self.headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(Self.retryHint)), promise: nil)
+        }
+        if context.channel.isWritable {
+            pending = nil
+            context.writeAndFlush(wrapOutboundOut(.body(frame.bytes)), promise: nil)
+        } else {
+            if pending != nil { hub.countSkipped() }
+            pending = frame.bytes
+        }
+    }
+
+    /// The topic does not exist: a plain 404, and the connection closes.
+    func reject() {
+        guard joined, !started, let context else { return }
+        leave()
+        started = true
+        let head = HTTPResponse(status: .notFound, headerFields: [
+            .contentType: "text/plain; charset=utf-8", .contentLength: String(Self.notFound.readableBytes), .connection: "close",
+        ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(Self.notFound)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    func heartbeat(_ comment: ByteBuffer) {
+        guard started, joined, let context else { return }
+        guard context.channel.isWritable else {
+            if stalledAtLastBeat { context.close(promise: nil) }
+            stalledAtLastBeat = true
+            return
+        }
+        stalledAtLastBeat = false
+        if pending == nil { context.writeAndFlush(wrapOutboundOut(.body(comment)), promise: nil) }
+    }
+
+    func close() {
+        context?.close(promise: nil)
+    }
+}

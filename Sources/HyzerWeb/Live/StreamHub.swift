@@ -1,0 +1,186 @@
+import NIOCore
+import Synchronization
+
+/// Every open event stream, by event loop and topic, and the newest frame of each topic.
+///
+/// Streams are served in the channel pipeline (`EventStreamHandler`), not by request tasks:
+/// an open stream costs its connection and nothing more, and a change reaches every
+/// subscriber with one hop per event loop, where a task per stream would cost a resume and
+/// a hop each. Sources (`LiveStandings`, `SyncStatusFeed`) render a change once and
+/// `publish` the same bytes to everyone.
+final class StreamHub: Sendable {
+    enum Joined {
+        /// The topic's newest frame, to send at once.
+        case frame(StreamFrame)
+        /// No frame yet: the source has been asked and will publish one (or reject the topic).
+        case waiting
+        /// The server is shutting down.
+        case stopped
+    }
+
+    private struct Shared {
+        var subscribers: [StreamTopic: Int] = [:]
+        var latest: [StreamTopic: StreamFrame] = [:]
+        var loops: [ObjectIdentifier: NIOLoopBound<LoopStreams>] = [:]
+        var requests: [StreamTopic.Source: AsyncStream<StreamTopic>.Continuation] = [:]
+        /// Topics asked of their source and not yet published or rejected: asked once.
+        var requested: Set<StreamTopic> = []
+        var stopped = false
+    }
+
+    private let shared = Mutex(Shared())
+    private let skipped = Atomic<Int>(0)
+
+    /// The topics of `source` whose first subscriber waits for a frame. The source renders
+    /// each one and publishes it, or rejects it when there is nothing to show.
+    func frameRequests(for source: StreamTopic.Source) -> AsyncStream<StreamTopic> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StreamTopic.self)
+        shared.withLock { $0.requests[source] = continuation }
+        return stream
+    }
+
+    // MARK: Called by streams, on their event loop
+
+    func join(_ stream: EventStreamHandler, _ topic: StreamTopic, on loop: any EventLoop) -> Joined {
+        let (streams, joined): (NIOLoopBound<LoopStreams>?, Joined) = shared.withLock { shared in
+            if shared.stopped { return (nil, .stopped) }
+            shared.subscribers[topic, default: 0] += 1
+            let key = ObjectIdentifier(loop)
+            let streams = shared.loops[key] ?? NIOLoopBound(LoopStreams(), eventLoop: loop)
+            shared.loops[key] = streams
+            if let frame = shared.latest[topic] { return (streams, .frame(frame)) }
+            if shared.requested.insert(topic).inserted { shared.requests[topic.source]?.yield(topic) }
+            return (streams, .waiting)
+        }
+        streams?.value.add(stream, topic)
+        return joined
+    }
+
+    func leave(_ stream: EventStreamHandler, _ topic: StreamTopic, on loop: any EventLoop) {
+        let streams = shared.withLock { shared in
+            let remaining = shared.subscribers[topic, default: 1] - 1
+            shared.subscribers[topic] = remaining > 0 ? remaining : nil
+            return shared.loops[ObjectIdentifier(loop)]
+        }
+        streams?.value.remove(stream, topic)
+    }
+
+    /// A frame a slow client never saw: a newer one replaced it while its socket was full.
+    func countSkipped() {
+        skipped.add(1, ordering: .relaxed)
+    }
+
+    // MARK: Called by sources
+
+    /// Whether anyone follows `topic`. When nobody does, its last frame is forgotten: the
+    /// source stops rendering it, so that frame would be stale for the next subscriber.
+    func isFollowed(_ topic: StreamTopic) -> Bool {
+        shared.withLock { shared in
+            if shared.subscribers[topic] != nil { return true }
+            shared.latest[topic] = nil
+            return false
+        }
+    }
+
+    /// Whether `topic` still needs its first frame (a request may be answered already).
+    func needsFrame(_ topic: StreamTopic) -> Bool {
+        shared.withLock { $0.latest[topic] == nil && $0.subscribers[topic] != nil }
+    }
+
+    /// Sends `frame` to every subscriber of `topic`. A frame older than one already out
+    /// (renders finishing out of order) is dropped.
+    func publish(_ frame: StreamFrame, to topic: StreamTopic) {
+        let loops: [NIOLoopBound<LoopStreams>] = shared.withLock { shared in
+            shared.requested.remove(topic)
+            if let current = shared.latest[topic], current.version > frame.version { return [] }
+            shared.latest[topic] = frame
+            return Array(shared.loops.values)
+        }
+        for streams in loops {
+            streams.eventLoop.execute { streams.value.send(frame, topic) }
+        }
+    }
+
+    /// Answers the waiting subscribers of a topic that does not exist (a round id nobody knows).
+    func reject(_ topic: StreamTopic) {
+        let loops = shared.withLock { shared in
+            shared.requested.remove(topic)
+            return Array(shared.loops.values)
+        }
+        for streams in loops {
+            streams.eventLoop.execute { streams.value.reject(topic) }
+        }
+    }
+
+    /// A keep-alive comment to every stream; closes those whose socket stayed full since the last one.
+    func heartbeat(_ comment: ByteBuffer) {
+        for streams in allLoops() {
+            streams.eventLoop.execute { streams.value.heartbeat(comment) }
+        }
+    }
+
+    /// Ends every stream, and refuses new ones: the server is shutting down.
+    func closeAll() {
+        let loops = shared.withLock { shared in
+            shared.stopped = true
+            return Array(shared.loops.values)
+        }
+        for streams in loops {
+            streams.eventLoop.execute { streams.value.closeAll() }
+        }
+    }
+
+    struct Statistics: Sendable {
+        var subscribers: Int
+        var framesSkipped: Int
+    }
+
+    var statistics: Statistics {
+        Statistics(
+            subscribers: shared.withLock { $0.subscribers.values.reduce(0, +) },
+            framesSkipped: skipped.load(ordering: .relaxed)
+        )
+    }
+
+    private func allLoops() -> [NIOLoopBound<LoopStreams>] {
+        shared.withLock { Array($0.loops.values) }
+    }
+}
+
+/// The streams of one event loop, touched only on that loop.
+final class LoopStreams {
+    private var streams: [StreamTopic: [ObjectIdentifier: EventStreamHandler]] = [:]
+
+    func add(_ stream: EventStreamHandler, _ topic: StreamTopic) {
+        streams[topic, default: [:]][ObjectIdentifier(stream)] = stream
+    }
+
+    func remove(_ stream: EventStreamHandler, _ topic: StreamTopic) {
+        streams[topic]?[ObjectIdentifier(stream)] = nil
+        if streams[topic]?.isEmpty == true { streams[topic] = nil }
+    }
+
+    func send(_ frame: StreamFrame, _ topic: StreamTopic) {
+        guard let subscribers = streams[topic] else { return }
+        // A copy of the bytes per loop: thousands of writes retaining and releasing one
+        // storage from every core at once would contend on its reference count.
+        let local = StreamFrame(version: frame.version, bytes: ByteBuffer(buffer: frame.bytes))
+        for stream in subscribers.values { stream.send(local) }
+    }
+
+    func reject(_ topic: StreamTopic) {
+        for stream in streams[topic]?.values ?? [:].values { stream.reject() }
+    }
+
+    func heartbeat(_ comment: ByteBuffer) {
+        for subscribers in streams.values {
+            for stream in subscribers.values { stream.heartbeat(comment) }
+        }
+    }
+
+    func closeAll() {
+        for subscribers in streams.values {
+            for stream in subscribers.values { stream.close() }
+        }
+    }
+}
