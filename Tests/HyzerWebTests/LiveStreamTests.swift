@@ -187,6 +187,54 @@ import Testing
         }
     }
 
+    @Test func aClientThatStaysStalledIsClosed() async throws {
+        try await withLiveApp(heartbeat: .milliseconds(200)) { port, client, http in
+            try await withTimeout(60) {
+                let roundID = try await client.demoRoundID()
+                let players = try await client.roundDetail(roundID).playerIDs()
+                let stalled = try RawSocket(port: port, receiveBuffer: 2048)
+                try stalled.send("GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                while try await Self.subscribers(client) < 1 { try await Task.sleep(for: .milliseconds(20)) }
+                // Changes until its socket is full, then two heartbeats find it still full.
+                for hole in 9...18 {
+                    for player in players {
+                        _ = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":\#(hole),"strokes":3}"#)
+                    }
+                }
+                var count = try await Self.subscribers(client)
+                while count != 0 {
+                    try await Task.sleep(for: .milliseconds(50))
+                    count = try await Self.subscribers(client)
+                }
+                #expect(count == 0, "the server let go of a client that could not keep up")
+                #expect(try stalled.readToEnd(timeout: 10), "its connection was closed")
+                stalled.close()
+            }
+        }
+    }
+
+    /// A stream asked for on a connection whose earlier request is still being answered waits
+    /// for that answer: the responses never interleave.
+    @Test func aStreamRequestedAfterAnotherRequestOnTheSameConnection() async throws {
+        try await withLiveApp { port, client, _ in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let socket = try RawSocket(port: port, receiveBuffer: 65536)
+                defer { socket.close() }
+                try socket.send(
+                    "GET /api/v1/rounds/\(roundID)/standings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                        + "GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                )
+                let text = try socket.read(until: "event: standings", timeout: 10)
+                let first = try #require(text.range(of: "HTTP/1.1 200"))
+                let json = try #require(text.range(of: "\"standings\""))
+                let second = try #require(text.range(of: "HTTP/1.1 200", range: first.upperBound..<text.endIndex))
+                #expect(json.lowerBound < second.lowerBound, "the first answer is complete before the stream starts")
+                #expect(text[second.lowerBound...].lowercased().contains("content-type: text/event-stream"))
+            }
+        }
+    }
+
     static func subscribers(_ client: any TestClientProtocol) async throws -> Int {
         try await metric("hyzer_live_subscribers", client)
     }
@@ -223,6 +271,25 @@ final class RawSocket: @unchecked Sendable {
 
     /// Reads until `marker` appears in the stream or the time runs out.
     func readUntil(_ marker: String, timeout: Double) throws -> Bool {
+        try read(until: marker, timeout: timeout).contains(marker)
+    }
+
+    /// Reads until the server closes the connection; false if it is still open at the deadline.
+    func readToEnd(timeout: Double) throws -> Bool {
+        var wait = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return true }
+            if count < 0 && errno != EAGAIN && errno != EINTR { return true }
+        }
+        return false
+    }
+
+    /// What arrived until `marker` appeared or the time ran out (the last 100 KB of it).
+    func read(until marker: String, timeout: Double) throws -> String {
         var wait = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         let deadline = Date().addingTimeInterval(timeout)
@@ -230,13 +297,13 @@ final class RawSocket: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while Date() < deadline {
             let count = recv(fd, &buffer, buffer.count, 0)
-            if count == 0 { return false }
+            if count == 0 { return tail }
             if count < 0 { continue }
             tail += String(decoding: buffer[0..<count], as: UTF8.self)
-            if tail.contains(marker) { return true }
+            if tail.contains(marker) { return tail }
             if tail.count > 200_000 { tail = String(tail.suffix(100_000)) }
         }
-        return false
+        return tail
     }
 
     func close() { Glibc.close(fd) }
