@@ -56,44 +56,56 @@ import Testing
         let a = try await buildApplication(AppConfiguration(port: 0, dataDirectory: root.appendingPathComponent("a"), resourcesDirectory: repositoryRoot, seedDemo: true, logLevel: .warning, cloud: cloud))
         let b = try await buildApplication(AppConfiguration(port: 0, dataDirectory: root.appendingPathComponent("b"), resourcesDirectory: repositoryRoot, seedDemo: false, logLevel: .warning, cloud: cloud))
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        try await a.test(.live) { clientA in
-            try await b.test(.live) { clientB in
-                try await withTimeout(30) {
-                    // B starts empty and receives A's demo round by itself.
-                    var rounds: [[String: Any]] = []
-                    while rounds.isEmpty {
-                        rounds = try await clientB.get("/api/v1/rounds").json()["rounds"] as? [[String: Any]] ?? []
-                        if rounds.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-                    }
-                    let roundID = try #require(rounds.first?["id"] as? String)
-                    // Wait until B has the whole round: its players and their demo scores.
-                    var rows = 0
-                    while rows != 6 {
-                        let standings = try? await clientB.get("/api/v1/rounds/\(roundID)/standings").json()
-                        rows = (standings?["standings"] as? [Any])?.count ?? 0
-                        if rows != 6 { try await Task.sleep(for: .milliseconds(50)) }
-                    }
-                    let stream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/rounds/\(roundID)/events")
-                    let first = try await stream.nextEvent()
+        // Shut down on failure too: a client dropped while running crashes the test process.
+        do {
+            try await a.test(.live) { clientA in
+                try await b.test(.live) { clientB in
+                    try await withTimeout(30) {
+                        // B starts empty and receives A's demo round by itself.
+                        var rounds: [[String: Any]] = []
+                        while rounds.isEmpty {
+                            rounds = try await clientB.get("/api/v1/rounds").json()["rounds"] as? [[String: Any]] ?? []
+                            if rounds.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                        }
+                        let roundID = try #require(rounds.first?["id"] as? String)
+                        // Wait until B has the whole round: its players and their demo scores.
+                        var rows = 0
+                        while rows != 6 {
+                            let standings = try? await clientB.get("/api/v1/rounds/\(roundID)/standings").json()
+                            rows = (standings?["standings"] as? [Any])?.count ?? 0
+                            if rows != 6 { try await Task.sleep(for: .milliseconds(50)) }
+                        }
+                        let stream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/rounds/\(roundID)/events")
+                        let first = try await stream.nextEvent()
+                        let syncStream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/sync/events")
+                        let syncFirst = try await syncStream.nextEvent()
 
-                    let playerID = try #require(try await clientA.roundDetail(roundID).playerIDs().last)
-                    let posted = try await clientA.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":2}"#)
-                    #expect(posted.status == .created)
-                    let expected = try await clientA.standings(roundID).row(playerID)?["strokes"] as? Int
-                    // Remote sync recomputes B's standings and publishes them to B's stream.
-                    var event = try await stream.nextEvent()
-                    while !event.data.contains("<td class=\"strokes\">\(expected ?? -1)</td>") { event = try await stream.nextEvent() }
-                    #expect(Int(event.id ?? "") ?? 0 > Int(first.id ?? "") ?? 0)
-                    #expect(try await clientB.standings(roundID).row(playerID)?["strokes"] as? Int == expected)
+                        let playerID = try #require(try await clientA.roundDetail(roundID).playerIDs().last)
+                        let posted = try await clientA.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":2}"#)
+                        #expect(posted.status == .created)
+                        let expected = try await clientA.standings(roundID).row(playerID)?["strokes"] as? Int
+                        // Remote sync recomputes B's standings and publishes them to B's stream.
+                        var event = try await stream.nextEvent()
+                        while !event.data.contains("<td class=\"strokes\">\(expected ?? -1)</td>") { event = try await stream.nextEvent() }
+                        #expect(Int(event.id ?? "") ?? 0 > Int(first.id ?? "") ?? 0)
+                        #expect(try await clientB.standings(roundID).row(playerID)?["strokes"] as? Int == expected)
+                        // The pull changed B's sync status: its sync page stream shows a newer state.
+                        let syncNext = try await syncStream.nextEvent()
+                        #expect(syncNext.event == "sync")
+                        #expect(Int(syncNext.id ?? "") ?? 0 > Int(syncFirst.id ?? "") ?? 0)
 
-                    let status = try await clientB.get("/api/v1/sync").json()
-                    #expect(status["account"] as? String == "available")
-                    #expect(status["lastSyncAt"] is String)
-                    let page = try await clientB.get("/sync")
-                    #expect(page.text.contains("Connected"))
-                    #expect(page.text.contains("<td>pull</td>"))
+                        let status = try await clientB.get("/api/v1/sync").json()
+                        #expect(status["account"] as? String == "available")
+                        #expect(status["lastSyncAt"] is String)
+                        let page = try await clientB.get("/sync")
+                        #expect(page.text.contains("Connected"))
+                        #expect(page.text.contains("<td>pull</td>"))
+                    }
                 }
             }
+        } catch {
+            try? await http.shutdown()
+            throw error
         }
         try await http.shutdown()
     }

@@ -30,14 +30,19 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let socketSendBuffer: SocketOptionValue = 64 * 1024
     private static let notFound = ByteBuffer(string: "No such round.\n")
 
+    private enum State {
+        /// Requests go to the router. A stream asked for while `unanswered` requests are
+        /// still being answered waits for their ends, so responses never interleave.
+        case routing(unanswered: Int, waiting: StreamTopic?)
+        /// Joined the hub; `started` once the response head is written.
+        case streaming(StreamTopic, started: Bool)
+        /// Rejected, refused or left: the connection is closing.
+        case finished
+    }
+
     private let hub: StreamHub
     private var context: ChannelHandlerContext?
-    /// Requests the router has not finished answering; a stream asked for meanwhile waits.
-    private var routerRequests = 0
-    private var waiting: StreamTopic?
-    private var topic: StreamTopic?
-    private var joined = false
-    private var started = false
+    private var state = State.routing(unanswered: 0, waiting: nil)
     private var lastVersion = -1
     /// The newest frame, held while the socket is full; a newer one replaces it.
     private var pending: ByteBuffer?
@@ -59,25 +64,29 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // Once a stream is asked for, the connection is the stream's: the rest of its
         // request, and anything a client sends after it, is not for the router.
-        guard topic == nil, waiting == nil else { return }
+        guard case .routing(let unanswered, nil) = state else { return }
         if case .head(let head) = unwrapInboundIn(data) {
             if head.method == .get, let target = head.path, let topic = StreamTopic(target: target) {
-                if routerRequests > 0 { waiting = topic } else { open(topic, context) }
+                if unanswered > 0 {
+                    state = .routing(unanswered: unanswered, waiting: topic)
+                } else {
+                    open(topic, context)
+                }
                 return
             }
-            routerRequests += 1
+            state = .routing(unanswered: unanswered + 1, waiting: nil)
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         context.write(data, promise: promise)
-        if case .end = unwrapOutboundIn(data) {
-            routerRequests = max(0, routerRequests - 1)
-            if routerRequests == 0, let waiting {
-                self.waiting = nil
-                open(waiting, context)
-            }
+        guard case .end = unwrapOutboundIn(data), case .routing(let unanswered, let waiting) = state else { return }
+        let remaining = max(0, unanswered - 1)
+        if remaining == 0, let waiting {
+            open(waiting, context)
+        } else {
+            state = .routing(unanswered: remaining, waiting: waiting)
         }
     }
 
@@ -95,35 +104,35 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func open(_ topic: StreamTopic, _ context: ChannelHandlerContext) {
-        self.topic = topic
         // Linux grows a socket's send buffer up to megabytes for a reader that does not read:
         // bounded, a stalled client holds little kernel memory and becomes unwritable soon,
         // so it is skipped to the newest state instead of queueing stale ones.
         try? context.channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: Self.socketSendBuffer)
+        state = .streaming(topic, started: false)
         switch hub.join(self, topic, on: context.eventLoop) {
         case .frame(let frame):
-            joined = true
             send(frame)
         case .waiting:
-            joined = true
+            break
         case .stopped:
+            state = .finished
             context.close(promise: nil)
         }
     }
 
     private func leave() {
-        guard joined, let topic, let context else { return }
-        joined = false
+        guard case .streaming(let topic, _) = state, let context else { return }
+        state = .finished
         hub.leave(self, topic, on: context.eventLoop)
     }
 
     // MARK: Called by the hub, on this channel's event loop
 
     func send(_ frame: StreamFrame) {
-        guard joined, let context, frame.version > lastVersion else { return }
+        guard case .streaming(let topic, let started) = state, let context, frame.version > lastVersion else { return }
         lastVersion = frame.version
         if !started {
-            started = true
+            state = .streaming(topic, started: true)
             context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: Self.headers))), promise: nil)
             context.write(wrapOutboundOut(.body(Self.retryHint)), promise: nil)
         }
@@ -138,9 +147,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The topic does not exist: a plain 404, and the connection closes.
     func reject() {
-        guard joined, !started, let context else { return }
+        guard case .streaming(_, started: false) = state, let context else { return }
         leave()
-        started = true
         let head = HTTPResponse(status: .notFound, headerFields: [
             .contentType: "text/plain; charset=utf-8", .contentLength: String(Self.notFound.readableBytes), .connection: "close",
         ])
@@ -152,7 +160,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func heartbeat(_ comment: ByteBuffer) {
-        guard started, joined, let context else { return }
+        guard case .streaming(_, started: true) = state, let context else { return }
         guard context.channel.isWritable else {
             if stalledAtLastBeat { context.close(promise: nil) }
             stalledAtLastBeat = true
