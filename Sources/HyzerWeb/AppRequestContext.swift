@@ -1,17 +1,37 @@
 import Foundation
 import Hummingbird
+import HyzerCore
 
-/// The one request context of the app. JSON in and out uses ISO 8601 dates, the contract's
-/// format for times.
+/// The one request context of the app: who is asking (nil when anonymous), and how bodies
+/// are decoded. JSON in and out uses ISO 8601 dates, the contract's format for times.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The signed-in player or token owner; set by `IdentityMiddleware`.
+    public var identity: Identity?
 
     public init(source: Source) {
         coreContext = .init(source: source)
     }
 
-    public var requestDecoder: JSONDecoder { JSONCoding.decoder }
+    public var requestDecoder: AppRequestDecoder { AppRequestDecoder() }
     public var responseEncoder: JSONEncoder { JSONCoding.encoder }
+    /// Forms and API bodies are small: a score, a course, a player.
+    public var maxUploadSize: Int { 64 * 1024 }
+}
+
+/// Decodes a body by its declared type: JSON for the API, URL-encoded for HTML forms.
+/// Anything else is refused (415) before it is read.
+public struct AppRequestDecoder: RequestDecoder {
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        switch MediaType(from: request.headers[.contentType] ?? "") {
+        case .some(let media) where media.isType(.applicationJson):
+            return try await JSONCoding.decoder.decode(type, from: request, context: context)
+        case .some(let media) where media.isType(.applicationUrlEncoded):
+            return try await URLEncodedFormDecoder().decode(type, from: request, context: context)
+        default:
+            throw HTTPError(.unsupportedMediaType, message: "Send the body as application/json (API) or application/x-www-form-urlencoded (forms).")
+        }
+    }
 }
 
 enum JSONCoding {

@@ -38,7 +38,7 @@ import Testing
 
             let courseID = try #require(Self.firstOptionValue(in: form.text, select: "courseID"))
             let playerID = try #require(Self.firstCheckboxValue(in: form.text))
-            let round = try await client.postForm("/rounds", [("courseID", courseID), ("playerIDs", playerID), ("name", evil), ("startNow", "1")])
+            let round = try await client.postForm("/rounds", [("courseID", courseID), ("playerIDs[]", playerID), ("name", evil), ("startNow", "1")])
             let roundPath = try #require(round.headers[.location])
             for path in [roundPath, roundPath + "/leaderboard", "/"] {
                 let page = try await client.get(path)
@@ -170,7 +170,7 @@ import Testing
     }
 
     static func firstCheckboxValue(in html: String) -> String? {
-        capture(#"name="playerIDs" value="([0-9a-f-]{36})""#, in: html)
+        capture(#"name="playerIDs\[\]" value="([0-9a-f-]{36})""#, in: html)
     }
 
     static func firstCorrectionLink(in html: String, playerID: String) -> String? {

@@ -100,9 +100,9 @@ def test_long_boards_are_paged(server, browser_factory):
     for i in range(30):
         server.post_form("/players", {"displayName": f"Player {i:02d}", "handle": f"field{i:02d}"})
     form = server.get_text("/rounds/new")
-    ids = re.findall(r'name="playerIDs" value="([0-9a-f-]{36})"> Player', form)
+    ids = re.findall(r'name="playerIDs\[\]" value="([0-9a-f-]{36})"> Player', form)
     assert len(ids) == 30
-    location = server.post_form("/rounds", [("courseID", course_id), ("name", "Field Day"), ("startNow", "1")] + [("playerIDs", i) for i in ids])
+    location = server.post_form("/rounds", [("courseID", course_id), ("name", "Field Day"), ("startNow", "1")] + [("playerIDs[]", i) for i in ids])
     round_id = location.rsplit("/", 1)[1]
 
     tv = browser_factory()

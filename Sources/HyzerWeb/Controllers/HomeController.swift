@@ -7,10 +7,10 @@ struct HomeController {
     let live: LiveStandings
     let hub: StreamHub
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/", use: home)
-        router.get("/healthz", use: health)
-        router.get("/metrics", use: metrics)
+    func addRoutes(to groups: RouteGroups) {
+        groups.viewer.get("/", use: home)
+        groups.everyone.get("/healthz", use: health)
+        groups.everyone.get("/metrics", use: metrics)
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> HTML {

@@ -9,13 +9,13 @@ struct RoundPagesController {
     let stores: Stores
     let renderer: TemplateRenderer
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/rounds/:id", use: round)
-        router.get("/rounds/:id/leaderboard", use: leaderboard)
-        router.post("/rounds/:id/scores", use: recordScore)
-        router.get("/rounds/:id/scores/:eventID/correct", use: correction)
-        router.post("/rounds/:id/start", use: start)
-        router.post("/rounds/:id/complete", use: complete)
+    func addRoutes(to groups: RouteGroups) {
+        groups.viewer.get("/rounds/:id", use: round)
+        groups.viewer.get("/rounds/:id/leaderboard", use: leaderboard)
+        groups.scorer.post("/rounds/:id/scores", use: recordScore)
+        groups.scorer.get("/rounds/:id/scores/:eventID/correct", use: correction)
+        groups.coach.post("/rounds/:id/start", use: start)
+        groups.coach.post("/rounds/:id/complete", use: complete)
     }
 
     @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -40,26 +40,25 @@ struct RoundPagesController {
     /// again (422) with the values kept and the message beside the field.
     @Sendable func recordScore(_ request: Request, context: AppRequestContext) async throws -> Response {
         let roundID = try context.uuid("id", "Round")
-        let fields = try await FormFields.read(request, context: context)
-        let values = ["playerID": fields["playerID"] ?? "", "hole": fields["hole"] ?? "", "strokes": fields["strokes"] ?? ""]
+        let form = try await request.decode(as: ScoreForm.self, context: context)
         do {
             let submission = try ScoreSubmission.parse(
-                id: fields["id"], playerID: fields["playerID"], hole: fields["hole"],
-                strokes: fields["strokes"], supersedes: fields["supersedes"]
+                id: form.id, playerID: form.playerID, hole: form.hole,
+                strokes: form.strokes, supersedes: form.supersedes
             )
             _ = try await stores.domain.recordScore(submission, in: roundID)
             return .redirect(to: "/rounds/\(Display.id(roundID))#scorecard", type: .normal)
         } catch let rejection as ScoreRejection {
-            return try await refused(roundID: roundID, fields: fields, values: values, errors: Self.fieldErrors(rejection), request: request, context: context)
+            return try await refused(roundID: roundID, form: form, errors: Self.fieldErrors(rejection), request: request, context: context)
         } catch let errors as FieldErrors {
-            return try await refused(roundID: roundID, fields: fields, values: values, errors: errors, request: request, context: context)
+            return try await refused(roundID: roundID, form: form, errors: errors, request: request, context: context)
         }
     }
 
-    private func refused(roundID: UUID, fields: FormFields, values: [String: String], errors: FieldErrors, request: Request, context: AppRequestContext) async throws -> Response {
+    private func refused(roundID: UUID, form submitted: ScoreForm, errors: FieldErrors, request: Request, context: AppRequestContext) async throws -> Response {
         let snapshot = try await stores.domain.snapshot(of: roundID)
-        let form = FormState(values: values, errors: errors)
-        if let corrected = fields["supersedes"].flatMap(UUID.init(text:)),
+        let form = FormState(values: submitted.values, errors: errors)
+        if let corrected = submitted.supersedes.flatMap(UUID.init(text:)),
            let page = CorrectionPage(snapshot: snapshot, eventID: corrected, form: form) {
             return try renderer.page(page, "score-correct", status: .unprocessableContent).response(from: request, context: context)
         }

@@ -7,11 +7,11 @@ import HyzerStore
 struct RoundsAPIController {
     let stores: Stores
 
-    func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("/rounds", use: list)
-        group.get("/rounds/:id", use: detail)
-        group.get("/rounds/:id/standings", use: standings)
-        group.post("/rounds/:id/scores", use: recordScore)
+    func addRoutes(to api: RouteGroups) {
+        api.viewer.get("/rounds", use: list)
+        api.viewer.get("/rounds/:id", use: detail)
+        api.viewer.get("/rounds/:id/standings", use: standings)
+        api.scorer.post("/rounds/:id/scores", use: recordScore)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> RoundListResponse {
@@ -33,7 +33,7 @@ struct RoundsAPIController {
         let payload: ScorePayload
         do {
             payload = try await request.decode(as: ScorePayload.self, context: context)
-        } catch {
+        } catch is DecodingError {
             throw Problem(status: .badRequest, title: "Malformed body", detail: "The body must be a JSON object such as {\"playerID\": \"…\", \"hole\": 3, \"strokes\": 4}.")
         }
         let submission = try ScoreSubmission.parse(

@@ -9,13 +9,13 @@ struct SetupPagesController {
     let stores: Stores
     let renderer: TemplateRenderer
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/courses/new", use: newCourse)
-        router.post("/courses", use: createCourse)
-        router.get("/players/new", use: newPlayer)
-        router.post("/players", use: createPlayer)
-        router.get("/rounds/new", use: newRound)
-        router.post("/rounds", use: createRound)
+    func addRoutes(to groups: RouteGroups) {
+        groups.coach.get("/courses/new", use: newCourse)
+        groups.coach.post("/courses", use: createCourse)
+        groups.coach.get("/players/new", use: newPlayer)
+        groups.coach.post("/players", use: createPlayer)
+        groups.coach.get("/rounds/new", use: newRound)
+        groups.coach.post("/rounds", use: createRound)
     }
 
     // MARK: Courses
@@ -25,14 +25,13 @@ struct SetupPagesController {
     }
 
     @Sendable func createCourse(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let fields = try await FormFields.read(request, context: context)
-        let values = ["name": fields["name"] ?? "", "holeCount": fields["holeCount"] ?? "", "pars": fields["pars"] ?? "", "distances": fields["distances"] ?? ""]
+        let form = try await request.decode(as: CourseForm.self, context: context)
         do {
-            let valid = try CourseDraft(name: fields["name"], holeCount: fields["holeCount"], pars: fields["pars"], distances: fields["distances"]).validated()
+            let valid = try CourseDraft(name: form.name, holeCount: form.holeCount, pars: form.pars, distances: form.distances).validated()
             let course = try await stores.domain.createCourse(valid)
             return .redirect(to: "/rounds/new?courseID=\(Display.id(course.id))", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(CourseFormPage(form: FormState(values: values, errors: errors)), "course-new", status: .unprocessableContent)
+            return try renderer.page(CourseFormPage(form: FormState(values: form.values, errors: errors)), "course-new", status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }
@@ -44,14 +43,13 @@ struct SetupPagesController {
     }
 
     @Sendable func createPlayer(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let fields = try await FormFields.read(request, context: context)
-        let values = ["displayName": fields["displayName"] ?? "", "handle": fields["handle"] ?? "", "role": fields["role"] ?? ""]
+        let form = try await request.decode(as: PlayerForm.self, context: context)
         do {
-            let valid = try PlayerDraft(displayName: fields["displayName"], handle: fields["handle"], role: fields["role"]).validated()
+            let valid = try PlayerDraft(displayName: form.displayName, handle: form.handle, role: form.role).validated()
             _ = try await stores.domain.createPlayer(valid)
             return .redirect(to: "/rounds/new", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(PlayerFormPage(form: FormState(values: values, errors: errors)), "player-new", status: .unprocessableContent)
+            return try renderer.page(PlayerFormPage(form: FormState(values: form.values, errors: errors)), "player-new", status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }
@@ -64,10 +62,10 @@ struct SetupPagesController {
     }
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let fields = try await FormFields.read(request, context: context)
+        let form = try await request.decode(as: RoundForm.self, context: context)
         let courses = try await stores.domain.courses()
         let players = try await stores.domain.players()
-        let draft = RoundDraft(name: fields["name"], courseID: fields["courseID"], playerIDs: fields.all("playerIDs"), startNow: fields.has("startNow"))
+        let draft = RoundDraft(name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil)
         do {
             let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
             let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id))) { course in
@@ -76,8 +74,7 @@ struct SetupPagesController {
             let round = try await stores.domain.createRound(valid)
             return .redirect(to: "/rounds/\(Display.id(round.id))", type: .normal)
         } catch let errors as FieldErrors {
-            let values = ["name": fields["name"] ?? "", "courseID": fields["courseID"] ?? ""]
-            return try await roundForm(FormState(values: values, errors: errors), chosenPlayers: Set(fields.all("playerIDs")), startNow: draft.startNow, status: .unprocessableContent)
+            return try await roundForm(FormState(values: form.values, errors: errors), chosenPlayers: Set(form.playerIDs ?? []), startNow: draft.startNow, status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }

@@ -11,21 +11,20 @@ struct SyncController {
     let renderer: TemplateRenderer
     let engine: SyncEngine
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/sync", use: page)
-        router.post("/sync/now", use: syncNow)
-        router.post("/sync/retry", use: retry)
-        router.get("/api/v1/sync", use: json)
-        router.post("/api/v1/sync/now", use: syncNowAPI)
+    func addRoutes(pages: RouteGroups, api: RouteGroups) {
+        pages.member.get("/sync", use: page)
+        pages.coach.post("/sync/now", use: syncNow)
+        pages.coach.post("/sync/retry", use: retry)
+        api.member.get("/sync", use: json)
+        api.coach.post("/sync/now", use: syncNowAPI)
     }
 
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> HTML {
         renderer.page(SyncPage(sync: try SyncStatusView(status: await engine.status(), operational: stores.operational)), "sync")
     }
 
-    @Sendable func json(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let data = try JSONCoding.encoder.encode(SyncResponse(await engine.status()))
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    @Sendable func json(_ request: Request, context: AppRequestContext) async throws -> SyncResponse {
+        SyncResponse(await engine.status())
     }
 
     @Sendable func syncNow(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -39,12 +38,12 @@ struct SyncController {
     }
 
     @Sendable func retry(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let fields = try await FormFields.read(request, context: context)
-        let type = fields["type"].flatMap(RecordType.init(rawValue:))
-        if fields["type"] != nil && type == nil {
+        let form = try await request.decode(as: RetryForm.self, context: context)
+        let type = form.type.flatMap(RecordType.init(rawValue:))
+        if form.type != nil && type == nil {
             throw Problem(status: .unprocessableContent, title: "Invalid input", detail: "Unknown record type.")
         }
-        try await engine.retryFailed(type: type, id: fields["id"])
+        try await engine.retryFailed(type: type, id: form.id)
         return .redirect(to: "/sync", type: .normal)
     }
 }

@@ -8,8 +8,8 @@ struct TVController {
     let stores: Stores
     let renderer: TemplateRenderer
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/tv", use: tv)
+    func addRoutes(to groups: RouteGroups) {
+        groups.viewer.get("/tv", use: tv)
     }
 
     /// The wall display. `?round=ID` pins one round; `?page=N` sets the seconds each page

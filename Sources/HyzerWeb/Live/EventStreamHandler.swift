@@ -28,19 +28,26 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private static let retryHint = ByteBuffer(string: ServerSentEvent.retry(milliseconds: retryMilliseconds))
     /// Bytes (the kernel doubles it): several full frames, a second or more of a slow phone's link.
     static let socketSendBuffer: SocketOptionValue = 64 * 1024
-    private static let notFound = ByteBuffer(string: "No such round.\n")
 
     private enum State {
         /// Requests go to the router. A stream asked for while `unanswered` requests are
         /// still being answered waits for their ends, so responses never interleave.
-        case routing(unanswered: Int, waiting: StreamTopic?)
+        case routing(unanswered: Int, waiting: StreamRequest?)
+        /// Asking the access rules; nothing is written until they answer.
+        case authorizing(StreamTopic)
         /// Joined the hub; `started` once the response head is written.
         case streaming(StreamTopic, started: Bool)
         /// Rejected, refused or left: the connection is closing.
         case finished
     }
 
+    private struct StreamRequest {
+        var topic: StreamTopic
+        var head: HTTPRequest
+    }
+
     private let hub: StreamHub
+    private let access: StreamAccess
     private var context: ChannelHandlerContext?
     private var state = State.routing(unanswered: 0, waiting: nil)
     private var lastVersion = -1
@@ -48,8 +55,9 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var pending: ByteBuffer?
     private var stalledAtLastBeat = false
 
-    init(hub: StreamHub) {
+    init(hub: StreamHub, access: StreamAccess) {
         self.hub = hub
+        self.access = access
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -64,13 +72,14 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // Once a stream is asked for, the connection is the stream's: the rest of its
         // request, and anything a client sends after it, is not for the router.
-        guard case .routing(let unanswered, nil) = state else { return }
+        guard case .routing(let unanswered, .none) = state else { return }
         if case .head(let head) = unwrapInboundIn(data) {
             if head.method == .get, let target = head.path, let topic = StreamTopic(target: target) {
+                let request = StreamRequest(topic: topic, head: head)
                 if unanswered > 0 {
-                    state = .routing(unanswered: unanswered, waiting: topic)
+                    state = .routing(unanswered: unanswered, waiting: request)
                 } else {
-                    open(topic, context)
+                    authorize(request, context)
                 }
                 return
             }
@@ -84,7 +93,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard case .end = unwrapOutboundIn(data), case .routing(let unanswered, let waiting) = state else { return }
         let remaining = max(0, unanswered - 1)
         if remaining == 0, let waiting {
-            open(waiting, context)
+            authorize(waiting, context)
         } else {
             state = .routing(unanswered: remaining, waiting: waiting)
         }
@@ -101,6 +110,32 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         leave()
         context.fireChannelInactive()
+    }
+
+    /// Streams follow the same rule as their pages: the decision comes from `AccessRules`
+    /// (an async read of the session and settings), then the stream opens or is refused.
+    private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {
+        state = .authorizing(request.topic)
+        if let fixed = access.fixed {
+            decided(fixed)
+            return
+        }
+        let access = self.access
+        let decision = context.eventLoop.makePromise(of: AccessDecision.self)
+        decision.completeWithTask { await access.decide(request.topic, request.head) }
+        decision.futureResult.assumeIsolated().whenSuccess { [self] in decided($0) }
+    }
+
+    private func decided(_ decision: AccessDecision) {
+        guard case .authorizing(let topic) = state, let context else { return }
+        switch decision {
+        case .allowed:
+            open(topic, context)
+        case .signInRequired:
+            refuse(.unauthorized, "Sign in to follow this stream.\n")
+        case .forbidden(let role):
+            refuse(.forbidden, "This stream needs the \(role.rawValue) role.\n")
+        }
     }
 
     private func open(_ topic: StreamTopic, _ context: ChannelHandlerContext) {
@@ -147,13 +182,21 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The topic does not exist: a plain 404, and the connection closes.
     func reject() {
-        guard case .streaming(_, started: false) = state, let context else { return }
+        guard case .streaming(_, started: false) = state else { return }
         leave()
-        let head = HTTPResponse(status: .notFound, headerFields: [
-            .contentType: "text/plain; charset=utf-8", .contentLength: String(Self.notFound.readableBytes), .connection: "close",
+        refuse(.notFound, "No such round.\n")
+    }
+
+    /// Answers the stream request with a short plain-text error and closes the connection.
+    private func refuse(_ status: HTTPResponse.Status, _ message: String) {
+        guard let context else { return }
+        state = .finished
+        let body = ByteBuffer(string: message)
+        let head = HTTPResponse(status: status, headerFields: [
+            .contentType: "text/plain; charset=utf-8", .contentLength: String(body.readableBytes), .connection: "close",
         ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(Self.notFound)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }

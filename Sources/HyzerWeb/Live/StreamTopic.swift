@@ -1,5 +1,6 @@
 import Foundation
 import HyzerCore
+import HTTPTypes
 import HummingbirdCore
 import NIOCore
 
@@ -16,6 +17,14 @@ enum StreamTopic: Hashable, Sendable {
     enum Source: Hashable, Sendable {
         case standings
         case sync
+    }
+
+    /// Who may follow it: the same audience as the page it belongs to.
+    var audience: Audience {
+        switch self {
+        case .round, .tv: .viewer
+        case .sync: .member
+        }
     }
 
     var source: Source {
@@ -43,6 +52,26 @@ enum StreamTopic: Hashable, Sendable {
             return nil
         }
     }
+}
+
+/// Decides whether a stream request may be answered, from its head (cookies, Authorization)
+/// and topic, with the router's own rules.
+struct StreamAccess: Sendable {
+    let decide: @Sendable (StreamTopic, HTTPRequest) async -> AccessDecision
+    /// Set when the answer never depends on the request: no task is needed to give it.
+    let fixed: AccessDecision?
+
+    init(_ decide: @escaping @Sendable (StreamTopic, HTTPRequest) async -> AccessDecision) {
+        self.decide = decide
+        fixed = nil
+    }
+
+    private init(fixed: AccessDecision) {
+        decide = { _, _ in fixed }
+        self.fixed = fixed
+    }
+
+    static let open = StreamAccess(fixed: .allowed)
 }
 
 /// One rendered state of a topic, complete in itself: a client that missed earlier frames

@@ -3,10 +3,11 @@ import Hummingbird
 import HyzerCore
 import HyzerStore
 import Logging
+import NIOCore
 
-/// Turns errors into what the client can use: a problem document under `/api/`, a page
-/// everywhere else. Unknown ids and paths are 404s; anything unexpected is logged and
-/// shown as a 500 without internals.
+/// Turns errors into pages: unknown ids and paths are 404s; anything unexpected is logged
+/// and shown as a 500 without internals. The API group answers its own errors with
+/// `ProblemMiddleware`; a client that asks for JSON only gets a problem document here too.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let renderer: TemplateRenderer
 
@@ -15,15 +16,27 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let problem = Problem(error)
-            if problem.status == .internalServerError {
-                context.logger.error("Request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            }
-            if request.uri.path.hasPrefix("/api/") {
+            problem.log(error, request, context)
+            let accept = request.headers[.accept] ?? ""
+            if accept.contains("json"), !accept.contains("html") {
                 return try problem.response(from: request, context: context)
             }
             let page = MessagePage(title: problem.title, message: problem.detail)
             let template = problem.status == .notFound ? "not-found" : "error"
             return try renderer.page(page, template, status: problem.status).response(from: request, context: context)
+        }
+    }
+}
+
+/// The JSON API's errors as problem documents, whatever the path looks like.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Problem(error)
+            problem.log(error, request, context)
+            return try problem.response(from: request, context: context)
         }
     }
 }
@@ -72,12 +85,22 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict", errors: [FieldProblem(field: field, message: message)])
         case StoreError.notFound(let what):
             self.init(status: .notFound, title: "Not found", detail: "\(what) was not found. It may have been removed, or the link is wrong.")
+        case is NIOTooManyBytesError:
+            self.init(status: .contentTooLarge, title: "Too large", detail: "The body is larger than this server accepts (64 KB).")
+        case let error as URLEncodedFormError:
+            self.init(status: .badRequest, title: "Malformed form", detail: "The form could not be read: \(error).")
         case let http as HTTPError where http.status == .notFound:
             self.init(status: .notFound, title: "Not found", detail: "There is no page at this address.")
         case let http as HTTPError:
             self.init(status: http.status, title: http.status.reasonPhrase, detail: http.body ?? http.status.reasonPhrase)
         default:
             self.init(status: .internalServerError, title: "Something went wrong", detail: "The server could not complete the request. It has been logged.")
+        }
+    }
+
+    func log(_ error: any Error, _ request: Request, _ context: some RequestContext) {
+        if status == .internalServerError {
+            context.logger.error("Request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HyzerCore
 import HyzerStore
 import HyzerSync
+import Hummingbird
 
 /// The sync-status page and its live fragment.
 struct SyncStatusView: Sendable {
@@ -97,7 +98,7 @@ struct SyncPage: Sendable {
 }
 
 /// `GET /api/v1/sync`, as the contract names it, plus a few extra keys.
-struct SyncResponse: Codable, Sendable {
+struct SyncResponse: ResponseCodable, Sendable {
     var account: String
     var state: String
     var lastSyncAt: Date?

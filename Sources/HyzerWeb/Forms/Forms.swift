@@ -1,0 +1,56 @@
+import Foundation
+
+// The HTML forms' fields, decoded by Hummingbird's URLEncodedFormDecoder. Every field is
+// optional text: the domain's drafts check the values, so a missing or odd field is shown
+// again beside the form (422), never a decoding error.
+
+struct ScoreForm: Decodable, Sendable {
+    var id: String?
+    var playerID: String?
+    var hole: String?
+    var strokes: String?
+    var supersedes: String?
+
+    var values: [String: String] {
+        ["playerID": playerID ?? "", "hole": hole ?? "", "strokes": strokes ?? ""]
+    }
+}
+
+struct CourseForm: Decodable, Sendable {
+    var name: String?
+    var holeCount: String?
+    var pars: String?
+    var distances: String?
+
+    var values: [String: String] {
+        ["name": name ?? "", "holeCount": holeCount ?? "", "pars": pars ?? "", "distances": distances ?? ""]
+    }
+}
+
+struct PlayerForm: Decodable, Sendable {
+    var displayName: String?
+    var handle: String?
+    var role: String?
+
+    var values: [String: String] {
+        ["displayName": displayName ?? "", "handle": handle ?? "", "role": role ?? ""]
+    }
+}
+
+struct RoundForm: Decodable, Sendable {
+    var name: String?
+    var courseID: String?
+    /// Checkboxes named `playerIDs[]`.
+    var playerIDs: [String]?
+    /// A checkbox: present when ticked.
+    var startNow: String?
+
+    var values: [String: String] {
+        ["name": name ?? "", "courseID": courseID ?? ""]
+    }
+}
+
+struct RetryForm: Decodable, Sendable {
+    var type: String?
+    var id: String?
+}

@@ -1,0 +1,21 @@
+import Foundation
+import HyzerCore
+
+/// What a form page shows: the values typed so far and a message per field.
+struct FormState: Sendable {
+    var values: [String: String] = [:]
+    var errors: [String: String] = [:]
+    var message: String?
+
+    init(values: [String: String] = [:]) {
+        self.values = values
+    }
+
+    init(values: [String: String], errors: FieldErrors) {
+        self.values = values
+        for entry in errors.entries where self.errors[entry.field] == nil {
+            self.errors[entry.field] = entry.message
+        }
+        message = "Please fix the marked fields."
+    }
+}

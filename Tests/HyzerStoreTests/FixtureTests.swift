@@ -1,0 +1,62 @@
+import Foundation
+import HyzerCore
+import Testing
+@testable import HyzerStore
+
+/// Every released schema's databases (Tests/Fixtures/*) open with today's code: migrations
+/// run on them, and the round, its players, its events and its standings are all there.
+@Suite struct FixtureTests {
+    struct Expected: Decodable {
+        struct Leader: Decodable {
+            var displayName: String
+            var strokes: Int
+            var toPar: Int
+        }
+
+        var schema: String
+        var roundID: String
+        var roundName: String
+        var players: Int
+        var scoreEvents: Int
+        var leader: Leader
+        var lastIsDNF: Bool
+    }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    static var folders: [URL] {
+        let entries = (try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
+        return entries.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }.sorted { $0.path < $1.path }
+    }
+
+    @Test func thereIsAFixtureForTheSchemaBeforeAccounts() {
+        #expect(Self.folders.map(\.lastPathComponent).contains("v2-sync"))
+    }
+
+    @Test(arguments: folders)
+    func opensWithTodaysCode(_ folder: URL) async throws {
+        let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: folder.appendingPathComponent("expected.json")))
+        // A copy: the committed files are never written.
+        let directory = try TemporaryDirectory()
+        for name in [Stores.domainFileName, Stores.operationalFileName] {
+            try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: directory.url.appendingPathComponent(name))
+        }
+
+        let stores = try Stores(directory: directory.url)
+
+        #expect(try stores.domain.appliedMigrations == Array(DomainMigrations.migrator.migrations))
+        let roundID = try #require(UUID(text: expected.roundID))
+        let snapshot = try await stores.domain.snapshot(of: roundID)
+        #expect(snapshot.round.name == expected.roundName)
+        #expect(snapshot.players.count == expected.players)
+        #expect(snapshot.events.count == expected.scoreEvents)
+        let standings = snapshot.leaderboard.rows
+        #expect(standings.first?.displayName == expected.leader.displayName)
+        #expect(standings.first?.strokes == String(expected.leader.strokes))
+        #expect(standings.last?.dnf == expected.lastIsDNF)
+        // Reopening after the migrations is a no-op, and the round is still whole.
+        let again = try Stores(directory: directory.url)
+        #expect(try await again.domain.snapshot(of: roundID).events.count == expected.scoreEvents)
+    }
+}
