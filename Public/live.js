@@ -73,7 +73,14 @@
     var holder = document.createElement("div");
     holder.innerHTML = html;
     var next = holder.firstElementChild;
-    if (next) current.replaceWith(next);
+    if (!next) return;
+    // Streamed fragments are shared by every viewer, so their forms carry no token: give
+    // them this page's.
+    var token = document.querySelector('meta[name="csrf-token"]');
+    next.querySelectorAll('input[name="csrf"]').forEach(function (input) {
+      if (token && !input.value) input.value = token.getAttribute("content");
+    });
+    current.replaceWith(next);
   }
 
   function hhmm(date) {

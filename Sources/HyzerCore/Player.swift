@@ -42,8 +42,17 @@ public struct Player: Identifiable, Hashable, Sendable {
     public var cloudRecordName: String?
     public var createdAt: Date
     public var updatedAt: HLC
+    /// bcrypt; nil for a player who never signs in (a coach scores for them).
+    public var passwordHash: String?
+    /// A disabled player keeps every score but can no longer sign in or use a token.
+    public var disabled: Bool
+    /// The device the player was created on.
+    public var originDeviceID: UUID?
 
-    public init(id: UUID, displayName: String, handle: Handle, role: Role, cloudRecordName: String? = nil, createdAt: Date, updatedAt: HLC) {
+    public init(
+        id: UUID, displayName: String, handle: Handle, role: Role, cloudRecordName: String? = nil, createdAt: Date, updatedAt: HLC,
+        passwordHash: String? = nil, disabled: Bool = false, originDeviceID: UUID? = nil
+    ) {
         self.id = id
         self.displayName = displayName
         self.handle = handle
@@ -51,7 +60,12 @@ public struct Player: Identifiable, Hashable, Sendable {
         self.cloudRecordName = cloudRecordName
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.passwordHash = passwordHash
+        self.disabled = disabled
+        self.originDeviceID = originDeviceID
     }
+
+    public var canSignIn: Bool { passwordHash != nil && !disabled }
 }
 
 /// What a person submits to create a player, before it is checked.

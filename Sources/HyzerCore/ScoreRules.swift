@@ -24,11 +24,14 @@ public struct ScoreSubmission: Hashable, Sendable {
 public enum ScoreRejection: Error, Hashable, Sendable {
     case invalid(FieldErrors)
     case conflict(field: String, message: String)
+    /// An athlete tried to record someone else's score.
+    case notYours
 
     public var message: String {
         switch self {
         case .invalid(let errors): errors.summary
         case .conflict(_, let message): message
+        case .notYours: "Athletes enter their own scores. A coach can enter or correct anyone's."
         }
     }
 }

@@ -97,6 +97,32 @@ enum DomainMigrations {
                 t.column("updatedAt", .text).notNull()
             }
         }
+        // Accounts: a player may have a password (synced as a bcrypt hash), be disabled, and
+        // carry the device it was created on. Handles are no longer unique: the same person
+        // created on two devices apart arrives with one handle twice, and the later-sorting id
+        // becomes an alias (`aliasOf`, derived here, never synced). Role and account changes
+        // made here are kept in an audit log.
+        migrator.registerMigration("v3-accounts") { db in
+            try db.execute(sql: """
+                CREATE TABLE players_new (
+                    id TEXT PRIMARY KEY NOT NULL, displayName TEXT NOT NULL, handle TEXT NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('athlete', 'coach', 'admin')), cloudRecordName TEXT,
+                    createdAt DATETIME NOT NULL, updatedAt TEXT NOT NULL,
+                    passwordHash TEXT, disabled BOOLEAN NOT NULL DEFAULT 0, originDeviceID TEXT, aliasOf TEXT);
+                INSERT INTO players_new (id, displayName, handle, role, cloudRecordName, createdAt, updatedAt)
+                    SELECT id, displayName, handle, role, cloudRecordName, createdAt, updatedAt FROM players;
+                DROP TABLE players;
+                ALTER TABLE players_new RENAME TO players;
+                CREATE INDEX players_by_handle ON players(handle);
+                """)
+            try db.create(table: "account_audit") { t in
+                t.primaryKey("id", .text)
+                t.column("at", .datetime).notNull().indexed()
+                t.column("actorID", .text)
+                t.column("playerID", .text).notNull()
+                t.column("change", .text).notNull()
+            }
+        }
         return migrator
     }
 }

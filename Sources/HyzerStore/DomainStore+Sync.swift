@@ -36,13 +36,18 @@ extension DomainStore {
 
     /// Changes some club settings; each changed field gets its own clock reading, so edits
     /// of different fields on two devices both survive the merge.
-    public func updateClubSettings(clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil) async throws -> ClubSettingsPayload {
+    public func updateClubSettings(clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil) async throws -> ClubSettingsPayload {
         let stamp = tick()
         let updated = try await pool.write { db in
             var settings = try Self.settings(db) ?? .defaults(deviceID: self.deviceID)
-            if let clubName { settings.clubName = StampedValue(clubName, hlc: stamp) }
-            if let tvPageSeconds { settings.tvPageSeconds = StampedValue(tvPageSeconds, hlc: stamp) }
-            if let publicLeaderboards { settings.publicLeaderboards = StampedValue(publicLeaderboards, hlc: stamp) }
+            // Only fields that change get the new clock: a form that re-sends the others must
+            // not win them over another device's edit.
+            if let clubName, clubName != settings.clubName.value { settings.clubName = StampedValue(clubName, hlc: stamp) }
+            if let tvPageSeconds, tvPageSeconds != settings.tvPageSeconds.value { settings.tvPageSeconds = StampedValue(tvPageSeconds, hlc: stamp) }
+            if let publicLeaderboards, publicLeaderboards != settings.publicLeaderboards.value {
+                settings.publicLeaderboards = StampedValue(publicLeaderboards, hlc: stamp)
+            }
+            if let openSignUp, openSignUp != settings.allowsOpenSignUp { settings.openSignUp = StampedValue(openSignUp, hlc: stamp) }
             try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
                            arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(settings), settings.newest.description])
             return settings
@@ -155,15 +160,12 @@ extension DomainStore {
             result.rounds.insert(event.roundID)
             return true
 
-        case .player(var player):
+        case .player(let player):
             let id = player.id.text
             if let local = try PlayerRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= player.updatedAt { return false }
-            // The same handle on another player: two people chose one handle apart. Keep both
-            // players and every score; the newcomer's handle gets its id as a suffix.
-            if try PlayerRecord.filter(Column("handle") == player.handle.value && Column("id") != id).fetchCount(db) > 0 {
-                player.handle = Handle(trusted: String("\(player.handle.value)-\(id.prefix(4))"))
-            }
-            try PlayerRecord(player).save(db)
+            // The same handle on another player is the same person created on two devices
+            // apart: `savePlayer` merges them into one identity, keeping both records.
+            try savePlayer(player, db)
             return true
 
         case .course(let course):

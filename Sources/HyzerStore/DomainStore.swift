@@ -50,20 +50,14 @@ public final class DomainStore: Sendable {
     // MARK: Players
 
     public func createPlayer(_ valid: PlayerDraft.Valid) async throws -> Player {
-        let player = Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: now(), updatedAt: tick())
-        let written = try await pool.write { db in
-            if try PlayerRecord.filter(Column("handle") == valid.handle.value).fetchCount(db) > 0 {
-                throw FieldErrors("handle", "The handle @\(valid.handle.value) is already taken.")
-            }
-            try PlayerRecord(player).insert(db)
-            return player
-        }
-        return queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
+        try await createAccount(valid, passwordHash: nil)
     }
 
+    /// Players to choose from: one per person (aliases are left out).
     public func players() async throws -> [Player] {
         try await pool.read { db in
-            try PlayerRecord.order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try $0.domain() }
+            try PlayerRecord.filter(Column("aliasOf") == nil)
+                .order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try $0.domain() }
         }
     }
 
@@ -173,9 +167,18 @@ public final class DomainStore: Sendable {
         guard let record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
         guard let courseRecord = try CourseRecord.fetchOne(db, key: record.courseID) else { throw StoreError.notFound("Course") }
         let course = try course(courseRecord, db)
+        // A merged identity counts once, under its canonical player, with every score of its
+        // aliases (events stay as recorded; only how they are read changes).
+        let aliases = try aliasMap(db)
+        var seen = Set<String>()
         let playerIDs = try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? ORDER BY position", arguments: [record.id])
+            .map { aliases[$0] ?? $0 }.filter { seen.insert($0).inserted }
         let players = try PlayerRecord.filter(keys: playerIDs).fetchAll(db).map { try $0.domain() }
-        let events = try ScoreEventRecord.filter(Column("roundID") == record.id).fetchAll(db).map { try $0.domain() }
+        let events = try ScoreEventRecord.filter(Column("roundID") == record.id).fetchAll(db).map { row in
+            var event = try row.domain()
+            if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { event.playerID = canonical }
+            return event
+        }
         let round = Round(
             id: roundID, name: record.name, courseID: course.id,
             playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
@@ -198,10 +201,18 @@ public final class DomainStore: Sendable {
     /// Checks a submission against the round as stored and records it, all in one write
     /// transaction: nothing is written when a rule refuses it. Throws `ScoreRejection` or
     /// `StoreError.notFound`.
-    public func recordScore(_ submission: ScoreSubmission, in roundID: UUID) async throws -> RecordedScore {
+    /// `reporter` is who entered it (nil only for local tools): an athlete may record only
+    /// their own scores (`ScorePermission`), and the event names them in `reportedBy`.
+    public func recordScore(_ submission: ScoreSubmission, in roundID: UUID, by reporter: Identity? = nil) async throws -> RecordedScore {
         let stamp = tick()
         let deviceID = deviceID
         let written = try await pool.write { db in
+            var submission = submission
+            submission.playerID = try Self.canonicalID(submission.playerID, db)
+            if let reporter {
+                guard ScorePermission.allows(reporter, toScore: submission.playerID) else { throw ScoreRejection.notYours }
+                submission.reportedBy = reporter.playerID
+            }
             let before = try Self.snapshot(roundID, db)
             let decision = ScoreRules.decide(
                 submission, round: before.round, course: before.course, playerNames: before.playerNames,

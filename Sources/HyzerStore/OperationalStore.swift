@@ -29,6 +29,7 @@ public final class OperationalStore: Sendable {
             }
         }
         registerSyncMigrations(&migrator)
+        registerAccountMigrations(&migrator)
         return migrator
     }
 

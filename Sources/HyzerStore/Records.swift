@@ -30,6 +30,11 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     var cloudRecordName: String?
     var createdAt: Date
     var updatedAt: String
+    var passwordHash: String?
+    var disabled: Bool
+    var originDeviceID: String?
+    /// Derived on this device (see `IdentityMerge`), never synced: the canonical player.
+    var aliasOf: String?
 
     init(_ player: Player) {
         id = player.id.text
@@ -39,13 +44,18 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         cloudRecordName = player.cloudRecordName
         createdAt = player.createdAt
         updatedAt = player.updatedAt.description
+        passwordHash = player.passwordHash
+        disabled = player.disabled
+        originDeviceID = player.originDeviceID?.text
+        aliasOf = nil
     }
 
     func domain() throws -> Player {
         Player(
             id: try StoredValue.uuid(id, "players.id"), displayName: displayName, handle: Handle(trusted: handle),
             role: Role(rawValue: role) ?? .athlete, cloudRecordName: cloudRecordName, createdAt: createdAt,
-            updatedAt: try StoredValue.hlc(updatedAt, "players.updatedAt")
+            updatedAt: try StoredValue.hlc(updatedAt, "players.updatedAt"),
+            passwordHash: passwordHash, disabled: disabled, originDeviceID: originDeviceID.flatMap(UUID.init(text:))
         )
     }
 }

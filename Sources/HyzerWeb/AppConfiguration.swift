@@ -18,13 +18,26 @@ public struct AppConfiguration: Sendable {
     /// The shared cloud database; `.none` keeps this device to itself.
     public var cloud: CloudAddress
     public var sync: SyncEngine.Configuration
+    /// bcrypt's work factor for new passwords (4…31).
+    public var bcryptCost: UInt8
+    /// How long a sign-in lasts.
+    public var sessionLifetime: Duration
+    /// Mark cookies `Secure`: set when Hyzer is served over TLS (behind a proxy).
+    public var secureCookies: Bool
+    /// Who may frame the TV page (`frame-ancestors`), e.g. a digital-signage origin.
+    public var tvFrameAncestors: String
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         seedDemo: Bool = false, logLevel: Logger.Level = .info, heartbeatInterval: Duration = .seconds(15),
-        cloud: CloudAddress = .none, sync: SyncEngine.Configuration = .init()
+        cloud: CloudAddress = .none, sync: SyncEngine.Configuration = .init(),
+        bcryptCost: UInt8 = 12, sessionLifetime: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false, tvFrameAncestors: String = "'none'"
     ) {
+        self.bcryptCost = bcryptCost
+        self.sessionLifetime = sessionLifetime
+        self.secureCookies = secureCookies
+        self.tvFrameAncestors = tvFrameAncestors
         self.cloud = cloud
         self.sync = sync
         self.heartbeatInterval = heartbeatInterval

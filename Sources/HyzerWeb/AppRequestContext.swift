@@ -1,16 +1,25 @@
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import HyzerCore
 
-/// The one request context of the app: who is asking (nil when anonymous), and how bodies
-/// are decoded. JSON in and out uses ISO 8601 dates, the contract's format for times.
-public struct AppRequestContext: RequestContext {
+/// The one request context of the app: who is asking (nil when anonymous), their session,
+/// the form token, and how bodies are decoded. JSON in and out uses ISO 8601 dates, the
+/// contract's format for times.
+public struct AppRequestContext: RequestContext, SessionRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The signed-in player or token owner; set by `IdentityMiddleware`.
     public var identity: Identity?
+    public let sessions: SessionContext<UserSession>
+    /// The anti-forgery token every form on the page carries; set by `CSRFMiddleware`.
+    public var csrfToken = ""
+    /// The client's address, for throttling sign-in attempts.
+    public let remoteAddress: String
 
     public init(source: Source) {
         coreContext = .init(source: source)
+        sessions = .init()
+        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     public var requestDecoder: AppRequestDecoder { AppRequestDecoder() }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import HyzerStore
 import HyzerSync
 import Logging
@@ -40,12 +41,23 @@ public func buildApplication(
     let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
     services.append(engine)
     services.append(SyncStatusFeed(engine: engine, stores: stores, renderer: renderer, hub: hub, logger: logger))
-    let rules = AccessRules(stores: stores)
-    let router = buildRouter(stores: stores, renderer: renderer, live: live, hub: hub, engine: engine, rules: rules, publicDirectory: config.publicDirectory)
-    let streamAccess = StreamAccess { topic, _ in await rules.decide(topic.audience, identity: nil) }
+    let accounts = Accounts(stores: stores, cost: config.bcryptCost)
+    let setupToken = try await accounts.setupTokenIfNeeded()
+    let sessions = SessionStorage<UserSession>(
+        SQLiteSessionDriver(store: stores.operational),
+        configuration: .init(sessionCookieParameters: .init(name: "hyzer_session", path: "/", secure: config.secureCookies, sameSite: .lax))
+    )
+    let web = WebParts(
+        stores: stores, renderer: renderer, live: live, hub: hub, engine: engine, accounts: accounts,
+        rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config
+    )
+    let router = buildRouter(web)
+    let streamAccess = StreamAccess { [web] topic, head in
+        await web.rules.decide(topic.audience, identity: await web.identities.identity(for: head))
+    }
 
     var app = Application(
-        router: router,
+        router: AnsweringHead(router: router),
         // Live streams are answered in the pipeline, ahead of the router: see `EventStreamHandler`.
         server: .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(hub: hub, access: streamAccess)])),
         // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
@@ -53,6 +65,9 @@ public func buildApplication(
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
             logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
+            if let setupToken {
+                logger.notice("No admin yet. Create the first one at http://\(config.host):\(port)/setup?token=\(setupToken) (single use, valid 24 hours)")
+            }
             await onServerRunning(port)
         },
         logger: logger
@@ -61,20 +76,45 @@ public func buildApplication(
     return app
 }
 
-func buildRouter(stores: Stores, renderer: TemplateRenderer, live: LiveStandings, hub: StreamHub, engine: SyncEngine, rules: AccessRules, publicDirectory: URL) -> Router<AppRequestContext> {
+/// What the routes are built from.
+struct WebParts: Sendable {
+    let stores: Stores
+    let renderer: TemplateRenderer
+    let live: LiveStandings
+    let hub: StreamHub
+    let engine: SyncEngine
+    let accounts: Accounts
+    let rules: AccessRules
+    let identities: IdentityResolver
+    let sessions: SessionStorage<UserSession>
+    let config: AppConfiguration
+}
+
+func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
+    let (stores, renderer, config) = (web.stores, web.renderer, web.config)
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware(tvFrameAncestors: config.tvFrameAncestors))
+    router.add(middleware: CSRFTokenMiddleware(secureCookies: config.secureCookies))
+    router.add(middleware: SessionMiddleware(sessionStorage: web.sessions, defaultSessionExpiration: config.sessionLifetime))
+    router.add(middleware: IdentityMiddleware(resolver: web.identities))
+    // Error pages show who is signed in, so they render inside the identity middleware.
     router.add(middleware: ErrorMiddleware(renderer: renderer))
-    router.add(middleware: FileMiddleware(publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
+    // Serves a file when no route matches (it acts on the router's 404), so it sits inside
+    // the error middleware, which would otherwise turn that 404 into a page first.
+    router.add(middleware: FileMiddleware(config.publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
 
     // Every route belongs to one audience's group; the API's groups answer in problem documents.
-    let pages = RouteGroups(router, style: .page, rules: rules)
-    let api = RouteGroups(router.group("api/v1").add(middleware: ProblemMiddleware()), style: .api, rules: rules)
+    let pages = RouteGroups(router, style: .page, rules: web.rules)
+    let api = RouteGroups(router.group("api/v1").add(middleware: ProblemMiddleware()).add(middleware: APIGuardMiddleware()), style: .api, rules: web.rules)
 
-    HomeController(stores: stores, renderer: renderer, live: live, hub: hub).addRoutes(to: pages)
+    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub).addRoutes(to: pages)
+    AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime).addRoutes(to: pages)
+    AdminController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    InvitesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     TVController(stores: stores, renderer: renderer).addRoutes(to: pages)
-    SyncController(stores: stores, renderer: renderer, engine: engine).addRoutes(pages: pages, api: api)
+    SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
     RoundsAPIController(stores: stores).addRoutes(to: api)
     // Anything else under the API is a 404 problem document, not a page.
     for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {

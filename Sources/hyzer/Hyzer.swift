@@ -11,7 +11,7 @@ struct Hyzer: AsyncParsableCommand {
         commandName: "hyzer",
         abstract: "Live scoring server for disc golf clubs.",
         discussion: "Every option can also be set with a HYZER_* environment variable (shown with each option). A flag wins over the variable.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Admin.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -48,10 +48,23 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. (HYZER_LOG_LEVEL)")
     var logLevel: String = Environment.value("HYZER_LOG_LEVEL") ?? "info"
 
+    @Option(help: "bcrypt work factor for new passwords, 4 to 31 (default 12). (HYZER_BCRYPT_COST)")
+    var bcryptCost: UInt8 = Environment.value("HYZER_BCRYPT_COST").flatMap(UInt8.init) ?? 12
+
+    @Flag(help: "Mark cookies Secure: set when Hyzer is served over HTTPS through a proxy. (HYZER_SECURE_COOKIES=1)")
+    var secureCookies: Bool = ["1", "true", "yes"].contains(Environment.value("HYZER_SECURE_COOKIES")?.lowercased() ?? "")
+
+    @Option(help: "Origins allowed to frame the TV page, as a CSP frame-ancestors list, e.g. \"'self' https://signage.example\". Default: none. (HYZER_TV_FRAME_ANCESTORS)")
+    var tvFrameAncestors: String = Environment.value("HYZER_TV_FRAME_ANCESTORS") ?? "'none'"
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
+        guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31 (12 is the default).") }
+        guard !tvFrameAncestors.contains(";"), !tvFrameAncestors.contains(where: \.isNewline) else {
+            throw ValidationError("--tv-frame-ancestors is a list of sources such as 'self' https://signage.example.")
+        }
     }
 
     func cloudAddress() throws -> CloudAddress {
@@ -62,7 +75,8 @@ struct Serve: AsyncParsableCommand {
         let config = AppConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDir),
             resourcesDirectory: URL(fileURLWithPath: resources), seedDemo: demo,
-            logLevel: Logger.Level(rawValue: logLevel) ?? .info, cloud: try cloudAddress()
+            logLevel: Logger.Level(rawValue: logLevel) ?? .info, cloud: try cloudAddress(),
+            bcryptCost: bcryptCost, secureCookies: secureCookies, tvFrameAncestors: tvFrameAncestors
         )
         let app = try await buildApplication(config)
         try await app.runService()

@@ -235,11 +235,11 @@ import Testing
         }
     }
 
-    static func subscribers(_ client: any TestClientProtocol) async throws -> Int {
+    static func subscribers(_ client: Client) async throws -> Int {
         try await metric("hyzer_live_subscribers", client)
     }
 
-    static func metric(_ name: String, _ client: any TestClientProtocol) async throws -> Int {
+    static func metric(_ name: String, _ client: Client) async throws -> Int {
         let text = try await client.get("/metrics").text
         let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
         return Int(line?.split(separator: " ").last ?? "") ?? -1

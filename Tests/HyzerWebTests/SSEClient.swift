@@ -97,18 +97,18 @@ final class SSEStream: @unchecked Sendable {
 /// The real app on a real socket, with an HTTP client for streaming.
 func withLiveApp(
     heartbeat: Duration = .seconds(15),
-    _ test: @escaping @Sendable (_ port: Int, _ client: any TestClientProtocol, _ http: HTTPClient) async throws -> Void
+    _ test: @escaping @Sendable (_ port: Int, _ client: Client, _ http: HTTPClient) async throws -> Void
 ) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-live-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let config = AppConfiguration(port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: true, logLevel: .warning, heartbeatInterval: heartbeat)
-    let app = try await buildApplication(config)
+    let app = try await buildApplication(testConfiguration(directory, heartbeat: heartbeat))
+    let users = try await TestUsers.create(in: directory)
     var configuration = HTTPClient.Configuration()
     configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     do {
         try await app.test(.live) { client in
-            try await test(try #require(client.port), client, http)
+            try await test(try #require(client.port), Client(raw: client, users: users), http)
         }
     } catch {
         try? await http.shutdown()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import HyzerStore
 import HyzerSync
 import HyzerWeb
 import NIOCore
@@ -25,7 +26,7 @@ import Testing
     @Test func theSyncStatusStreamsLive() async throws {
         try await withLiveApp { port, client, http in
             try await withTimeout(20) {
-                let stream = try await SSEStream.open(http, port: port, path: "/sync/events")
+                let stream = try await SSEStream.open(http, port: port, path: "/sync/events", headers: [("Authorization", "Bearer \(client.users.athlete.token)")])
                 #expect(stream.contentType == "text/event-stream")
                 let first = try await stream.nextEvent()
                 #expect(first.event == "sync")
@@ -53,13 +54,17 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-two-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let cloud = CloudAddress.sqlite(path: root.appendingPathComponent("cloud.sqlite").path)
-        let a = try await buildApplication(AppConfiguration(port: 0, dataDirectory: root.appendingPathComponent("a"), resourcesDirectory: repositoryRoot, seedDemo: true, logLevel: .warning, cloud: cloud))
-        let b = try await buildApplication(AppConfiguration(port: 0, dataDirectory: root.appendingPathComponent("b"), resourcesDirectory: repositoryRoot, seedDemo: false, logLevel: .warning, cloud: cloud))
+        let a = try await buildApplication(testConfiguration(root.appendingPathComponent("a"), seedDemo: true, cloud: cloud))
+        let b = try await buildApplication(testConfiguration(root.appendingPathComponent("b"), seedDemo: false, cloud: cloud))
+        let usersA = try await TestUsers.create(in: root.appendingPathComponent("a"))
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         // Shut down on failure too: a client dropped while running crashes the test process.
         do {
-            try await a.test(.live) { clientA in
-                try await b.test(.live) { clientB in
+            try await a.test(.live) { rawA in
+                let clientA = Client(raw: rawA, users: usersA)
+                try await b.test(.live) { rawB in
+                    // B has no users of its own: it only reads, as anyone may.
+                    let clientB = Client(raw: rawB, users: usersA).as(.anonymous)
                     try await withTimeout(30) {
                         // B starts empty and receives A's demo round by itself.
                         var rounds: [[String: Any]] = []
@@ -77,7 +82,9 @@ import Testing
                         }
                         let stream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/rounds/\(roundID)/events")
                         let first = try await stream.nextEvent()
-                        let syncStream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/sync/events")
+                        // The coach created on A has reached B; a token issued on B lets the test follow B's sync page.
+                        let tokenB = try await Accounts(stores: try Stores(directory: root.appendingPathComponent("b")), cost: 4).issueToken(handle: usersA.coach.handle, name: "test")
+                        let syncStream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/sync/events", headers: [("Authorization", "Bearer \(tokenB)")])
                         let syncFirst = try await syncStream.nextEvent()
 
                         let playerID = try #require(try await clientA.roundDetail(roundID).playerIDs().last)
@@ -94,10 +101,11 @@ import Testing
                         #expect(syncNext.event == "sync")
                         #expect(Int(syncNext.id ?? "") ?? 0 > Int(syncFirst.id ?? "") ?? 0)
 
-                        let status = try await clientB.get("/api/v1/sync").json()
+                        let signedIn: HTTPFields = [.authorization: "Bearer \(tokenB)"]
+                        let status = try await clientB.get("/api/v1/sync", headers: signedIn).json()
                         #expect(status["account"] as? String == "available")
                         #expect(status["lastSyncAt"] is String)
-                        let page = try await clientB.get("/sync")
+                        let page = try await clientB.get("/sync", headers: signedIn)
                         #expect(page.text.contains("Connected"))
                         #expect(page.text.contains("<td>pull</td>"))
                     }
@@ -119,8 +127,10 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-hang-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cloud = try CloudAddress.parse("postgres://nobody@127.0.0.1:\(port)/none")
-        let app = try await buildApplication(AppConfiguration(port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: true, logLevel: .critical, cloud: cloud))
-        try await app.test(.live) { client in
+        let app = try await buildApplication(testConfiguration(directory, cloud: cloud, logLevel: .critical))
+        let users = try await TestUsers.create(in: directory)
+        try await app.test(.live) { raw in
+            let client = Client(raw: raw, users: users)
             let started = ContinuousClock.now
             let home = try await client.get("/")
             #expect(home.status == .ok)

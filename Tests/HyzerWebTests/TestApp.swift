@@ -1,36 +1,115 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import HyzerWeb
+import HyzerCore
+import HyzerStore
+import HyzerSync
+@testable import HyzerWeb
+import Logging
 import Testing
 
-/// Builds the real app on a fresh data directory with the demo round seeded, and runs the
-/// body against it. Each test gets its own directory; nothing is shared.
+/// Builds the real app on a fresh data directory with the demo round seeded and three users
+/// (admin, coach, athlete), and runs the body against it. Each test gets its own directory;
+/// nothing is shared. The client acts as the coach unless told otherwise (`client.as(…)`).
 func withApp(
     seedDemo: Bool = true,
-    _ test: @Sendable (any TestClientProtocol) async throws -> Void
+    _ test: @Sendable (Client) async throws -> Void
 ) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-web-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let config = AppConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: seedDemo, logLevel: .warning)
-    let app = try await buildApplication(config)
-    try await app.test(.router, test)
+    let app = try await buildApplication(testConfiguration(directory, seedDemo: seedDemo))
+    let users = try await TestUsers.create(in: directory)
+    try await app.test(.router) { raw in try await test(Client(raw: raw, users: users)) }
+}
+
+func testConfiguration(_ directory: URL, seedDemo: Bool = true, heartbeat: Duration = .seconds(15), cloud: CloudAddress = .none, logLevel: Logger.Level = .warning) -> AppConfiguration {
+    // bcrypt at its lowest cost: sign-ins in tests take microseconds, not a quarter second.
+    AppConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: seedDemo, logLevel: logLevel,
+                     heartbeatInterval: heartbeat, cloud: cloud, bcryptCost: 4)
 }
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-extension TestClientProtocol {
+enum Who: String, Sendable, CaseIterable {
+    case anonymous, athlete, coach, admin
+}
+
+struct TestUser: Sendable {
+    let handle: String
+    let password: String
+    let playerID: UUID
+    let token: String
+}
+
+/// Users made the way `hyzer admin create-user` and `hyzer admin token` make them.
+struct TestUsers: Sendable {
+    let admin: TestUser
+    let coach: TestUser
+    let athlete: TestUser
+
+    static func create(in directory: URL) async throws -> TestUsers {
+        let accounts = Accounts(stores: try Stores(directory: directory), cost: 4)
+        func make(_ handle: String, _ role: Role) async throws -> TestUser {
+            let password = "\(handle) password 123"
+            let player = try await accounts.createUser(displayName: handle.capitalized, handle: handle, role: role, password: password)
+            return TestUser(handle: handle, password: password, playerID: player.id, token: try await accounts.issueToken(handle: handle, name: "tests"))
+        }
+        return TestUsers(admin: try await make("ada.admin", .admin), coach: try await make("cory.coach", .coach), athlete: try await make("abe.athlete", .athlete))
+    }
+
+    subscript(who: Who) -> TestUser? {
+        switch who {
+        case .anonymous: nil
+        case .athlete: athlete
+        case .coach: coach
+        case .admin: admin
+        }
+    }
+}
+
+/// A test client acting as one user: JSON and page requests carry the user's API token, and
+/// form posts carry a form token pair (cookie and field) as a browser would.
+struct Client: Sendable {
+    static let formToken = String(repeating: "t", count: 43)
+
+    let raw: any TestClientProtocol
+    let users: TestUsers
+    var who: Who = .coach
+
+    func `as`(_ who: Who) -> Client {
+        var copy = self
+        copy.who = who
+        return copy
+    }
+
+    var port: Int? { raw.port }
+
+    private func signed(_ headers: HTTPFields) -> HTTPFields {
+        var headers = headers
+        if let user = users[who], headers[.authorization] == nil { headers[.authorization] = "Bearer \(user.token)" }
+        return headers
+    }
+
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {
+        try await raw.execute(uri: uri, method: method, headers: signed(headers), body: body)
+    }
+
     func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await execute(uri: uri, method: .get, headers: headers, body: nil)
+        try await execute(uri: uri, method: .get, headers: headers)
     }
 
-    func postForm(_ uri: String, _ fields: [(String, String)]) async throws -> TestResponse {
-        let body = fields.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
-        return try await execute(uri: uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
+    func postForm(_ uri: String, _ fields: [(String, String)], headers: HTTPFields = [:]) async throws -> TestResponse {
+        let body = ([("csrf", Self.formToken)] + fields).map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        var headers = headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        if headers[.cookie] == nil { headers[.cookie] = "\(CSRF.cookieName)=\(Self.formToken)" }
+        return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
-    func postJSON(_ uri: String, _ json: String) async throws -> TestResponse {
-        try await execute(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+    func postJSON(_ uri: String, _ json: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: json))
     }
 
     static func encode(_ text: String) -> String {

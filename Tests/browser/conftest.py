@@ -42,11 +42,23 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 class Server:
     """One Hyzer process; stop() and start() again keep the port and the data."""
 
+    # Made with `hyzer admin create-user` before the first start, as an operator would.
+    USERS = {"coach": ("cory.coach", "coach", "coach password 123"),
+             "athlete": ("abe.athlete", "athlete", "athlete password 123")}
+
     def __init__(self, exe, port, data_dir):
         self.exe, self.port, self.data_dir = exe, port, data_dir
         self.process = None
         self.base = f"http://127.0.0.1:{port}"
         self.log = open(OUTPUT / "server.log", "ab")
+        for handle, role, password in self.USERS.values():
+            self.cli("admin", "create-user", handle, "--role", role, input=password)
+        self.token = self.cli("admin", "token", "cory.coach").strip()
+
+    def cli(self, *args, input=None):
+        done = subprocess.run([str(self.exe), *args, "--data-dir", str(self.data_dir)], input=input,
+                              capture_output=True, text=True, check=True)
+        return done.stdout
 
     def start(self):
         self.process = subprocess.Popen(
@@ -69,17 +81,23 @@ class Server:
             self.process.wait(timeout=15)
 
     def get(self, path):
-        with urllib.request.urlopen(self.base + path, timeout=5) as response:
+        with urllib.request.urlopen(self.signed(path), timeout=5) as response:
             return json.load(response)
 
     def get_text(self, path):
-        with urllib.request.urlopen(self.base + path, timeout=5) as response:
+        with urllib.request.urlopen(self.signed(path), timeout=5) as response:
             return response.read().decode()
 
+    def signed(self, path):
+        return urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {self.token}"})
+
     def post_form(self, path, fields):
-        """Posts an HTML form and returns where it redirected (the form must be accepted)."""
-        items = fields.items() if isinstance(fields, dict) else fields
-        request = urllib.request.Request(self.base + path, data=urllib.parse.urlencode(list(items)).encode(), method="POST")
+        """Posts an HTML form as the coach and returns where it redirected (the form must be
+        accepted). The form token pair is the browser's: a cookie and the same value as a field."""
+        items = list(fields.items() if isinstance(fields, dict) else fields)
+        csrf = "t" * 43
+        request = urllib.request.Request(self.base + path, data=urllib.parse.urlencode([("csrf", csrf)] + items).encode(), method="POST",
+                                         headers={"Authorization": f"Bearer {self.token}", "Cookie": f"hyzer_csrf={csrf}"})
         opener = urllib.request.build_opener(NoRedirect)
         try:
             opener.open(request, timeout=5)
@@ -89,8 +107,8 @@ class Server:
         raise AssertionError(f"{path} did not redirect")
 
     def post(self, path, body):
-        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
-                                         headers={"content-type": "application/json"}, method="POST")
+        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"content-type": "application/json", "Authorization": f"Bearer {self.token}"})
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.load(response)
 

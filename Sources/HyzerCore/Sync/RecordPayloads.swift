@@ -10,6 +10,11 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
     public var role: String
     public var cloudRecordName: String?
     public var createdAt: Date
+    // Account fields, absent from records written before accounts existed. Passwords travel
+    // only as bcrypt hashes; sessions and API tokens never leave their device.
+    public var passwordHash: String?
+    public var disabled: Bool?
+    public var originDeviceID: UUID?
 
     public init(_ player: Player) {
         id = player.id
@@ -18,12 +23,16 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
         role = player.role.rawValue
         cloudRecordName = player.cloudRecordName
         createdAt = player.createdAt
+        passwordHash = player.passwordHash
+        disabled = player.disabled ? true : nil
+        originDeviceID = player.originDeviceID
     }
 
     public func player(updatedAt: HLC) -> Player? {
         guard case .success(let handle) = Handle.parse(handle) else { return nil }
         return Player(id: id, displayName: displayName, handle: handle, role: Role(rawValue: role) ?? .athlete,
-                      cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt)
+                      cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt,
+                      passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)
     }
 }
 
@@ -184,12 +193,18 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
     public var clubName: StampedValue<String>
     public var tvPageSeconds: StampedValue<Int>
     public var publicLeaderboards: StampedValue<Bool>
+    /// Anyone may create an (athlete) account without an invite. Absent in settings written
+    /// before accounts existed: off.
+    public var openSignUp: StampedValue<Bool>?
 
-    public init(clubName: StampedValue<String>, tvPageSeconds: StampedValue<Int>, publicLeaderboards: StampedValue<Bool>) {
+    public init(clubName: StampedValue<String>, tvPageSeconds: StampedValue<Int>, publicLeaderboards: StampedValue<Bool>, openSignUp: StampedValue<Bool>? = nil) {
         self.clubName = clubName
         self.tvPageSeconds = tvPageSeconds
         self.publicLeaderboards = publicLeaderboards
+        self.openSignUp = openSignUp
     }
+
+    public var allowsOpenSignUp: Bool { openSignUp?.value ?? false }
 
     public static func defaults(deviceID: UUID) -> ClubSettingsPayload {
         let zero = HLC(wallMillis: 0, counter: 0, deviceID: deviceID)
@@ -200,9 +215,16 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
         ClubSettingsPayload(
             clubName: clubName.newer(other.clubName),
             tvPageSeconds: tvPageSeconds.newer(other.tvPageSeconds),
-            publicLeaderboards: publicLeaderboards.newer(other.publicLeaderboards)
+            publicLeaderboards: publicLeaderboards.newer(other.publicLeaderboards),
+            openSignUp: Self.newer(openSignUp, other.openSignUp)
         )
     }
 
-    public var newest: HLC { max(clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc) }
+    private static func newer(_ one: StampedValue<Bool>?, _ other: StampedValue<Bool>?) -> StampedValue<Bool>? {
+        guard let one else { return other }
+        guard let other else { return one }
+        return one.newer(other)
+    }
+
+    public var newest: HLC { [clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc, openSignUp?.hlc].compactMap { $0 }.max() ?? clubName.hlc }
 }

@@ -6,11 +6,8 @@ import HyzerStore
 /// live-stream handler both ask this, so the two can never disagree.
 struct AccessRules: Sendable {
     let stores: Stores
-    /// Off until accounts exist: every audience is open.
-    var enforcing = false
 
     func decide(_ audience: Audience, identity: Identity?) async -> AccessDecision {
-        guard enforcing else { return .allowed }
         // Only the viewer rule depends on a setting; skip the read for the others.
         let publicLeaderboards = audience == .viewer ? await self.publicLeaderboards() : true
         return AccessPolicy.decide(audience, identity: identity, publicLeaderboards: publicLeaderboards)

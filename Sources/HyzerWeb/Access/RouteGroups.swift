@@ -13,7 +13,9 @@ struct RouteGroups {
 
     init(_ parent: some RouterMethods<AppRequestContext>, style: AccessMiddleware.Style, rules: AccessRules) {
         func group(_ audience: Audience) -> RouterGroup<AppRequestContext> {
-            parent.group().add(middleware: AccessMiddleware(audience: audience, style: style, rules: rules))
+            let group = parent.group().add(middleware: AccessMiddleware(audience: audience, style: style, rules: rules))
+            // Page forms carry a token; the API's guard is `APIGuardMiddleware` on its group.
+            return style == .page ? group.add(middleware: CSRFCheckMiddleware()) : group
         }
         everyone = group(.everyone)
         viewer = group(.viewer)

@@ -46,7 +46,7 @@ struct RoundPagesController {
                 id: form.id, playerID: form.playerID, hole: form.hole,
                 strokes: form.strokes, supersedes: form.supersedes
             )
-            _ = try await stores.domain.recordScore(submission, in: roundID)
+            _ = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
             return .redirect(to: "/rounds/\(Display.id(roundID))#scorecard", type: .normal)
         } catch let rejection as ScoreRejection {
             return try await refused(roundID: roundID, form: form, errors: Self.fieldErrors(rejection), request: request, context: context)
@@ -69,6 +69,7 @@ struct RoundPagesController {
         switch rejection {
         case .invalid(let errors): errors
         case .conflict(let field, let message): FieldErrors(field, message)
+        case .notYours: FieldErrors("playerID", ScoreRejection.notYours.message)
         }
     }
 

@@ -40,7 +40,7 @@ struct RoundsAPIController {
             id: payload.id?.text, playerID: payload.playerID?.text, hole: payload.hole?.text,
             strokes: payload.strokes?.text, supersedes: payload.supersedes?.text
         )
-        let recorded = try await stores.domain.recordScore(submission, in: roundID)
+        let recorded = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
         let body = ScoreCreatedResponse(event: ScoreEventItem(recorded.event), duplicate: recorded.duplicate ? true : nil)
         return EditedResponse(status: recorded.duplicate ? .ok : .created, response: body)
     }

@@ -12,12 +12,13 @@ struct TVController {
         groups.viewer.get("/tv", use: tv)
     }
 
-    /// The wall display. `?round=ID` pins one round; `?page=N` sets the seconds each page
-    /// of a long board (and each round) stays up.
+    /// The wall display. `?round=ID` pins one round; `?page=N` overrides the club setting for
+    /// the seconds each page of a long board (and each round) stays up.
     @Sendable func tv(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshots = try await stores.domain.activeRoundSnapshots()
         let pinned = request.uri.queryParameters.get("round").flatMap(UUID.init(text:)).map(Display.id) ?? ""
-        let seconds = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) } ?? 10
+        let chosen = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) }
+        let seconds = if let chosen { chosen } else { try await stores.domain.clubSettings().tvPageSeconds.value }
         return renderer.page(TVPage(boards: TVBoards(snapshots: snapshots), pinnedRound: pinned, pageSeconds: seconds), "tv")
     }
 }

@@ -54,3 +54,38 @@ struct RetryForm: Decodable, Sendable {
     var type: String?
     var id: String?
 }
+
+struct SignInForm: Decodable, Sendable {
+    var handle: String?
+    var password: String?
+    var next: String?
+}
+
+/// Setup, join and claim: who the new account is and its password.
+struct AccountForm: Decodable, Sendable {
+    var token: String?
+    var invite: String?
+    var displayName: String?
+    var handle: String?
+    var password: String?
+
+    var values: [String: String] {
+        ["displayName": displayName ?? "", "handle": handle ?? ""]
+    }
+}
+
+struct InviteForm: Decodable, Sendable {
+    var role: String?
+    var playerID: String?
+}
+
+struct RoleForm: Decodable, Sendable {
+    var role: String?
+}
+
+struct SettingsForm: Decodable, Sendable {
+    var clubName: String?
+    var tvPageSeconds: String?
+    var publicLeaderboards: String?
+    var openSignUp: String?
+}

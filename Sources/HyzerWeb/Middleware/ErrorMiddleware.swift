@@ -83,6 +83,10 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self = Problem(invalid: errors)
         case ScoreRejection.conflict(let field, let message):
             self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict", errors: [FieldProblem(field: field, message: message)])
+        case ScoreRejection.notYours:
+            self.init(status: .forbidden, title: "Not allowed", detail: ScoreRejection.notYours.message, type: "/problems/forbidden")
+        case let error as AccountError:
+            self.init(status: .conflict, title: "Not allowed", detail: error.description, type: "/problems/conflict")
         case StoreError.notFound(let what):
             self.init(status: .notFound, title: "Not found", detail: "\(what) was not found. It may have been removed, or the link is wrong.")
         case is NIOTooManyBytesError:

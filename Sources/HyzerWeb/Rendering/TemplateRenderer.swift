@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import HyzerCore
 
 /// The Mustache templates of `Templates/`, loaded once at start-up. A missing template is
 /// a start-up failure, never a blank page later.
@@ -10,6 +11,7 @@ public struct TemplateRenderer: Sendable {
     static let required = [
         "layout", "leaderboard", "home", "round", "leaderboard-page", "course-new", "player-new",
         "round-new", "score-correct", "not-found", "error", "scorecard", "tv", "tv-boards", "sync", "sync-status",
+        "signin", "setup", "join", "invites", "admin",
     ]
 
     public init(directory: URL) async throws {
@@ -27,8 +29,8 @@ public struct TemplateRenderer: Sendable {
         library.render(context, withTemplate: template) ?? ""
     }
 
-    func page(_ context: Any, _ template: String, status: HTTPResponse.Status = .ok) -> HTML {
-        HTML(render(context, template), status: status)
+    func page(_ page: some Sendable, _ template: String, status: HTTPResponse.Status = .ok) -> HTML {
+        HTML(status: status) { chrome in self.render(PageEnvelope(page: page, chrome: chrome), template) }
     }
 }
 
@@ -37,21 +39,63 @@ public struct StartupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A rendered page.
-struct HTML: ResponseGenerator {
-    let body: String
-    let status: HTTPResponse.Status
+/// What every page shows besides its own content: who is signed in (for the menu) and the
+/// token each form carries. Taken from the request context when the page is rendered.
+struct PageChrome: Sendable {
+    struct Viewer: Sendable {
+        var handle: String
+        var displayName: String
+        var role: String
+        var isCoach: Bool
+        var isAdmin: Bool
+    }
 
-    init(_ body: String, status: HTTPResponse.Status = .ok) {
-        self.body = body
+    var csrf: String
+    var viewer: Viewer?
+
+    init(csrf: String = "", identity: Identity? = nil) {
+        self.csrf = csrf
+        viewer = identity.map {
+            Viewer(handle: $0.handle, displayName: $0.displayName, role: $0.role.rawValue, isCoach: $0.role.includes(.coach), isAdmin: $0.role == .admin)
+        }
+    }
+}
+
+/// A page's own values plus `csrf` and `viewer`, visible from every section of its template.
+struct PageEnvelope: MustacheParent {
+    let page: Any
+    let chrome: PageChrome
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "csrf": return chrome.csrf
+        case "viewer": return chrome.viewer
+        default:
+            guard let value = Mirror(reflecting: page).children.first(where: { $0.label == name })?.value else { return nil }
+            let optional = Mirror(reflecting: value)
+            guard optional.displayStyle == .optional else { return value }
+            return optional.children.first?.value
+        }
+    }
+}
+
+/// A rendered page, rendered when the response is made, so it sees the request's identity
+/// and form token.
+struct HTML: ResponseGenerator {
+    let status: HTTPResponse.Status
+    let render: @Sendable (PageChrome) -> String
+
+    init(status: HTTPResponse.Status = .ok, render: @escaping @Sendable (PageChrome) -> String) {
         self.status = status
+        self.render = render
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(
+        let chrome = (context as? AppRequestContext).map { PageChrome(csrf: $0.csrfToken, identity: $0.identity) } ?? PageChrome()
+        return Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: body))
+            body: .init(byteBuffer: ByteBuffer(string: render(chrome)))
         )
     }
 }

@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+/// A person as the admin page lists them: the canonical player and the aliases merged into it.
+public struct UserEntry: Sendable {
+    public var player: Player
+    public var aliases: [Player]
+}
+
+public struct AuditEntry: Sendable {
+    public var at: Date
+    public var actor: String
+    public var player: String
+    public var change: String
+}
+
+public enum AccountError: Error, Equatable, CustomStringConvertible {
+    /// The change would leave the club without an enabled admin.
+    case lastAdmin
+    case handleTaken(String)
+
+    public var description: String {
+        switch self {
+        case .lastAdmin: "The last enabled admin can be neither demoted nor disabled. Make someone else admin first."
+        case .handleTaken(let handle): "The handle @\(handle) is already taken."
+        }
+    }
+}
+
+extension DomainStore {
+    // MARK: Saving players (the one place that writes the players table)
+
+    /// Saves a player and re-derives the aliases of its handle(s), so that players sharing a
+    /// handle always resolve to the same canonical one on every device.
+    static func savePlayer(_ player: Player, _ db: Database) throws {
+        let previous = try String.fetchOne(db, sql: "SELECT handle FROM players WHERE id = ?", arguments: [player.id.text])
+        try PlayerRecord(player).save(db)
+        try reconcileAliases(player.handle.value, db)
+        if let previous, previous != player.handle.value { try reconcileAliases(previous, db) }
+    }
+
+    private static func reconcileAliases(_ handle: String, _ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, aliasOf FROM players WHERE handle = ?", arguments: [handle])
+        let ids = rows.compactMap { UUID(text: $0["id"]) }
+        guard let canonical = IdentityMerge.canonical(of: ids)?.text else { return }
+        let changed = rows.contains { row in
+            let alias: String? = row["aliasOf"]
+            return (row["id"] as String) == canonical ? alias != nil : alias != canonical
+        }
+        guard changed else { return }
+        try db.execute(sql: "UPDATE players SET aliasOf = CASE WHEN id = ? THEN NULL ELSE ? END WHERE handle = ?", arguments: [canonical, canonical, handle])
+        // Boards that show these players are now attributed differently: republish them.
+        let list = ids.map { "'\($0.text)'" }.joined(separator: ",")
+        try db.execute(sql: """
+            UPDATE rounds SET version = version + 1 WHERE id IN (
+                SELECT roundID FROM round_players WHERE playerID IN (\(list))
+                UNION SELECT roundID FROM score_events WHERE playerID IN (\(list)))
+            """)
+    }
+
+    /// Alias id → canonical id, for every merged identity.
+    static func aliasMap(_ db: Database) throws -> [String: String] {
+        var map: [String: String] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, aliasOf FROM players WHERE aliasOf IS NOT NULL")
+        while let row = try rows.next() { map[row["id"]] = row["aliasOf"] }
+        return map
+    }
+
+    static func canonicalID(_ id: UUID, _ db: Database) throws -> UUID {
+        let alias = try String.fetchOne(db, sql: "SELECT aliasOf FROM players WHERE id = ?", arguments: [id.text])
+        return alias.flatMap(UUID.init(text:)) ?? id
+    }
+
+    /// Changes one player in a transaction, with a new clock reading, and queues it.
+    func updatePlayer(_ id: UUID, audit: (actor: UUID?, change: String)? = nil, _ change: @escaping @Sendable (inout Player, Database) throws -> Void) async throws -> Player {
+        let stamp = tick()
+        let moment = now()
+        let written = try await pool.write { db in
+            let canonical = try Self.canonicalID(id, db)
+            guard var player = try PlayerRecord.fetchOne(db, key: canonical.text)?.domain() else { throw StoreError.notFound("Player") }
+            try change(&player, db)
+            player.updatedAt = stamp
+            try Self.savePlayer(player, db)
+            if let audit {
+                try db.execute(sql: "INSERT INTO account_audit (id, at, actorID, playerID, change) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [UUID().text, moment, audit.actor?.text, player.id.text, audit.change])
+            }
+            return player
+        }
+        return queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
+    }
+
+    // MARK: Identity
+
+    /// The canonical player behind an id (an alias resolves to its canonical player).
+    public func player(_ id: UUID) async throws -> Player? {
+        try await pool.read { db in
+            try PlayerRecord.fetchOne(db, key: try Self.canonicalID(id, db).text)?.domain()
+        }
+    }
+
+    /// The canonical player with this handle, for signing in.
+    public func player(handle: Handle) async throws -> Player? {
+        try await pool.read { db in
+            try PlayerRecord.filter(Column("handle") == handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
+        }
+    }
+
+    /// Who a session or token belongs to now: nil when the player is gone or disabled. Read
+    /// on every request, so a role change or a disable (made here or synced) applies at once.
+    public func identity(of id: UUID) async throws -> Identity? {
+        guard let player = try await player(id), !player.disabled else { return nil }
+        return Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
+    }
+
+    public func hasEnabledAdmin() async throws -> Bool {
+        try await pool.read { db in try Self.enabledAdmins(db) > 0 }
+    }
+
+    private static func enabledAdmins(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM players WHERE role = 'admin' AND disabled = 0 AND aliasOf IS NULL") ?? 0
+    }
+
+    // MARK: Accounts
+
+    /// A new player who can sign in (setup, invite, open sign-up, the CLI).
+    public func createAccount(_ valid: PlayerDraft.Valid, passwordHash: String?) async throws -> Player {
+        let player = Player(
+            id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: now(), updatedAt: tick(),
+            passwordHash: passwordHash, originDeviceID: deviceID
+        )
+        let written = try await pool.write { db in
+            if try PlayerRecord.filter(Column("handle") == valid.handle.value).fetchCount(db) > 0 {
+                throw FieldErrors("handle", AccountError.handleTaken(valid.handle.value).description)
+            }
+            try Self.savePlayer(player, db)
+            return player
+        }
+        return queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
+    }
+
+    public func setPassword(of id: UUID, hash: String, actor: UUID?) async throws -> Player {
+        try await updatePlayer(id, audit: (actor, "password set")) { player, _ in player.passwordHash = hash }
+    }
+
+    /// Changes a role. Refuses to leave the club without an enabled admin.
+    public func changeRole(of id: UUID, to role: Role, actor: UUID?) async throws -> Player {
+        try await updatePlayer(id, audit: (actor, "role → \(role.rawValue)")) { player, db in
+            if player.role == .admin, role != .admin, !player.disabled, try Self.enabledAdmins(db) <= 1 { throw AccountError.lastAdmin }
+            player.role = role
+        }
+    }
+
+    public func setDisabled(_ id: UUID, _ disabled: Bool, actor: UUID?) async throws -> Player {
+        try await updatePlayer(id, audit: (actor, disabled ? "disabled" : "enabled")) { player, db in
+            if disabled, player.role == .admin, !player.disabled, try Self.enabledAdmins(db) <= 1 { throw AccountError.lastAdmin }
+            player.disabled = disabled
+        }
+    }
+
+    /// Everyone, canonical players first with their aliases, by name.
+    public func users() async throws -> [UserEntry] {
+        try await pool.read { db in
+            let records = try PlayerRecord.order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
+            var aliases: [String: [Player]] = [:]
+            for record in records { if let canonical = record.aliasOf { aliases[canonical, default: []].append(try record.domain()) } }
+            return try records.filter { $0.aliasOf == nil }.map { UserEntry(player: try $0.domain(), aliases: aliases[$0.id] ?? []) }
+        }
+    }
+
+    public func auditLog(limit: Int = 50) async throws -> [AuditEntry] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT a.at, COALESCE(actor.handle, 'command line') AS actor, COALESCE(p.handle, a.playerID) AS player, a.change
+                FROM account_audit a LEFT JOIN players actor ON actor.id = a.actorID LEFT JOIN players p ON p.id = a.playerID
+                ORDER BY a.at DESC LIMIT ?
+                """, arguments: [limit])
+            return rows.map { AuditEntry(at: $0["at"], actor: $0["actor"], player: $0["player"], change: $0["change"]) }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Crypto
+import Foundation
+import GRDB
+import HyzerCore
+
+/// An API token as the admin page lists it; the token itself is shown once and never stored.
+public struct APITokenEntry: Sendable {
+    public var id: UUID
+    public var playerID: UUID
+    public var name: String
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    public var revoked: Bool
+}
+
+/// A single-use link: the first admin's setup, or an invite to sign up (maybe to claim an
+/// existing player).
+public struct OneTimeLink: Sendable {
+    public enum Kind: String, Sendable { case setup, invite }
+    public var kind: Kind
+    public var role: Role
+    public var playerID: UUID?
+    public var createdBy: UUID?
+    public var expiresAt: Date
+
+    public init(kind: Kind, role: Role, playerID: UUID? = nil, createdBy: UUID? = nil, expiresAt: Date) {
+        self.kind = kind
+        self.role = role
+        self.playerID = playerID
+        self.createdBy = createdBy
+        self.expiresAt = expiresAt
+    }
+}
+
+public struct InviteEntry: Sendable {
+    public var id: UUID
+    public var role: Role
+    public var playerID: UUID?
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var usedAt: Date?
+}
+
+/// Secrets handed to people (session ids, tokens, links) are random and only their SHA-256
+/// is stored: a copy of `sync.sqlite` opens no account.
+public enum Secret {
+    public static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public static func digest(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension OperationalStore {
+    /// Device-local account bookkeeping: sessions and tokens never leave the device that issued them.
+    static func registerAccountMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3-accounts") { db in
+            try db.create(table: "sessions") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .blob).notNull()
+                t.column("playerID", .text).indexed()
+                t.column("expiresAt", .double)
+            }
+            try db.create(table: "api_tokens") { t in
+                t.primaryKey("id", .text)
+                t.column("playerID", .text).notNull().indexed()
+                t.column("name", .text).notNull()
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("createdAt", .datetime).notNull()
+                t.column("lastUsedAt", .datetime)
+                t.column("revokedAt", .datetime)
+            }
+            try db.create(table: "one_time_links") { t in
+                t.primaryKey("id", .text)
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("kind", .text).notNull().check(sql: "kind IN ('setup', 'invite')")
+                t.column("role", .text).notNull()
+                t.column("playerID", .text)
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull()
+                t.column("usedAt", .datetime)
+            }
+            try db.create(table: "sign_ins") { t in
+                t.primaryKey("playerID", .text)
+                t.column("at", .datetime).notNull()
+            }
+        }
+    }
+
+    // MARK: Sessions (the storage behind hummingbird-auth's session middleware)
+
+    public func sessionValue(key: String, now: Date = Date()) async throws -> (value: Data, expiresAt: Date?)? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT value, expiresAt FROM sessions WHERE key = ?", arguments: [key]) else { return nil }
+            let expires = (row["expiresAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+            if let expires, expires <= now { return nil }
+            return (row["value"], expires)
+        }
+    }
+
+    /// Stores a session. `playerID` is kept beside it for "sign out everywhere".
+    public func setSession(key: String, value: Data, playerID: UUID?, expiresAt: Date?, onlyIfAbsent: Bool) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE expiresAt IS NOT NULL AND expiresAt <= ?", arguments: [Date().timeIntervalSince1970])
+            let verb = onlyIfAbsent ? "INSERT OR IGNORE" : "INSERT OR REPLACE"
+            try db.execute(sql: "\(verb) INTO sessions (key, value, playerID, expiresAt) VALUES (?, ?, ?, ?)",
+                           arguments: [key, value, playerID?.text, expiresAt?.timeIntervalSince1970])
+            return db.changesCount > 0
+        }
+    }
+
+    public func removeSession(key: String) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Ends every session of a player on this device. Returns how many ended.
+    @discardableResult
+    public func removeSessions(of playerID: UUID) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE playerID = ?", arguments: [playerID.text])
+            return db.changesCount
+        }
+    }
+
+    // MARK: API tokens
+
+    /// Issues a token for a player and returns it; only its digest is stored.
+    public func issueToken(for playerID: UUID, name: String, now: Date = Date()) async throws -> String {
+        let token = "hyz_" + Secret.make()
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO api_tokens (id, playerID, name, tokenHash, createdAt) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [UUID().text, playerID.text, name, Secret.digest(token), now])
+        }
+        return token
+    }
+
+    /// The player a live token belongs to; notes its use.
+    public func tokenOwner(_ token: String, now: Date = Date()) async throws -> UUID? {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, playerID FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL", arguments: [Secret.digest(token)]) else { return nil }
+            try db.execute(sql: "UPDATE api_tokens SET lastUsedAt = ? WHERE id = ?", arguments: [now, row["id"] as String])
+            return UUID(text: row["playerID"])
+        }
+    }
+
+    public func tokens() async throws -> [APITokenEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM api_tokens ORDER BY createdAt DESC").compactMap { row in
+                guard let id = UUID(text: row["id"]), let player = UUID(text: row["playerID"]) else { return nil }
+                return APITokenEntry(id: id, playerID: player, name: row["name"], createdAt: row["createdAt"], lastUsedAt: row["lastUsedAt"],
+                                     revoked: (row["revokedAt"] as Date?) != nil)
+            }
+        }
+    }
+
+    public func revokeToken(_ id: UUID, now: Date = Date()) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE api_tokens SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [now, id.text])
+        }
+    }
+
+    // MARK: One-time links
+
+    public func createLink(_ link: OneTimeLink, now: Date = Date()) async throws -> String {
+        let token = Secret.make()
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO one_time_links (id, tokenHash, kind, role, playerID, createdBy, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [UUID().text, Secret.digest(token), link.kind.rawValue, link.role.rawValue, link.playerID?.text,
+                                       link.createdBy?.text, now, link.expiresAt])
+        }
+        return token
+    }
+
+    /// The link a token opens, if it is of this kind, unused and not expired.
+    public func link(_ token: String, kind: OneTimeLink.Kind, now: Date = Date()) async throws -> OneTimeLink? {
+        try await pool.read { db in
+            try Self.liveLink(token, kind, now, db)
+        }
+    }
+
+    /// Uses a link up, atomically: of two requests with one link, one wins.
+    public func consumeLink(_ token: String, kind: OneTimeLink.Kind, now: Date = Date()) async throws -> OneTimeLink? {
+        try await pool.write { db in
+            guard let link = try Self.liveLink(token, kind, now, db) else { return nil }
+            try db.execute(sql: "UPDATE one_time_links SET usedAt = ? WHERE tokenHash = ?", arguments: [now, Secret.digest(token)])
+            return link
+        }
+    }
+
+    private static func liveLink(_ token: String, _ kind: OneTimeLink.Kind, _ now: Date, _ db: Database) throws -> OneTimeLink? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM one_time_links WHERE tokenHash = ? AND kind = ? AND usedAt IS NULL AND expiresAt > ?",
+                                         arguments: [Secret.digest(token), kind.rawValue, now]) else { return nil }
+        return OneTimeLink(kind: kind, role: Role(rawValue: row["role"]) ?? .athlete, playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
+                           createdBy: (row["createdBy"] as String?).flatMap(UUID.init(text:)), expiresAt: row["expiresAt"])
+    }
+
+    public func invites() async throws -> [InviteEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM one_time_links WHERE kind = 'invite' ORDER BY createdAt DESC LIMIT 50").compactMap { row in
+                guard let id = UUID(text: row["id"]) else { return nil }
+                return InviteEntry(id: id, role: Role(rawValue: row["role"]) ?? .athlete, playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
+                                   createdAt: row["createdAt"], expiresAt: row["expiresAt"], usedAt: row["usedAt"])
+            }
+        }
+    }
+
+    // MARK: Sign-ins
+
+    public func noteSignIn(_ playerID: UUID, at: Date = Date()) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO sign_ins (playerID, at) VALUES (?, ?)", arguments: [playerID.text, at])
+        }
+    }
+
+    public func lastSignIns() async throws -> [UUID: Date] {
+        try await pool.read { db in
+            var result: [UUID: Date] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT playerID, at FROM sign_ins") {
+                if let id = UUID(text: row["playerID"]) { result[id] = row["at"] }
+            }
+            return result
+        }
+    }
+}

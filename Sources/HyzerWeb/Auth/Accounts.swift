@@ -1,0 +1,73 @@
+import Foundation
+import HummingbirdBcrypt
+import HyzerCore
+import HyzerStore
+
+/// Account operations that need a password hash: used by the sign-in, setup and join pages
+/// and by `hyzer admin` on the command line, on the same stores.
+public struct Accounts: Sendable {
+    let stores: Stores
+    /// bcrypt's work factor: 12 by default (about a quarter second here); tests use less.
+    let cost: UInt8
+
+    /// How long a setup link or an invite stays usable.
+    static let setupLifetime: TimeInterval = 24 * 3600
+    static let inviteLifetime: TimeInterval = 7 * 24 * 3600
+
+    public init(stores: Stores, cost: UInt8 = 12) {
+        self.stores = stores
+        self.cost = cost
+    }
+
+    func hash(_ password: String) -> String {
+        Bcrypt.hash(password, cost: cost)
+    }
+
+    /// The player a handle and password open, or nil. A handle that does not exist costs the
+    /// same bcrypt check as a wrong password, so timing tells nothing either.
+    func verify(handle: String, password: String) async throws -> Player? {
+        let player: Player?
+        if case .success(let parsed) = Handle.parse(handle) { player = try await stores.domain.player(handle: parsed) } else { player = nil }
+        let matches = Bcrypt.verify(password, hash: player?.passwordHash ?? Self.decoyHash)
+        guard let player, matches, player.canSignIn else { return nil }
+        return player
+    }
+
+    /// A valid hash of a password nobody has, checked when the handle is unknown.
+    private static let decoyHash = Bcrypt.hash(Secret.make(), cost: 12)
+
+    /// Creates a user who can sign in. Throws `FieldErrors` for bad input.
+    public func createUser(displayName: String?, handle: String?, role: Role, password: String?) async throws -> Player {
+        var errors = FieldErrors()
+        var valid: PlayerDraft.Valid?
+        do { valid = try PlayerDraft(displayName: displayName, handle: handle, role: role.rawValue).validated() } catch { errors = error }
+        var checked: String?
+        do { checked = try PasswordRules.validate(password) } catch { error.entries.forEach { errors.add($0.field, $0.message) } }
+        try errors.throwIfAny()
+        guard let valid, let checked else { throw errors }
+        return try await stores.domain.createAccount(valid, passwordHash: hash(checked))
+    }
+
+    public func resetPassword(handle: String, password: String, actor: UUID? = nil) async throws -> Player {
+        let player = try await existing(handle)
+        return try await stores.domain.setPassword(of: player.id, hash: hash(try PasswordRules.validate(password)), actor: actor)
+    }
+
+    public func issueToken(handle: String, name: String) async throws -> String {
+        let player = try await existing(handle)
+        return try await stores.operational.issueToken(for: player.id, name: name)
+    }
+
+    func existing(_ handle: String) async throws -> Player {
+        guard case .success(let parsed) = Handle.parse(handle), let player = try await stores.domain.player(handle: parsed) else {
+            throw StoreError.notFound("Player @\(handle)")
+        }
+        return player
+    }
+
+    /// A single-use link for creating the first admin, when there is no admin yet.
+    public func setupTokenIfNeeded() async throws -> String? {
+        guard try await !stores.domain.hasEnabledAdmin() else { return nil }
+        return try await stores.operational.createLink(OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: Self.setupLifetime)))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// Cross-site request forgery: every page form carries a token that must equal the
+/// `hyzer_csrf` cookie (a page on another site can neither read the cookie nor set the
+/// field), and a state-changing request whose `Origin` is another site is refused outright.
+enum CSRF {
+    static let cookieName = "hyzer_csrf"
+    static let fieldName = "csrf"
+
+    static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {
+        ![.get, .head, .options].contains(method)
+    }
+
+    /// True when the request says it comes from another site. No `Origin` at all is allowed
+    /// (older browsers, curl); the form token still has to match.
+    static func isCrossSite(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return false }
+        guard let url = URL(string: origin), let host = url.host else { return true }
+        let authority = url.port.map { "\(host):\($0)" } ?? host
+        return authority.lowercased() != (request.head.authority ?? "").lowercased()
+    }
+
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// Issues the form token (a cookie, once per browser) and puts it in the context for the
+/// page's forms.
+struct CSRFTokenMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let secureCookies: Bool
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let cookie = request.cookies[CSRF.cookieName].map { String($0.value) }
+        let existing = cookie.flatMap { $0.count == 43 ? $0 : nil }
+        context.csrfToken = existing ?? Secret.make()
+        var response = try await next(request, context)
+        if existing == nil, response.headers[.contentType]?.hasPrefix("text/html") == true {
+            let cookie = Cookie(name: CSRF.cookieName, value: context.csrfToken, path: "/", secure: secureCookies, httpOnly: true, sameSite: .lax)
+            response.headers[values: .setCookie].append(cookie.description)
+        }
+        return response
+    }
+}
+
+/// Checks the form token and origin of every state-changing page request before its handler.
+struct CSRFCheckMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    private struct TokenField: Decodable {
+        var csrf: String?
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard CSRF.isStateChanging(request.method) else { return try await next(request, context) }
+        if CSRF.isCrossSite(request) {
+            throw Problem(status: .forbidden, title: "Refused", detail: "This form was sent from another site.", type: "/problems/csrf")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let sent = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?.csrf ?? ""
+        guard request.cookies[CSRF.cookieName] != nil, CSRF.equal(sent, context.csrfToken) else {
+            throw Problem(status: .forbidden, title: "Form expired", detail: "This form is out of date or was not sent from Hyzer. Go back, reload the page and try again.", type: "/problems/csrf")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// The JSON API's front door: a body must be JSON (415 otherwise: a cross-site HTML form can
+/// only send form types), and a state-changing call from another site's page is refused.
+struct APIGuardMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if CSRF.isStateChanging(request.method) {
+            if CSRF.isCrossSite(request) {
+                throw Problem(status: .forbidden, title: "Refused", detail: "State-changing API calls are not accepted from another site's pages.", type: "/problems/csrf")
+            }
+            let type = request.headers[.contentType].flatMap(MediaType.init(from:))
+            if request.headers[.contentType] != nil || request.headers[.contentLength].map({ $0 != "0" }) == true,
+               type?.isType(.applicationJson) != true {
+                throw Problem(status: .unsupportedMediaType, title: "Unsupported media type", detail: "Send the body as application/json.")
+            }
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// What a signed-in browser's session holds. Role and name are read from the player on
+/// every request, never kept here, so a change applies at the next request.
+public struct UserSession: Codable, Sendable {
+    public var playerID: UUID
+    public var signedInAt: Date
+}
+
+/// hummingbird-auth's session storage on `sync.sqlite`: sessions survive a restart and never
+/// leave this device.
+struct SQLiteSessionDriver: PersistDriver {
+    let store: OperationalStore
+
+    func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        guard try await store.setSession(key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: Self.date(expires), onlyIfAbsent: true) else {
+            throw PersistError.duplicate
+        }
+    }
+
+    func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
+        // An update without an expiry keeps the one already stored.
+        let existing = try await store.sessionValue(key: key)
+        let expiresAt = Self.date(expires) ?? existing?.expiresAt
+        _ = try await store.setSession(key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: expiresAt, onlyIfAbsent: false)
+    }
+
+    func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {
+        try await getWithTTL(key: key, as: type)?.object
+    }
+
+    func getWithTTL<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
+        guard let stored = try await store.sessionValue(key: key) else { return nil }
+        guard let object = try? JSONDecoder().decode(type, from: stored.value) else { throw PersistError.invalidConversion }
+        return (object, stored.expiresAt.map { .seconds(max(0, $0.timeIntervalSinceNow)) })
+    }
+
+    func remove(key: String) async throws {
+        try await store.removeSession(key: key)
+    }
+
+    private static func playerID(_ value: some Sendable) -> UUID? { (value as? UserSession)?.playerID }
+
+    private static func date(_ duration: Duration?) -> Date? {
+        duration.map { Date(timeIntervalSinceNow: Double($0.components.seconds)) }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import HyzerCore
+import HyzerStore
+
+/// Signing in and out, the first admin's setup, and joining by invite or open sign-up.
+struct AccountController {
+    let stores: Stores
+    let renderer: TemplateRenderer
+    let accounts: Accounts
+    let throttle: SignInThrottle
+    let sessionLifetime: Duration
+
+    func addRoutes(to groups: RouteGroups) {
+        groups.everyone.get("/signin", use: signInPage)
+        groups.everyone.post("/signin", use: signIn)
+        groups.member.post("/signout", use: signOut)
+        groups.member.post("/signout/everywhere", use: signOutEverywhere)
+        groups.everyone.get("/setup", use: setupPage)
+        groups.everyone.post("/setup", use: setup)
+        groups.everyone.get("/join", use: joinPage)
+        groups.everyone.post("/join", use: join)
+    }
+
+    // MARK: Sign in and out
+
+    @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let next = SignInLink.safeNext(request.uri.queryParameters.get("next"))
+        return renderer.page(SignInPage(next: next, form: FormState(), canJoin: try await openSignUp()), "signin")
+    }
+
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: SignInForm.self, context: context)
+        let next = SignInLink.safeNext(form.next)
+        let handle = (form.handle ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let keys = ["handle:\(handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)", "address:\(context.remoteAddress)"]
+        if let wait = await throttle.retryAfter(keys) {
+            var state = FormState(values: ["handle": form.handle ?? ""])
+            state.message = "Too many failed sign-ins. Try again in \(Self.minutes(wait))."
+            var response = try renderer.page(SignInPage(next: next, form: state, canJoin: false), "signin", status: .tooManyRequests).response(from: request, context: context)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
+        guard let player = try await accounts.verify(handle: form.handle ?? "", password: form.password ?? "") else {
+            await throttle.failed(keys)
+            var state = FormState(values: ["handle": form.handle ?? ""])
+            // The same words whether the handle exists or not.
+            state.message = "That handle and password do not match an account."
+            return try renderer.page(SignInPage(next: next, form: state, canJoin: try await openSignUp()), "signin", status: .unauthorized)
+                .response(from: request, context: context)
+        }
+        await throttle.succeeded(keys)
+        try await begin(player, context: context)
+        return .redirect(to: next, type: .normal)
+    }
+
+    /// A new session (a new id: a session fixed before sign-in is never reused).
+    private func begin(_ player: Player, context: AppRequestContext) async throws {
+        context.sessions.createSession(UserSession(playerID: player.id, signedInAt: Date()), expiresIn: sessionLifetime)
+        try await stores.operational.noteSignIn(player.id)
+    }
+
+    @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+        context.sessions.clearSession()
+        return .redirect(to: "/", type: .normal)
+    }
+
+    @Sendable func signOutEverywhere(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let identity = context.identity {
+            try await stores.operational.removeSessions(of: identity.playerID)
+        }
+        context.sessions.clearSession()
+        return .redirect(to: "/signin", type: .normal)
+    }
+
+    // MARK: First admin
+
+    @Sendable func setupPage(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let token = request.uri.queryParameters.get("token") ?? ""
+        guard try await stores.operational.link(token, kind: .setup) != nil else { throw Self.invalidLink("setup") }
+        return renderer.page(SetupPage(token: token, form: FormState()), "setup")
+    }
+
+    @Sendable func setup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: AccountForm.self, context: context)
+        let token = form.token ?? ""
+        guard try await stores.operational.link(token, kind: .setup) != nil else { throw Self.invalidLink("setup") }
+        do {
+            try Self.check(form)
+            // Used up before the account is made: of two requests with one link, one wins.
+            guard try await stores.operational.consumeLink(token, kind: .setup) != nil else { throw Self.invalidLink("setup") }
+            let admin = try await accounts.createUser(displayName: form.displayName, handle: form.handle, role: .admin, password: form.password)
+            try await begin(admin, context: context)
+            return .redirect(to: "/admin", type: .normal)
+        } catch let errors as FieldErrors {
+            return try renderer.page(SetupPage(token: token, form: FormState(values: form.values, errors: errors)), "setup", status: .unprocessableContent)
+                .response(from: request, context: context)
+        }
+    }
+
+    // MARK: Joining
+
+    @Sendable func joinPage(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let invite = request.uri.queryParameters.get("invite") ?? ""
+        return renderer.page(try await joinPage(invite: invite, form: FormState()), "join")
+    }
+
+    @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: AccountForm.self, context: context)
+        let invite = form.invite ?? ""
+        let page = try await joinPage(invite: invite, form: FormState(values: form.values))
+        do {
+            let link = invite.isEmpty ? nil : try await stores.operational.link(invite, kind: .invite)
+            if let claimed = link?.playerID {
+                _ = try PasswordRules.validate(form.password)
+                guard try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
+                let player = try await stores.domain.setPassword(of: claimed, hash: accounts.hash(form.password ?? ""), actor: link?.createdBy)
+                try await begin(player, context: context)
+            } else {
+                try Self.check(form)
+                if !invite.isEmpty {
+                    guard try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
+                }
+                let player = try await accounts.createUser(displayName: form.displayName, handle: form.handle, role: link?.role ?? .athlete, password: form.password)
+                try await begin(player, context: context)
+            }
+            return .redirect(to: "/", type: .normal)
+        } catch let errors as FieldErrors {
+            var page = page
+            page.form = FormState(values: form.values, errors: errors)
+            return try renderer.page(page, "join", status: .unprocessableContent).response(from: request, context: context)
+        }
+    }
+
+    /// The join form for an invite, or for open sign-up; refused when neither applies.
+    private func joinPage(invite: String, form: FormState) async throws -> JoinPage {
+        if invite.isEmpty {
+            guard try await openSignUp() else {
+                throw Problem(status: .forbidden, title: "Invite needed", detail: "This club signs people up by invite. Ask a coach or an admin for an invite link.")
+            }
+            return JoinPage(invite: "", role: Role.athlete.rawValue, form: form)
+        }
+        guard let link = try await stores.operational.link(invite, kind: .invite) else { throw Self.invalidLink("invite") }
+        var page = JoinPage(invite: invite, role: link.role.rawValue, form: form)
+        if let playerID = link.playerID, let player = try await stores.domain.player(playerID) {
+            page.title = "Claim your profile"
+            page.claimName = player.displayName
+            page.claimHandle = player.handle.value
+        }
+        return page
+    }
+
+    private func openSignUp() async throws -> Bool {
+        try await stores.domain.clubSettings().allowsOpenSignUp
+    }
+
+    /// Name, handle and password together, so every problem shows at once.
+    static func check(_ form: AccountForm) throws(FieldErrors) {
+        var errors = FieldErrors()
+        do { _ = try PlayerDraft(displayName: form.displayName, handle: form.handle).validated() } catch { errors = error }
+        do { _ = try PasswordRules.validate(form.password) } catch { error.entries.forEach { errors.add($0.field, $0.message) } }
+        try errors.throwIfAny()
+    }
+
+    static func invalidLink(_ kind: String) -> Problem {
+        Problem(status: .forbidden, title: "Link not valid", detail: "This \(kind) link has been used, has expired or was never issued. Ask for a new one.")
+    }
+
+    static func minutes(_ seconds: Int) -> String {
+        seconds < 90 ? "\(seconds) seconds" : "\((seconds + 59) / 60) minutes"
+    }
+}

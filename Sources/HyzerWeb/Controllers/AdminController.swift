@@ -1,0 +1,158 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// `/admin`: users and roles, API tokens, club settings and the audit log. Admins only.
+struct AdminController {
+    let stores: Stores
+    let renderer: TemplateRenderer
+
+    func addRoutes(to groups: RouteGroups) {
+        groups.admin.get("/admin", use: page)
+        groups.admin.post("/admin/users/:id/role", use: changeRole)
+        groups.admin.post("/admin/users/:id/disable", use: disable)
+        groups.admin.post("/admin/users/:id/enable", use: enable)
+        groups.admin.post("/admin/tokens/:id/revoke", use: revokeToken)
+        groups.admin.post("/admin/settings", use: settings)
+    }
+
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        try await adminPage(message: request.uri.queryParameters.get("done").flatMap { Self.messages($0) })
+    }
+
+    private static func messages(_ key: String) -> String? {
+        ["role": "Role changed.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Token revoked.", "settings": "Settings saved."][key]
+    }
+
+    private func adminPage(message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
+        let page = AdminPage(
+            users: try await stores.domain.users(), signIns: try await stores.operational.lastSignIns(),
+            tokens: try await stores.operational.tokens(), audit: try await stores.domain.auditLog(),
+            settings: try await stores.domain.clubSettings(), deviceID: stores.domain.deviceID, message: message, error: error
+        )
+        return renderer.page(page, "admin", status: status)
+    }
+
+    @Sendable func changeRole(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.uuid("id", "Player")
+        let form = try await request.decode(as: RoleForm.self, context: context)
+        guard let role = form.role.flatMap(Role.init(rawValue:)) else {
+            return try await adminPage(error: "Choose athlete, coach or admin.", status: .unprocessableContent).response(from: request, context: context)
+        }
+        return try await guarded(request, context) {
+            _ = try await stores.domain.changeRole(of: id, to: role, actor: context.identity?.playerID)
+            return "role"
+        }
+    }
+
+    @Sendable func disable(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.uuid("id", "Player")
+        return try await guarded(request, context) {
+            _ = try await stores.domain.setDisabled(id, true, actor: context.identity?.playerID)
+            // A disabled account's sessions end now on this device; elsewhere at the next request.
+            try await stores.operational.removeSessions(of: id)
+            return "disabled"
+        }
+    }
+
+    @Sendable func enable(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.uuid("id", "Player")
+        return try await guarded(request, context) {
+            _ = try await stores.domain.setDisabled(id, false, actor: context.identity?.playerID)
+            return "enabled"
+        }
+    }
+
+    @Sendable func revokeToken(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await stores.operational.revokeToken(try context.uuid("id", "Token"))
+        return .redirect(to: "/admin?done=revoked", type: .normal)
+    }
+
+    @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: SettingsForm.self, context: context)
+        let name = (form.clubName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...60).contains(name.count) else {
+            return try await adminPage(error: "Club name must be 1 to 60 characters.", status: .unprocessableContent).response(from: request, context: context)
+        }
+        guard let seconds = form.tvPageSeconds.flatMap({ Int($0) }), (3...600).contains(seconds) else {
+            return try await adminPage(error: "TV page seconds must be a whole number from 3 to 600.", status: .unprocessableContent).response(from: request, context: context)
+        }
+        _ = try await stores.domain.updateClubSettings(
+            clubName: name, tvPageSeconds: seconds, publicLeaderboards: form.publicLeaderboards != nil, openSignUp: form.openSignUp != nil
+        )
+        return .redirect(to: "/admin?done=settings", type: .normal)
+    }
+
+    /// Runs a user change; the last-admin guard answers with the page and its reason (409).
+    private func guarded(_ request: Request, _ context: AppRequestContext, _ change: () async throws -> String) async throws -> Response {
+        do {
+            return .redirect(to: "/admin?done=\(try await change())", type: .normal)
+        } catch let error as AccountError {
+            return try await adminPage(error: error.description, status: .conflict).response(from: request, context: context)
+        }
+    }
+}
+
+/// Invite links: coaches invite athletes and coaches, admins anyone. An invite may be for an
+/// existing player, who then claims their profile with the scores already entered.
+struct InvitesController {
+    let stores: Stores
+    let renderer: TemplateRenderer
+
+    func addRoutes(to groups: RouteGroups) {
+        groups.coach.get("/invites", use: page)
+        groups.coach.post("/invites", use: create)
+    }
+
+    @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        renderer.page(try await invitesPage(context, link: nil, form: FormState()), "invites")
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: InviteForm.self, context: context)
+        let inviter = context.identity?.role ?? .athlete
+        let role = form.role.flatMap(Role.init(rawValue:))
+        guard let role, Self.roles(for: inviter).contains(role) else {
+            let errors = FieldErrors("role", "Choose one of: \(Self.roles(for: inviter).map(\.rawValue).joined(separator: ", ")).")
+            return try renderer.page(try await invitesPage(context, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
+                .response(from: request, context: context)
+        }
+        var playerID: UUID?
+        if let text = form.playerID, !text.isEmpty {
+            guard let id = UUID(text: text), let player = try await stores.domain.player(id), player.passwordHash == nil else {
+                let errors = FieldErrors("playerID", "Choose a player who has no account yet.")
+                return try renderer.page(try await invitesPage(context, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
+                    .response(from: request, context: context)
+            }
+            playerID = player.id
+        }
+        let token = try await stores.operational.createLink(OneTimeLink(
+            kind: .invite, role: role, playerID: playerID, createdBy: context.identity?.playerID,
+            expiresAt: Date(timeIntervalSinceNow: Accounts.inviteLifetime)
+        ))
+        let host = request.head.authority ?? "localhost"
+        let link = "http://\(host)/join?invite=\(token)"
+        return try renderer.page(try await invitesPage(context, link: link, form: FormState()), "invites", status: .created).response(from: request, context: context)
+    }
+
+    static func roles(for inviter: Role) -> [Role] {
+        inviter == .admin ? Role.allCases : [.athlete, .coach]
+    }
+
+    private func invitesPage(_ context: AppRequestContext, link: String?, form: FormState) async throws -> InvitesPage {
+        let players = try await stores.domain.players()
+        let names = Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+        let unclaimed = players.filter { $0.passwordHash == nil }
+        return InvitesPage(
+            roles: Self.roles(for: context.identity?.role ?? .athlete).map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == .athlete) },
+            players: unclaimed.map { Option(value: Display.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: false) },
+            link: link,
+            invites: try await stores.operational.invites().map {
+                InvitesPage.Item(role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player", created: Display.date($0.createdAt),
+                                 status: $0.usedAt != nil ? "used" : ($0.expiresAt < Date() ? "expired" : "open"))
+            },
+            form: form
+        )
+    }
+}

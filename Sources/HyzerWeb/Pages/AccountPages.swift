@@ -1,0 +1,117 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+
+struct SignInPage: Sendable {
+    var title = "Sign in"
+    var next: String
+    var form: FormState
+    var canJoin: Bool
+}
+
+struct SetupPage: Sendable {
+    var title = "Create the first admin"
+    var token: String
+    var form: FormState
+}
+
+/// Sign-up: by invite (maybe claiming an existing player), or open when the club allows it.
+struct JoinPage: Sendable {
+    var title = "Create your account"
+    var invite: String
+    var role: String
+    /// Set when the invite is for an existing player: only a password is asked for.
+    var claimName: String?
+    var claimHandle: String?
+    var form: FormState
+}
+
+struct InvitesPage: Sendable {
+    struct Item: Sendable {
+        var role: String
+        var player: String
+        var created: String
+        var status: String
+    }
+
+    var title = "Invites"
+    var roles: [Option]
+    var players: [Option]
+    var link: String?
+    var invites: [Item]
+    var form: FormState
+}
+
+struct AdminPage: Sendable {
+    struct User: Sendable {
+        var id: String
+        var displayName: String
+        var handle: String
+        var role: String
+        var roles: [Option]
+        var disabled: Bool
+        var canSignIn: Bool
+        var lastSignIn: String
+        var origin: String
+        var aliases: String
+        var hasAliases: Bool
+    }
+
+    struct Token: Sendable {
+        var id: String
+        var name: String
+        var owner: String
+        var created: String
+        var lastUsed: String
+        var revoked: Bool
+    }
+
+    struct Audit: Sendable {
+        var at: String
+        var actor: String
+        var player: String
+        var change: String
+    }
+
+    var title = "Admin"
+    var users: [User]
+    var tokens: [Token]
+    var hasTokens: Bool
+    var audit: [Audit]
+    var hasAudit: Bool
+    var clubName: String
+    var tvPageSeconds: Int
+    var publicLeaderboards: Bool
+    var openSignUp: Bool
+    var message: String?
+    var error: String?
+
+    init(users: [UserEntry], signIns: [UUID: Date], tokens: [APITokenEntry], audit: [AuditEntry], settings: ClubSettingsPayload, deviceID: UUID, message: String? = nil, error: String? = nil) {
+        self.users = users.map { entry in
+            let player = entry.player
+            return User(
+                id: Display.id(player.id), displayName: player.displayName, handle: player.handle.value, role: player.role.rawValue,
+                roles: Role.allCases.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == player.role) },
+                disabled: player.disabled, canSignIn: player.passwordHash != nil,
+                lastSignIn: signIns[player.id].map { Display.date($0) } ?? "—",
+                origin: player.originDeviceID.map { $0 == deviceID ? "this device" : String(Display.id($0).prefix(8)) } ?? "—",
+                aliases: entry.aliases.map { "\($0.displayName) (\(String(Display.id($0.id).prefix(8))))" }.joined(separator: ", "),
+                hasAliases: !entry.aliases.isEmpty
+            )
+        }
+        let handles = Dictionary(users.map { ($0.player.id, $0.player.handle.value) }, uniquingKeysWith: { first, _ in first })
+        self.tokens = tokens.map {
+            Token(id: Display.id($0.id), name: $0.name, owner: handles[$0.playerID].map { "@\($0)" } ?? "unknown", created: Display.date($0.createdAt),
+                  lastUsed: $0.lastUsedAt.map { Display.date($0) } ?? "never", revoked: $0.revoked)
+        }
+        hasTokens = !tokens.isEmpty
+        self.audit = audit.map { Audit(at: Display.date($0.at), actor: $0.actor, player: $0.player, change: $0.change) }
+        hasAudit = !audit.isEmpty
+        clubName = settings.clubName.value
+        tvPageSeconds = settings.tvPageSeconds.value
+        publicLeaderboards = settings.publicLeaderboards.value
+        openSignUp = settings.allowsOpenSignUp
+        self.message = message
+        self.error = error
+    }
+}

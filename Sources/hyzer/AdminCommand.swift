@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import HyzerCore
+import HyzerStore
+import HyzerWeb
+
+/// `hyzer admin …`: account chores on this machine's data directory, safe while the server
+/// runs (both use SQLite's WAL with a busy timeout).
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create users, issue API tokens and reset passwords on this machine.",
+        subcommands: [CreateUser.self, Token.self, ResetPassword.self]
+    )
+
+    struct Location: ParsableArguments {
+        @Option(help: "Folder holding domain.sqlite and sync.sqlite. (HYZER_DATA_DIR)")
+        var dataDir: String = Environment.value("HYZER_DATA_DIR") ?? "./data"
+
+        func accounts() throws -> Accounts {
+            Accounts(stores: try Stores(directory: URL(fileURLWithPath: dataDir)))
+        }
+    }
+
+    struct CreateUser: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-user",
+            abstract: "Create a user who can sign in. The password is read from standard input, or generated and printed when it is a terminal."
+        )
+        @Argument(help: "The handle, e.g. ann.lee") var handle: String
+        @Option(help: "athlete, coach or admin.") var role: String = "athlete"
+        @Option(help: "Display name (default: the handle).") var name: String?
+        @OptionGroup var location: Location
+
+        func validate() throws {
+            guard Role(rawValue: role) != nil else { throw ValidationError("--role must be athlete, coach or admin.") }
+        }
+
+        func run() async throws {
+            let (password, generated) = Password.read()
+            let player = try await report {
+                try await location.accounts().createUser(displayName: name ?? handle, handle: handle, role: Role(rawValue: role) ?? .athlete, password: password)
+            }
+            print("Created @\(player.handle) (\(player.role.rawValue)).")
+            if generated { print("Password: \(password)") }
+        }
+    }
+
+    struct Token: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a new API token for a user (stored hashed; listed and revocable on /admin).")
+        @Argument(help: "The user's handle.") var handle: String
+        @Option(help: "What the token is for, shown on /admin.") var name: String = "command line"
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let token = try await report { try await location.accounts().issueToken(handle: handle, name: name) }
+            print(token)
+        }
+    }
+
+    struct ResetPassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-password",
+            abstract: "Set a new password (for a locked-out admin). Read from standard input, or generated and printed on a terminal."
+        )
+        @Argument(help: "The user's handle.") var handle: String
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let (password, generated) = Password.read()
+            let player = try await report { try await location.accounts().resetPassword(handle: handle, password: password) }
+            print("New password set for @\(player.handle).")
+            if generated { print("Password: \(password)") }
+        }
+    }
+}
+
+enum Password {
+    /// From a pipe, the first line; on a terminal, a new random one (printed by the caller).
+    static func read() -> (String, generated: Bool) {
+        if isatty(STDIN_FILENO) == 0, let line = readLine(strippingNewline: true), !line.isEmpty {
+            return (line, false)
+        }
+        return (String(Secret.make().prefix(20)), true)
+    }
+}
+
+/// Runs an account change and turns its refusal into a readable message and exit code 1.
+func report<T>(_ work: () async throws -> T) async throws -> T {
+    do {
+        return try await work()
+    } catch let errors as FieldErrors {
+        throw ValidationError(errors.entries.map(\.message).joined(separator: " "))
+    } catch StoreError.notFound(let what) {
+        throw ValidationError("\(what) was not found.")
+    }
+}
