@@ -19,6 +19,36 @@ public func buildApplication(
         return logger
     }()
 
+    let (web, services, setupToken) = try await assemble(config, logger: logger)
+    let hub = web.hub
+    let router = buildRouter(web)
+    let streamAccess = StreamAccess { [web] topic, head in
+        await web.rules.decide(topic.audience, identity: await web.identities.identity(for: head))
+    }
+
+    var app = Application(
+        router: AnsweringHead(router: router),
+        // Live streams are answered in the pipeline, ahead of the router: see `EventStreamHandler`.
+        server: .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(hub: hub, access: streamAccess)])),
+        // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Hyzer", backlog: 4096),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? config.port
+            logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
+            if let setupToken {
+                logger.notice("No admin yet. Create the first one at http://\(config.host):\(port)/setup?token=\(setupToken) (single use, valid 24 hours)")
+            }
+            await onServerRunning(port)
+        },
+        logger: logger
+    )
+    app.addServices(services)
+    return app
+}
+
+/// Opens the stores, loads the templates and makes the services and everything the routes
+/// are built from. Tests use it to read the router's table of routes.
+func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebParts, [any Service], setupToken: String?) {
     let stores = try Stores(directory: config.dataDirectory)
     if config.seedDemo, let roundID = try await stores.domain.seedDemoIfEmpty() {
         logger.info("Seeded a demo round", metadata: ["round": "\(roundID.lowercasedText)"])
@@ -47,33 +77,10 @@ public func buildApplication(
         SQLiteSessionDriver(store: stores.operational),
         configuration: .init(sessionCookieParameters: .init(name: "hyzer_session", path: "/", secure: config.secureCookies, sameSite: .lax))
     )
-    let web = WebParts(
+    return (WebParts(
         stores: stores, renderer: renderer, live: live, hub: hub, engine: engine, accounts: accounts,
         rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config
-    )
-    let router = buildRouter(web)
-    let streamAccess = StreamAccess { [web] topic, head in
-        await web.rules.decide(topic.audience, identity: await web.identities.identity(for: head))
-    }
-
-    var app = Application(
-        router: AnsweringHead(router: router),
-        // Live streams are answered in the pipeline, ahead of the router: see `EventStreamHandler`.
-        server: .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(hub: hub, access: streamAccess)])),
-        // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Hyzer", backlog: 4096),
-        onServerRunning: { channel in
-            let port = channel.localAddress?.port ?? config.port
-            logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
-            if let setupToken {
-                logger.notice("No admin yet. Create the first one at http://\(config.host):\(port)/setup?token=\(setupToken) (single use, valid 24 hours)")
-            }
-            await onServerRunning(port)
-        },
-        logger: logger
-    )
-    app.addServices(services)
-    return app
+    ), services, setupToken)
 }
 
 /// What the routes are built from.

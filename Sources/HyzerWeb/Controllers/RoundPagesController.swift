@@ -20,7 +20,10 @@ struct RoundPagesController {
 
     @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
-        return renderer.page(RoundPage(snapshot: snapshot), "round")
+        // An athlete scores only themselves: their name is already chosen.
+        var form = FormState()
+        if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Display.id(identity.playerID) }
+        return renderer.page(RoundPage(snapshot: snapshot, form: form), "round")
     }
 
     @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -48,6 +51,9 @@ struct RoundPagesController {
             )
             _ = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
             return .redirect(to: "/rounds/\(Display.id(roundID))#scorecard", type: .normal)
+        } catch ScoreRejection.notYours {
+            // A refusal by role is a 403 page, like every other.
+            throw Problem(status: .forbidden, title: "Not allowed", detail: ScoreRejection.notYours.message, type: "/problems/forbidden")
         } catch let rejection as ScoreRejection {
             return try await refused(roundID: roundID, form: form, errors: Self.fieldErrors(rejection), request: request, context: context)
         } catch let errors as FieldErrors {

@@ -1,0 +1,285 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import HyzerCore
+import HyzerStore
+import HyzerSync
+import Logging
+import Testing
+@testable import HyzerWeb
+
+@Suite struct AccountTests {
+    /// Signs in through the real form and returns the browser's cookies (form token and session).
+    static func signIn(_ client: Client, _ user: TestUser, password: String? = nil) async throws -> (cookie: String, response: TestResponse) {
+        let anonymous = client.as(.anonymous)
+        let response = try await anonymous.postForm("/signin", [("handle", user.handle), ("password", password ?? user.password), ("next", "/admin")])
+        let session = response.headers[values: .setCookie].first { $0.hasPrefix("hyzer_session=") }?
+            .split(separator: ";").first.map(String.init) ?? ""
+        return ("\(CSRF.cookieName)=\(Client.formToken); \(session)", response)
+    }
+
+    @Test func signingInGivesASessionCookieThatIsHttpOnlyAndLax() async throws {
+        try await withApp { client in
+            let (cookie, response) = try await Self.signIn(client, client.users.admin)
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/admin")
+            let setCookie = try #require(response.headers[values: .setCookie].first { $0.hasPrefix("hyzer_session=") })
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
+            let admin = try await client.as(.anonymous).get("/admin", headers: [.cookie: cookie])
+            #expect(admin.status == .ok)
+            #expect(admin.text.contains("Sign out @ada.admin"))
+        }
+    }
+
+    @Test func aWrongPasswordAndAnUnknownHandleGetTheSameAnswer() async throws {
+        try await withApp { client in
+            let wrong = try await client.as(.anonymous).postForm("/signin", [("handle", "ada.admin"), ("password", "not the password")])
+            let unknown = try await client.as(.anonymous).postForm("/signin", [("handle", "nobody.here"), ("password", "not the password")])
+            #expect(wrong.status == .unauthorized && unknown.status == .unauthorized)
+            #expect(wrong.text == unknown.text.replacingOccurrences(of: "nobody.here", with: "ada.admin"))
+            #expect(!wrong.headers[values: .setCookie].contains { $0.hasPrefix("hyzer_session=") })
+        }
+    }
+
+    @Test func failedSignInsAreThrottledPerHandle() async throws {
+        try await withApp { client in
+            for _ in 0..<5 {
+                #expect(try await Self.signIn(client, client.users.coach, password: "wrong password!").response.status == .unauthorized)
+            }
+            let throttled = try await Self.signIn(client, client.users.coach).response
+            #expect(throttled.status == .tooManyRequests)
+            let wait = try #require(throttled.headers[.retryAfter].flatMap { Int($0) })
+            #expect(wait > 0 && wait <= 15 * 60)
+            #expect(!throttled.headers[values: .setCookie].contains { $0.hasPrefix("hyzer_session=") })
+        }
+    }
+
+    @Test func aSessionSurvivesARestartAndSignOutEverywhereEndsIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await buildApplication(testConfiguration(directory))
+        let users = try await TestUsers.create(in: directory)
+        let cookie = try await first.test(.router) { raw in try await Self.signIn(Client(raw: raw, users: users), users.coach).cookie }
+
+        let second = try await buildApplication(testConfiguration(directory))
+        try await second.test(.router) { raw in
+            let browser = Client(raw: raw, users: users).as(.anonymous)
+            #expect(try await browser.get("/rounds/new", headers: [.cookie: cookie]).status == .ok)
+            let other = try await Self.signIn(Client(raw: raw, users: users), users.coach).cookie
+            let out = try await browser.postForm("/signout/everywhere", [], headers: [.cookie: cookie])
+            #expect(out.status == .seeOther)
+            for session in [cookie, other] {
+                let after = try await browser.get("/rounds/new", headers: [.cookie: session])
+                #expect(after.status == .seeOther && after.headers[.location]?.hasPrefix("/signin") == true)
+            }
+        }
+    }
+
+    @Test func formsWithoutTheRightTokenOrFromAnotherSiteAreRefusedAndWriteNothing() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
+            let (cookie, _) = try await Self.signIn(client, client.users.coach)
+            let browser = client.as(.anonymous)
+            let before = try await client.standings(roundID).row(player)?["thru"] as? Int
+            let score = [("playerID", player), ("hole", "12"), ("strokes", "3")]
+            func post(_ body: String, _ headers: HTTPFields) async throws -> TestResponse {
+                var headers = headers
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                return try await browser.execute(uri: "/rounds/\(roundID)/scores", method: .post, headers: headers, body: ByteBuffer(string: body))
+            }
+            let fields = score.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+            let session = cookie.split(separator: ";").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+            let missing = try await post(fields, [.cookie: cookie])
+            let wrong = try await post("csrf=\(String(repeating: "x", count: 43))&\(fields)", [.cookie: cookie])
+            let noCookie = try await post("csrf=\(Client.formToken)&\(fields)", [.cookie: session])
+            let crossSite = try await post("csrf=\(Client.formToken)&\(fields)", [.cookie: cookie, .origin: "http://evil.example"])
+            for response in [missing, wrong, noCookie, crossSite] {
+                #expect(response.status == .forbidden)
+            }
+            #expect(try await client.standings(roundID).row(player)?["thru"] as? Int == before)
+            // The same form with the token goes through.
+            #expect(try await post("csrf=\(Client.formToken)&\(fields)", [.cookie: cookie]).status == .seeOther)
+            #expect(try await client.standings(roundID).row(player)?["thru"] as? Int == (before ?? 0) + 1)
+        }
+    }
+
+    @Test func theAPIAcceptsOnlyJSONAndNotFromOtherSites() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
+            let body = ByteBuffer(string: #"{"playerID":"\#(player)","hole":12,"strokes":3}"#)
+            // What a cross-site <form enctype="text/plain"> would send, with the victim's cookie.
+            let (cookie, _) = try await Self.signIn(client, client.users.coach)
+            let plain = try await client.as(.anonymous).execute(uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
+                                                                headers: [.contentType: "text/plain", .cookie: cookie], body: body)
+            #expect(plain.status == .unsupportedMediaType)
+            #expect(plain.headers[.contentType] == "application/problem+json")
+            let foreign = try await client.as(.anonymous).execute(uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
+                                                                  headers: [.contentType: "application/json", .cookie: cookie, .origin: "https://evil.example"], body: body)
+            #expect(foreign.status == .forbidden)
+            
+            let viaCookie = try await client.as(.anonymous).execute(uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
+                                                                    headers: [.contentType: "application/json", .cookie: cookie], body: body)
+            #expect(viaCookie.status == .created)
+            let event = try viaCookie.json()["event"] as? [String: Any]
+            #expect(event?["reportedBy"] as? String == client.users.coach.playerID.uuidString.lowercased())
+        }
+    }
+
+    @Test func everyResponseCarriesTheSecurityHeadersAndHeadIsAnswered() async throws {
+        try await withApp { client in
+            for path in ["/", "/tv", "/healthz", "/api/v1/rounds", "/hyzer.css", "/nowhere"] {
+                let response = try await client.get(path)
+                let policy = response.headers[.contentSecurityPolicy] ?? ""
+                #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"), "\(path)")
+                #expect(policy.contains("frame-ancestors 'none'"), "\(path)")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(path)")
+                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin", "\(path)")
+            }
+            for path in ["/", "/healthz", "/tv", "/api/v1/rounds"] {
+                let head = try await client.execute(uri: path, method: .head)
+                #expect(head.status == .ok, "HEAD \(path)")
+                #expect(head.body.readableBytes == 0, "HEAD \(path)")
+            }
+        }
+    }
+
+    @Test func aScriptInADisplayNameIsInertEverywhere() async throws {
+        let evil = #"<script>alert("x")</script><img src=x onerror=alert(1)>"#
+        try await withLiveApp { port, client, http in
+            let created = try await client.postForm("/players", [("displayName", evil), ("handle", "evil")])
+            #expect(created.status == .seeOther)
+            let page = try await client.get("/rounds/new").text
+            let evilID = try #require(page.firstMatch(of: /value="([0-9a-f-]{36})"> &lt;script/)?.1)
+            let courseID = try #require(page.firstMatch(of: /option value="([0-9a-f-]{36})"/)?.1)
+            let round = try await client.postForm("/rounds", [("courseID", String(courseID)), ("playerIDs[]", String(evilID)), ("startNow", "1"), ("name", evil)])
+            let roundPath = try #require(round.headers[.location])
+            let roundID = String(roundPath.split(separator: "/").last ?? "")
+            let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
+            let first = try await stream.nextEvent()
+            _ = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(evilID)","hole":1,"strokes":3}"#)
+            var frame = try await stream.nextEvent()
+            while frame.id == first.id { frame = try await stream.nextEvent() }
+            let bodies = [
+                try await client.get(roundPath).text, try await client.get("\(roundPath)/leaderboard").text, try await client.get("/tv").text,
+                try await client.get("/").text, try await client.as(.admin).get("/admin").text, frame.data,
+            ]
+            for (index, body) in bodies.enumerated() {
+                #expect(!body.contains("<script>alert"), "body \(index)")
+                #expect(!body.contains("<img src=x"), "body \(index)")
+                #expect(body.contains("&lt;script&gt;"), "body \(index) shows the name as text")
+            }
+        }
+    }
+
+    @Test func aSetupLinkWorksOnceAndNotAfterItExpires() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-setup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (web, _, token) = try await assemble(testConfiguration(directory, seedDemo: false), logger: Logger(label: "test"))
+        let link = try #require(token, "a first start with no admin makes a setup link")
+        let expired = try await web.stores.operational.createLink(OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: -1)))
+        let app = try await buildApplication(testConfiguration(directory, seedDemo: false))
+        let users = TestUsers(admin: .init(handle: "", password: "", playerID: UUID(), token: ""), coach: .init(handle: "", password: "", playerID: UUID(), token: ""),
+                              athlete: .init(handle: "", password: "", playerID: UUID(), token: ""))
+        try await app.test(.router) { raw in
+            let browser = Client(raw: raw, users: users).as(.anonymous)
+            #expect(try await browser.get("/setup").status == .forbidden)
+            #expect(try await browser.get("/setup?token=\(expired)").status == .forbidden)
+            #expect(try await browser.get("/setup?token=\(link)").status == .ok)
+            let account = [("token", link), ("displayName", "Ada"), ("handle", "ada"), ("password", "correct horse battery")]
+            let short = try await browser.postForm("/setup", [("token", link), ("displayName", "Ada"), ("handle", "ada"), ("password", "short")])
+            #expect(short.status == .unprocessableContent, "a refused form does not use the link up")
+            let made = try await browser.postForm("/setup", account)
+            #expect(made.status == .seeOther && made.headers[.location] == "/admin")
+            #expect(made.headers[values: .setCookie].contains { $0.hasPrefix("hyzer_session=") })
+            let again = try await browser.postForm("/setup", account.map { $0.0 == "handle" ? ($0.0, "mallory") : $0 })
+            #expect(again.status == .forbidden)
+            #expect(try await browser.get("/setup?token=\(link)").status == .forbidden)
+        }
+        let stores = try Stores(directory: directory)
+        #expect(try await stores.domain.users().map(\.player.handle.value) == ["ada"])
+    }
+
+    @Test func theLastAdminCanBeNeitherDemotedNorDisabled() async throws {
+        try await withApp { client in
+            let admin = client.as(.admin)
+            let me = client.users.admin.playerID.uuidString.lowercased()
+            let demote = try await admin.postForm("/admin/users/\(me)/role", [("role", "coach")])
+            #expect(demote.status == .conflict)
+            #expect(demote.text.contains("last enabled admin"))
+            #expect(try await admin.postForm("/admin/users/\(me)/disable", []).status == .conflict)
+            #expect(try await admin.get("/admin").status == .ok, "still an admin")
+            // With a second admin, the first may step down; the change is in the audit log.
+            let coach = client.users.coach.playerID.uuidString.lowercased()
+            #expect(try await admin.postForm("/admin/users/\(coach)/role", [("role", "admin")]).status == .seeOther)
+            #expect(try await admin.postForm("/admin/users/\(me)/role", [("role", "coach")]).status == .seeOther)
+            #expect(try await admin.get("/admin").status == .forbidden)
+            let page = try await client.get("/admin").text
+            #expect(page.contains("role → admin") && page.contains("role → coach"))
+        }
+    }
+
+    @Test func aDisabledAccountLosesItsTokenAndSignIn() async throws {
+        try await withApp { client in
+            let athlete = client.users.athlete.playerID.uuidString.lowercased()
+            let admin = client.as(.admin)
+            let before = try await client.as(.athlete).get("/api/v1/sync")
+            let disabled = try await admin.postForm("/admin/users/\(athlete)/disable", [])
+            let tokenAfter = try await client.as(.athlete).get("/api/v1/sync")
+            let signIn = try await Self.signIn(client, client.users.athlete).response
+            let enabled = try await admin.postForm("/admin/users/\(athlete)/enable", [])
+            let tokenAgain = try await client.as(.athlete).get("/api/v1/sync")
+            #expect(before.status == .ok)
+            #expect(disabled.status == .seeOther)
+            #expect(tokenAfter.status == .unauthorized)
+            #expect(signIn.status == .unauthorized)
+            #expect(enabled.status == .seeOther)
+            #expect(tokenAgain.status == .ok)
+        }
+    }
+
+    @Test func aRoleChangedOnOneDeviceIsEnforcedOnTheOther() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-roles-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cloud = CloudAddress.sqlite(path: root.appendingPathComponent("cloud.sqlite").path)
+        var fast = SyncEngine.Configuration()
+        fast.fallbackInterval = .milliseconds(200)
+        var configA = testConfiguration(root.appendingPathComponent("a"), cloud: cloud)
+        var configB = testConfiguration(root.appendingPathComponent("b"), seedDemo: false, cloud: cloud)
+        configA.sync = fast
+        configB.sync = fast
+        let a = try await buildApplication(configA)
+        let b = try await buildApplication(configB)
+        let users = try await TestUsers.create(in: root.appendingPathComponent("a"))
+        try await a.test(.live) { rawA in
+            try await b.test(.live) { rawB in
+                try await withTimeout(30) {
+                    let onA = Client(raw: rawA, users: users)
+                    // The athlete account reaches B; a token issued there acts as the athlete on B.
+                    let accountsB = Accounts(stores: try Stores(directory: root.appendingPathComponent("b")), cost: 4)
+                    var tokenB: String?
+                    while tokenB == nil {
+                        tokenB = try? await accountsB.issueToken(handle: users.athlete.handle, name: "test")
+                        if tokenB == nil { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    let onB = Client(raw: rawB, users: users).as(.anonymous)
+                    let asAthlete: HTTPFields = [.authorization: "Bearer \(tokenB ?? "")"]
+                    #expect(try await onB.get("/courses/new", headers: asAthlete).status == .forbidden)
+
+                    let athlete = users.athlete.playerID.uuidString.lowercased()
+                    #expect(try await onA.as(.admin).postForm("/admin/users/\(athlete)/role", [("role", "coach")]).status == .seeOther)
+                    while try await onB.get("/courses/new", headers: asAthlete).status != .ok {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    #expect(try await onA.as(.admin).postForm("/admin/users/\(athlete)/disable", []).status == .seeOther)
+                    while try await onB.get("/api/v1/sync", headers: asAthlete).status != .unauthorized {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+            }
+        }
+    }
+}

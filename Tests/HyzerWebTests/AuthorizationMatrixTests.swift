@@ -1,0 +1,169 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HyzerCore
+import Logging
+import Testing
+@testable import HyzerWeb
+
+/// Every route, API call and live stream × (anonymous, athlete, coach, admin) → the status
+/// each gets, from this one table, over a real socket. A route the router has and the table
+/// does not list fails the suite, so a new route cannot skip this.
+@Suite struct AuthorizationMatrixTests {
+    enum Body: Sendable {
+        case none
+        case form([(String, String)])
+        case json(String)
+    }
+
+    struct Row: Sendable {
+        /// The route as the router names it, or nil for a live stream (served in the pipeline).
+        var route: String?
+        var method: HTTPRequest.Method
+        var path: String
+        var body: Body
+        /// Statuses for anonymous, athlete, coach, admin.
+        var expected: (Int, Int, Int, Int)
+
+        func status(for who: Who) -> Int {
+            switch who {
+            case .anonymous: expected.0
+            case .athlete: expected.1
+            case .coach: expected.2
+            case .admin: expected.3
+            }
+        }
+    }
+
+    // Placeholders: {round} the demo round, {event} one of its scores, {player} one of its
+    // players (not the athlete), {missing} an id that names nothing, {hole} a hole nobody has
+    // scored (different per role, so rows never depend on one another).
+    static let rows: [Row] = [
+        // everyone
+        Row(route: "GET /healthz", method: .get, path: "/healthz", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /metrics", method: .get, path: "/metrics", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /signin", method: .get, path: "/signin", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "POST /signin", method: .post, path: "/signin", body: .form([("handle", "nobody"), ("password", "wrong password")]), expected: (401, 401, 401, 401)),
+        Row(route: "GET /setup", method: .get, path: "/setup?token=made-up", body: .none, expected: (403, 403, 403, 403)),
+        Row(route: "POST /setup", method: .post, path: "/setup", body: .form([("token", "made-up")]), expected: (403, 403, 403, 403)),
+        Row(route: "GET /join", method: .get, path: "/join", body: .none, expected: (403, 403, 403, 403)),
+        Row(route: "POST /join", method: .post, path: "/join", body: .form([("handle", "x")]), expected: (403, 403, 403, 403)),
+        // viewer: public while the club's leaderboards are public
+        Row(route: "GET /", method: .get, path: "/", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /rounds/{id}", method: .get, path: "/rounds/{round}", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /rounds/{id}/leaderboard", method: .get, path: "/rounds/{round}/leaderboard", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /tv", method: .get, path: "/tv", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /api/v1/rounds", method: .get, path: "/api/v1/rounds", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /api/v1/rounds/{id}", method: .get, path: "/api/v1/rounds/{round}", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /api/v1/rounds/{id}/standings", method: .get, path: "/api/v1/rounds/{round}/standings", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: nil, method: .get, path: "/rounds/{round}/events", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: nil, method: .get, path: "/tv/events", body: .none, expected: (200, 200, 200, 200)),
+        // member
+        Row(route: "GET /sync", method: .get, path: "/sync", body: .none, expected: (303, 200, 200, 200)),
+        Row(route: "GET /api/v1/sync", method: .get, path: "/api/v1/sync", body: .none, expected: (401, 200, 200, 200)),
+        Row(route: nil, method: .get, path: "/sync/events", body: .none, expected: (401, 200, 200, 200)),
+        Row(route: "POST /signout", method: .post, path: "/signout", body: .form([]), expected: (303, 303, 303, 303)),
+        Row(route: "POST /signout/everywhere", method: .post, path: "/signout/everywhere", body: .form([]), expected: (303, 303, 303, 303)),
+        // scorer: the athlete is not in the demo round, so a score for {player} is not theirs
+        Row(route: "POST /rounds/{id}/scores", method: .post, path: "/rounds/{round}/scores", body: .form([("playerID", "{player}"), ("hole", "{hole}"), ("strokes", "3")]), expected: (303, 403, 303, 303)),
+        Row(route: "GET /rounds/{id}/scores/{eventID}/correct", method: .get, path: "/rounds/{round}/scores/{event}/correct", body: .none, expected: (303, 200, 200, 200)),
+        Row(route: "POST /api/v1/rounds/{id}/scores", method: .post, path: "/api/v1/rounds/{round}/scores", body: .json(#"{"playerID":"{player}","hole":{apihole},"strokes":4}"#), expected: (401, 403, 201, 201)),
+        // coach (an allowed request may still be refused by the data: 404, 409, 422)
+        Row(route: "GET /courses/new", method: .get, path: "/courses/new", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /courses", method: .post, path: "/courses", body: .form([]), expected: (303, 403, 422, 422)),
+        Row(route: "GET /players/new", method: .get, path: "/players/new", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /players", method: .post, path: "/players", body: .form([]), expected: (303, 403, 422, 422)),
+        Row(route: "GET /rounds/new", method: .get, path: "/rounds/new", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /rounds", method: .post, path: "/rounds", body: .form([]), expected: (303, 403, 422, 422)),
+        Row(route: "POST /rounds/{id}/start", method: .post, path: "/rounds/{round}/start", body: .form([]), expected: (303, 403, 409, 409)),
+        Row(route: "POST /rounds/{id}/complete", method: .post, path: "/rounds/{missing}/complete", body: .form([]), expected: (303, 403, 404, 404)),
+        Row(route: "GET /invites", method: .get, path: "/invites", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /invites", method: .post, path: "/invites", body: .form([("role", "athlete")]), expected: (303, 403, 201, 201)),
+        Row(route: "POST /sync/now", method: .post, path: "/sync/now", body: .form([]), expected: (303, 403, 303, 303)),
+        Row(route: "POST /sync/retry", method: .post, path: "/sync/retry", body: .form([]), expected: (303, 403, 303, 303)),
+        Row(route: "POST /api/v1/sync/now", method: .post, path: "/api/v1/sync/now", body: .json("{}"), expected: (401, 403, 202, 202)),
+        // admin
+        Row(route: "GET /admin", method: .get, path: "/admin", body: .none, expected: (303, 403, 403, 200)),
+        Row(route: "POST /admin/users/{id}/role", method: .post, path: "/admin/users/{missing}/role", body: .form([("role", "coach")]), expected: (303, 403, 403, 404)),
+        Row(route: "POST /admin/users/{id}/disable", method: .post, path: "/admin/users/{missing}/disable", body: .form([]), expected: (303, 403, 403, 404)),
+        Row(route: "POST /admin/users/{id}/enable", method: .post, path: "/admin/users/{missing}/enable", body: .form([]), expected: (303, 403, 403, 404)),
+        Row(route: "POST /admin/tokens/{id}/revoke", method: .post, path: "/admin/tokens/{missing}/revoke", body: .form([]), expected: (303, 403, 403, 303)),
+        Row(route: "POST /admin/settings", method: .post, path: "/admin/settings", body: .form([]), expected: (303, 403, 403, 422)),
+    ] + ["GET", "POST", "PUT", "PATCH", "DELETE"].map {
+        // The API's catch-all: anything else under /api/v1 is a 404 problem for everyone.
+        Row(route: "\($0) /api/v1/**", method: HTTPRequest.Method(rawValue: $0) ?? .get, path: "/api/v1/nothing", body: .none, expected: (404, 404, 404, 404))
+    }
+
+    @Test func everyRouteIsInTheTable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-routes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (web, _, _) = try await assemble(testConfiguration(directory), logger: Logger(label: "test"))
+        let routes = Set(buildRouter(web).routes.map { "\($0.method) \($0.path)" })
+        let listed = Set(Self.rows.compactMap(\.route))
+        #expect(routes.subtracting(listed).isEmpty, "routes missing from the authorization table: \(routes.subtracting(listed).sorted())")
+        #expect(listed.subtracting(routes).isEmpty, "table rows for routes that do not exist: \(listed.subtracting(routes).sorted())")
+    }
+
+    @Test func everyRouteAndStreamAnswersEachRoleAsTheTableSays() async throws {
+        try await withLiveApp { port, client, http in
+            let roundID = try await client.demoRoundID()
+            let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
+            let page = try await client.get("/rounds/\(roundID)").text
+            let event = try #require(page.firstMatch(of: /\/scores\/([0-9a-f-]{36})\/correct/)?.1)
+            let holes: [Who: (Int, Int)] = [.anonymous: (10, 11), .athlete: (12, 13), .coach: (14, 15), .admin: (16, 17)]
+            var mismatches: [String] = []
+            for row in Self.rows {
+                for who in Who.allCases {
+                    let fill = { (text: String) in
+                        text.replacingOccurrences(of: "{round}", with: roundID).replacingOccurrences(of: "{event}", with: String(event))
+                            .replacingOccurrences(of: "{player}", with: player).replacingOccurrences(of: "{missing}", with: UUID().uuidString.lowercased())
+                            .replacingOccurrences(of: "{hole}", with: String(holes[who]?.0 ?? 1)).replacingOccurrences(of: "{apihole}", with: String(holes[who]?.1 ?? 1))
+                    }
+                    let actor = client.as(who)
+                    let path = fill(row.path)
+                    let status: Int
+                    if row.route == nil {
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+                        if let user = client.users[who] { request.headers.add(name: "Authorization", value: "Bearer \(user.token)") }
+                        status = Int(try await http.execute(request, timeout: .seconds(10)).status.code)
+                    } else {
+                        switch row.body {
+                        case .none: status = Int(try await actor.execute(uri: path, method: row.method).status.code)
+                        case .form(let fields): status = Int(try await actor.postForm(path, fields.map { ($0.0, fill($0.1)) }).status.code)
+                        case .json(let json): status = Int(try await actor.postJSON(path, fill(json)).status.code)
+                        }
+                    }
+                    if status != row.status(for: who) {
+                        mismatches.append("\(row.method) \(path) as \(who.rawValue): \(status), expected \(row.status(for: who))")
+                    }
+                }
+            }
+            #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+        }
+    }
+
+    /// The viewer rule follows the club setting: with public leaderboards off, round pages,
+    /// the TV, their API and their streams need a signed-in person.
+    @Test func privateLeaderboardsNeedSignInEverywhere() async throws {
+        try await withLiveApp { port, client, http in
+            let roundID = try await client.demoRoundID()
+            let saved = try await client.as(.admin).postForm("/admin/settings", [("clubName", "Pine Loop DGC"), ("tvPageSeconds", "12")])
+            #expect(saved.status == .seeOther)
+            let anonymous = client.as(.anonymous)
+            for path in ["/", "/rounds/\(roundID)", "/rounds/\(roundID)/leaderboard", "/tv"] {
+                let response = try await anonymous.get(path)
+                #expect(response.status == .seeOther, "\(path)")
+                #expect(response.headers[.location]?.hasPrefix("/signin?next=") == true, "\(path)")
+                #expect(try await client.as(.athlete).get(path).status == .ok, "\(path)")
+            }
+            #expect(try await anonymous.get("/api/v1/rounds/\(roundID)/standings").status == .unauthorized)
+            for path in ["/rounds/\(roundID)/events", "/tv/events"] {
+                let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
+                #expect(response.status == .unauthorized, "\(path)")
+            }
+            // The TV reads its page time from the club settings now.
+            #expect(try await client.get("/tv").text.contains("data-page-seconds=\"12\""))
+        }
+    }
+}
