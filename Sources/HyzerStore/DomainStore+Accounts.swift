@@ -34,7 +34,12 @@ extension DomainStore {
     /// Saves a player and re-derives the aliases of its handle(s), so that players sharing a
     /// handle always resolve to the same canonical one on every device.
     static func savePlayer(_ player: Player, _ db: Database) throws {
-        let previous = try String.fetchOne(db, sql: "SELECT handle FROM players WHERE id = ?", arguments: [player.id.text])
+        var player = player
+        let stored = try Row.fetchOne(db, sql: "SELECT handle, cloudRecordName FROM players WHERE id = ?", arguments: [player.id.text])
+        let previous: String? = stored?["handle"]
+        // The cloud identity is associated on each device; a record that arrives without one
+        // keeps the one this device already has.
+        if player.cloudRecordName == nil { player.cloudRecordName = stored?["cloudRecordName"] }
         try PlayerRecord(player).save(db)
         try reconcileAliases(player.handle.value, db)
         if let previous, previous != player.handle.value { try reconcileAliases(previous, db) }
@@ -120,6 +125,26 @@ extension DomainStore {
 
     private static func enabledAdmins(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM players WHERE role = 'admin' AND disabled = 0 AND aliasOf IS NULL") ?? 0
+    }
+
+    // MARK: Cloud identity
+
+    /// Players not yet associated with a cloud identity, with their handles.
+    public func playersWithoutCloudIdentity() async throws -> [(id: UUID, handle: String)] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, handle FROM players WHERE cloudRecordName IS NULL ORDER BY id").compactMap { row in
+                UUID(text: row["id"]).map { ($0, row["handle"]) }
+            }
+        }
+    }
+
+    /// Notes the cloud record name the cloud gave a player. Every device asks the cloud and
+    /// gets the same name, so this is not an edit to sync: no new clock reading, nothing
+    /// queued, and a concurrent edit elsewhere (a role change) can never be overwritten by it.
+    public func associateCloudIdentity(_ id: UUID, recordName: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE players SET cloudRecordName = ? WHERE id = ? AND cloudRecordName IS NULL", arguments: [recordName, id.text])
+        }
     }
 
     // MARK: Accounts

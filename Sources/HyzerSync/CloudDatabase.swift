@@ -23,6 +23,10 @@ public protocol CloudDatabase: Sendable {
 
     /// Hints that another device pushed. A hint is a reason to pull, never the data.
     func hints(zone: String) -> AsyncStream<Void>
+
+    /// The stable cloud record name of the person with this handle: the first name any
+    /// device proposed for it, kept for good, so every device associates the same one.
+    func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String
 }
 
 public struct ChangePage: Sendable {

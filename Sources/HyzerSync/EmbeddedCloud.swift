@@ -32,6 +32,14 @@ public final class EmbeddedCloud: CloudDatabase {
             }
             try db.create(index: "records_by_seq", on: "records", columns: ["zone", "seq"])
         }
+        migrator.registerMigration("v2-identities") { db in
+            try db.create(table: "identities") { t in
+                t.column("zone", .text).notNull()
+                t.column("handle", .text).notNull()
+                t.column("recordName", .text).notNull()
+                t.primaryKey(["zone", "handle"])
+            }
+        }
         return migrator
     }
 
@@ -46,6 +54,18 @@ public final class EmbeddedCloud: CloudDatabase {
             try Self.migrator.migrate(pool)
             state.withLock { $0 = pool }
             return pool
+        } catch {
+            throw CloudError.unreachable("\(path): \(error)")
+        }
+    }
+
+    public func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
+        let pool = try pool()
+        do {
+            return try await pool.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO identities (zone, handle, recordName) VALUES (?, ?, ?)", arguments: [zone, handle, recordName])
+                return try String.fetchOne(db, sql: "SELECT recordName FROM identities WHERE zone = ? AND handle = ?", arguments: [zone, handle]) ?? recordName
+            }
         } catch {
             throw CloudError.unreachable("\(path): \(error)")
         }

@@ -70,6 +70,10 @@ public final class PostgresCloud: CloudDatabase, Service {
                         payload BYTEA NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (zone, type, id))
                     """, logger: self.logger)
                 try await connection.query("CREATE INDEX IF NOT EXISTS hyzer_records_by_seq ON hyzer_records (zone, seq)", logger: self.logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS hyzer_identities (
+                        zone TEXT NOT NULL, handle TEXT NOT NULL, record_name TEXT NOT NULL, PRIMARY KEY (zone, handle))
+                    """, logger: self.logger)
             }
         } catch {
             if Self.isConnectionError(error) { throw CloudError.unreachable("\(error)") }
@@ -88,6 +92,20 @@ public final class PostgresCloud: CloudDatabase, Service {
             """, logger: logger)
         for try await (allowed) in rows.decode(Bool.self) { return allowed }
         return false
+    }
+
+    // MARK: Identities
+
+    public func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
+        try await bounded {
+            try await self.client.query(
+                "INSERT INTO hyzer_identities (zone, handle, record_name) VALUES (\(zone), \(handle), \(recordName)) ON CONFLICT DO NOTHING",
+                logger: self.logger)
+            let rows = try await self.client.query(
+                "SELECT record_name FROM hyzer_identities WHERE zone = \(zone) AND handle = \(handle)", logger: self.logger)
+            for try await (name) in rows.decode(String.self) { return name }
+            return recordName
+        }
     }
 
     // MARK: Records

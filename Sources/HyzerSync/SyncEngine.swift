@@ -51,6 +51,8 @@ public actor SyncEngine: Service {
     private var lastSyncAt: Date?
     private var initialSync: InitialSync?
     private var accountAttempts = 0
+    /// "Identities wait for the account" is said once per outage, not at every sync.
+    private var identityDeferralLogged = false
     private var nextAccountCheck = ContinuousClock.now
     private var nextPeriodic = ContinuousClock.now
     private var watchers: [UUID: AsyncStream<Status>.Continuation] = [:]
@@ -130,6 +132,7 @@ public actor SyncEngine: Service {
             guard account.canPull else { return }
             _ = await pushPending()
             await pullChanges()
+            await associateIdentities()
             return
         }
         switch trigger {
@@ -141,6 +144,7 @@ public actor SyncEngine: Service {
             if trigger == .reconnect || trigger == .manual { await resolveAccount() }
             _ = await pushPending()
             await pullChanges()
+            await associateIdentities()
         }
     }
 
@@ -193,6 +197,38 @@ public actor SyncEngine: Service {
             logger.info("Cloud account", metadata: ["status": "\(resolved.rawValue)", "cloud": "\(cloud.displayName)"])
         }
         publish()
+    }
+
+    // MARK: Cloud identity
+
+    /// Associates every local player with its stable cloud record name (seed 000's deferred
+    /// association): after start, never on the launch or request path; idempotent (an
+    /// associated player costs no call); retried on every reconnect and periodic sync. One
+    /// person's handle gets one name from the cloud, whichever device asks first.
+    @discardableResult
+    public func associateIdentities() async -> Int {
+        guard let cloud else { return 0 }
+        guard account == .available else {
+            if !identityDeferralLogged {
+                logger.info("Cloud identities wait until the cloud account is available", metadata: ["account": "\(account.rawValue)"])
+                identityDeferralLogged = true
+            }
+            return 0
+        }
+        identityDeferralLogged = false
+        var associated = 0
+        for (id, handle) in (try? await stores.domain.playersWithoutCloudIdentity()) ?? [] {
+            do {
+                let name = try await cloud.claimIdentity(handle: handle, proposed: "player-\(id.lowercasedText)", zone: configuration.zone)
+                try await stores.domain.associateCloudIdentity(id, recordName: name)
+                associated += 1
+            } catch {
+                logger.notice("Cloud identity not associated yet; retrying on the next sync", metadata: ["player": "\(id.lowercasedText)", "error": "\(error)"])
+                break
+            }
+        }
+        if associated > 0 { logger.info("Associated players with their cloud identity", metadata: ["players": "\(associated)"]) }
+        return associated
     }
 
     private func goOffline() {

@@ -175,6 +175,10 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
     func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage { try await base.changes(zone: zone, after: token, limit: limit) }
     func changeCount(zone: String, after token: Int64) async throws -> Int { try await base.changeCount(zone: zone, after: token) }
     func hints(zone: String) -> AsyncStream<Void> { base.hints(zone: zone) }
+
+    func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
+        try await base.claimIdentity(handle: handle, proposed: recordName, zone: zone)
+    }
 }
 
 @Suite struct DamagedStoreTests {

@@ -167,4 +167,9 @@ final class FaultyCloud: CloudDatabase, @unchecked Sendable {
     }
 
     func hints(zone: String) -> AsyncStream<Void> { base.hints(zone: zone) }
+
+    func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
+        if unreachable { throw CloudError.unreachable("test") }
+        return try await base.claimIdentity(handle: handle, proposed: recordName, zone: zone)
+    }
 }

@@ -57,3 +57,42 @@ import Testing
         #expect(after.thru == 4 && after.strokes == 13)
     }
 }
+
+@Suite struct CloudIdentityTests {
+    @Test func playersGetOneStableCloudNamePerPersonOnceTheAccountIsAvailable() async throws {
+        let scratch = try Scratch()
+        let cloud = FaultyCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
+        let a = try Device("a", cloud: cloud, root: scratch.url)
+        let b = try Device("b", cloud: cloud, root: scratch.url)
+        let (_, playersA) = try await a.setUpRound(handles: ["sam", "ann"])
+        let (_, playersB) = try await b.setUpRound(handles: ["sam", "ben"])
+
+        // Unreachable: nothing is associated, and each player keeps working with its local id.
+        cloud.unreachable = true
+        await a.engine.resolveAccount()
+        #expect(await a.engine.associateIdentities() == 0)
+        #expect(try await a.domain.playersWithoutCloudIdentity().count == 2)
+
+        // Reachable again: every local player is associated, one name per handle everywhere.
+        cloud.unreachable = false
+        for device in [a, b] {
+            await device.engine.resolveAccount()
+            #expect(await device.engine.associateIdentities() == 2, "\(device.name)")
+        }
+        let samOnA = try #require(try await a.domain.player(playersA[0])?.cloudRecordName)
+        let samOnB = try #require(try await b.domain.player(playersB[0])?.cloudRecordName)
+        #expect(samOnA == samOnB)
+        #expect(try await a.domain.player(playersA[1])?.cloudRecordName != samOnA)
+        // Idempotent: nothing left to associate, no call.
+        #expect(await a.engine.associateIdentities() == 0)
+
+        // After syncing, each device associates the other's records too, with the same names,
+        // and the association survives pulls of records that arrive without one.
+        for device in [a, b, a, b] { await device.sync() }
+        for device in [a, b] {
+            #expect(try await device.domain.playersWithoutCloudIdentity().isEmpty, "\(device.name)")
+            #expect(try await device.domain.player(playersA[0])?.cloudRecordName == samOnA, "\(device.name)")
+            #expect(try await device.domain.player(playersB[0])?.cloudRecordName == samOnA, "\(device.name)")
+        }
+    }
+}

@@ -26,6 +26,19 @@ import Testing
         }
     }
 
+    @Test func anIdentityIsClaimedOncePerHandleAndKept() async throws {
+        let cloud = try TestPostgres.cloud()
+        let zone = Self.zone()
+        try await withPostgres(cloud) {
+            #expect(await cloud.resolveAccount() == .available)
+            let first = try await cloud.claimIdentity(handle: "sam", proposed: "player-a", zone: zone)
+            let second = try await cloud.claimIdentity(handle: "sam", proposed: "player-b", zone: zone)
+            let other = try await cloud.claimIdentity(handle: "ann", proposed: "player-c", zone: zone)
+            #expect(first == "player-a" && second == "player-a")
+            #expect(other == "player-c")
+        }
+    }
+
     @Test func aPullNeverSkipsAChangeWhilePushersCommitConcurrently() async throws {
         let cloud = try TestPostgres.cloud()
         let zone = Self.zone()
