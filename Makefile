@@ -21,7 +21,8 @@ test: deps browser-deps
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
 
 ## Benchmarks on release builds: SSE fan-out (1,000 and 5,000 subscribers), propagation
-## between two devices (embedded cloud and PostgreSQL), initial pull of 100,000 events.
+## between two devices (embedded cloud and PostgreSQL), initial pull of 100,000 events,
+## and what accounts cost (signed-in vs anonymous page, one sign-in).
 bench: deps
 	$(SWIFT) build -c release --product hyzer
 	$(SWIFT) build -c release --product hyzer-bench
@@ -30,6 +31,7 @@ bench: deps
 	scripts/with-postgres .build/release/hyzer-bench sync --server .build/release/hyzer --scores 200
 	.build/release/hyzer-bench pull --events 100000
 	scripts/with-postgres .build/release/hyzer-bench pull --events 100000
+	scripts/bench-accounts .build/release/hyzer
 
 ## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
 demo: build
