@@ -200,6 +200,13 @@ extension OperationalStore {
                            createdBy: (row["createdBy"] as String?).flatMap(UUID.init(text:)), expiresAt: row["expiresAt"])
     }
 
+    /// Ends every open invite for a player (once the profile is claimed).
+    public func voidInvites(for playerID: UUID, now: Date = Date()) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE one_time_links SET usedAt = ? WHERE playerID = ? AND usedAt IS NULL", arguments: [now, playerID.text])
+        }
+    }
+
     public func invites() async throws -> [InviteEntry] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM one_time_links WHERE kind = 'invite' ORDER BY createdAt DESC LIMIT 50").compactMap { row in

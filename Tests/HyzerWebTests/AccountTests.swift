@@ -56,6 +56,80 @@ import Testing
         }
     }
 
+    static func guess(_ client: Client, _ handle: String) async throws -> HTTPResponse.Status {
+        try await client.as(.anonymous).postForm("/signin", [("handle", handle), ("password", "a wrong guess")]).status
+    }
+
+    @Test func theThrottleReadsHandlesAsSignInDoes() async throws {
+        try await withApp { client in
+            // Variants of one handle are one key: padding and case do not buy new guesses.
+            var answers: [HTTPResponse.Status] = []
+            for variant in ["cory.coach\n", " CORY.COACH", "@cory.coach", "cory.coach\n\n", "cory.coach"] {
+                answers.append(try await Self.guess(client, variant))
+            }
+            let real = try await Self.signIn(client, client.users.coach).response.status
+            #expect(answers == Array(repeating: .unauthorized, count: 5))
+            #expect(real == .tooManyRequests)
+        }
+    }
+
+    @Test func signingInToOnesOwnAccountDoesNotResetTheAddressCount() async throws {
+        try await withApp { client in
+            var answers: [HTTPResponse.Status] = []
+            for _ in 0..<3 { answers.append(try await Self.guess(client, "ada.admin")) }
+            answers.append(try await Self.signIn(client, client.users.athlete).response.status)
+            answers.append(try await Self.guess(client, "ada.admin"))
+            answers.append(try await Self.guess(client, "cory.coach"))
+            answers.append(try await Self.guess(client, "cory.coach"))
+            #expect(answers == [.unauthorized, .unauthorized, .unauthorized, .seeOther, .unauthorized, .unauthorized, .tooManyRequests])
+        }
+    }
+
+    /// The invite link on the page an invite answers with.
+    static func inviteToken(_ response: TestResponse) throws -> String {
+        try #require(response.text.firstMatch(of: /join\?invite=([A-Za-z0-9_-]+)/).map { String($0.1) })
+    }
+
+    @Test func aCoachCanNeitherMakeNorClaimAnAdmin() async throws {
+        try await withApp { client in
+            let coach = client.as(.coach), admin = client.as(.admin)
+            let refused = try await coach.postForm("/players", [("displayName", "Mallory"), ("handle", "mallory"), ("role", "admin")])
+            #expect(refused.status == .unprocessableContent)
+            let form = try await coach.get("/players/new").text
+            #expect(!form.contains(#"value="admin""#), "a coach is not offered the admin role")
+            // An admin-role player made by an admin cannot be claimed through a coach's invite,
+            // nor through an invite of a lower role.
+            #expect(try await admin.postForm("/players", [("displayName", "Mallory"), ("handle", "mallory"), ("role", "admin")]).status == .seeOther)
+            let coachInvites = try await coach.get("/invites").text
+            #expect(!coachInvites.contains("Mallory"), "a coach is not offered an admin's profile")
+            let adminPage = try await admin.get("/invites").text
+            let malloryID = try #require(adminPage.firstMatch(of: /value="([0-9a-f-]{36})">Mallory/).map { String($0.1) })
+            #expect(try await coach.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]).status == .unprocessableContent)
+            let lowInvite = try Self.inviteToken(try await admin.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]))
+            let claim = try await client.as(.anonymous).postForm("/join", [("invite", lowInvite), ("password", "mallory password 1")])
+            #expect(claim.status == .forbidden)
+            #expect(!claim.headers[values: .setCookie].contains { $0.hasPrefix("hyzer_session=") })
+        }
+    }
+
+    @Test func aClaimedProfileCannotBeClaimedAgainWithAnotherInvite() async throws {
+        try await withApp { client in
+            let coach = client.as(.coach)
+            #expect(try await coach.postForm("/players", [("displayName", "Ben Ray"), ("handle", "ben.ray")]).status == .seeOther)
+            let page = try await coach.get("/invites").text
+            let ben = try #require(page.firstMatch(of: /value="([0-9a-f-]{36})">Ben Ray/).map { String($0.1) })
+            let first = try Self.inviteToken(try await coach.postForm("/invites", [("role", "athlete"), ("playerID", ben)]))
+            let second = try Self.inviteToken(try await coach.postForm("/invites", [("role", "athlete"), ("playerID", ben)]))
+            let browser = client.as(.anonymous)
+            #expect(try await browser.get("/join?invite=\(first)").text.contains("Claim your profile"))
+            #expect(try await browser.postForm("/join", [("invite", first), ("password", "ben password one")]).status == .seeOther)
+            // The other invite died with the claim: nobody can reset Ben's password with it.
+            #expect(try await browser.postForm("/join", [("invite", second), ("password", "attacker password")]).status == .forbidden)
+            let benUser = TestUser(handle: "ben.ray", password: "ben password one", playerID: UUID(), token: "")
+            #expect(try await Self.signIn(client, benUser).response.status == .seeOther)
+        }
+    }
+
     @Test func aSessionSurvivesARestartAndSignOutEverywhereEndsIt() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-restart-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -48,6 +48,16 @@ extension Role {
     }
 
     public func includes(_ other: Role) -> Bool { rank >= other.rank }
+
+    /// The roles this role may give someone (a new player, an invite, a claimed profile):
+    /// coaches make athletes and coaches, admins anyone, athletes no one.
+    public var grantable: [Role] {
+        switch self {
+        case .athlete: []
+        case .coach: [.athlete, .coach]
+        case .admin: Role.allCases
+        }
+    }
 }
 
 /// The one access rule, shared by the router's middleware and the live-stream handler so a

@@ -50,7 +50,10 @@ public struct Accounts: Sendable {
 
     public func resetPassword(handle: String, password: String, actor: UUID? = nil) async throws -> Player {
         let player = try await existing(handle)
-        return try await stores.domain.setPassword(of: player.id, hash: hash(try PasswordRules.validate(password)), actor: actor)
+        let updated = try await stores.domain.setPassword(of: player.id, hash: hash(try PasswordRules.validate(password)), actor: actor)
+        // Whoever knew the old password is signed out here.
+        try await stores.operational.removeSessions(of: player.id)
+        return updated
     }
 
     public func issueToken(handle: String, name: String) async throws -> String {

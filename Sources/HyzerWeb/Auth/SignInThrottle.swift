@@ -14,22 +14,28 @@ actor SignInThrottle {
         self.window = window
     }
 
-    /// Seconds to wait before another attempt for these keys, or nil when one is allowed now.
-    func retryAfter(_ keys: [String], now: Date = Date()) -> Int? {
+    /// Counts an attempt against every key, before the password is checked, so concurrent
+    /// guesses cannot all slip under the limit. Returns the seconds to wait when a key is
+    /// already at its limit (and then counts nothing), or nil to go ahead.
+    func attempt(_ keys: [String], now: Date = Date()) -> Int? {
         let waits = keys.compactMap { key -> TimeInterval? in
             let recent = prune(key, now)
             guard recent.count >= limit, let oldest = recent.first else { return nil }
             return oldest.addingTimeInterval(window).timeIntervalSince(now)
         }
-        return waits.max().map { max(1, Int($0.rounded(.up))) }
-    }
-
-    func failed(_ keys: [String], now: Date = Date()) {
+        if let wait = waits.max() { return max(1, Int(wait.rounded(.up))) }
         for key in keys { failures[key, default: []].append(now) }
+        return nil
     }
 
-    func succeeded(_ keys: [String]) {
-        for key in keys { failures[key] = nil }
+    /// A correct password: the handle's failures are forgiven, but the address only gets this
+    /// attempt back, so signing in to one account never resets guessing at others.
+    func succeeded(handle: String, address: String) {
+        failures[handle] = nil
+        if var recent = failures[address], !recent.isEmpty {
+            recent.removeLast()
+            failures[address] = recent.isEmpty ? nil : recent
+        }
     }
 
     private func prune(_ key: String, _ now: Date) -> [Date] {

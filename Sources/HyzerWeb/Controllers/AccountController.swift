@@ -33,9 +33,10 @@ struct AccountController {
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: SignInForm.self, context: context)
         let next = SignInLink.safeNext(form.next)
-        let handle = (form.handle ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        let keys = ["handle:\(handle.hasPrefix("@") ? String(handle.dropFirst()) : handle)", "address:\(context.remoteAddress)"]
-        if let wait = await throttle.retryAfter(keys) {
+        // The handle exactly as sign-in reads it, so "ada" and "ada\n" are one key.
+        let handleKey = "handle:" + ((try? Handle.parse(form.handle).get().value) ?? (form.handle ?? "").lowercased())
+        let addressKey = "address:\(context.remoteAddress)"
+        if let wait = await throttle.attempt([handleKey, addressKey]) {
             var state = FormState(values: ["handle": form.handle ?? ""])
             state.message = "Too many failed sign-ins. Try again in \(Self.minutes(wait))."
             var response = try renderer.page(SignInPage(next: next, form: state, canJoin: false), "signin", status: .tooManyRequests).response(from: request, context: context)
@@ -43,14 +44,13 @@ struct AccountController {
             return response
         }
         guard let player = try await accounts.verify(handle: form.handle ?? "", password: form.password ?? "") else {
-            await throttle.failed(keys)
             var state = FormState(values: ["handle": form.handle ?? ""])
             // The same words whether the handle exists or not.
             state.message = "That handle and password do not match an account."
             return try renderer.page(SignInPage(next: next, form: state, canJoin: try await openSignUp()), "signin", status: .unauthorized)
                 .response(from: request, context: context)
         }
-        await throttle.succeeded(keys)
+        await throttle.succeeded(handle: handleKey, address: addressKey)
         try await begin(player, context: context)
         return .redirect(to: next, type: .normal)
     }
@@ -112,10 +112,14 @@ struct AccountController {
         let page = try await joinPage(invite: invite, form: FormState(values: form.values))
         do {
             let link = invite.isEmpty ? nil : try await stores.operational.link(invite, kind: .invite)
-            if let claimed = link?.playerID {
+            if let link, let claimed = link.playerID {
                 _ = try PasswordRules.validate(form.password)
-                guard try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
-                let player = try await stores.domain.setPassword(of: claimed, hash: accounts.hash(form.password ?? ""), actor: link?.createdBy)
+                // A profile someone already signs in with, or one that outranks the invite,
+                // cannot be claimed: that would take over an account or raise a role.
+                guard let profile = try await stores.domain.player(claimed), profile.passwordHash == nil, link.role.includes(profile.role),
+                      try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
+                try await stores.operational.voidInvites(for: profile.id)
+                let player = try await stores.domain.setPassword(of: profile.id, hash: accounts.hash(form.password ?? ""), actor: link.createdBy)
                 try await begin(player, context: context)
             } else {
                 try Self.check(form)

@@ -120,8 +120,9 @@ struct InvitesController {
         }
         var playerID: UUID?
         if let text = form.playerID, !text.isEmpty {
-            guard let id = UUID(text: text), let player = try await stores.domain.player(id), player.passwordHash == nil else {
-                let errors = FieldErrors("playerID", "Choose a player who has no account yet.")
+            guard let id = UUID(text: text), let player = try await stores.domain.player(id), player.passwordHash == nil,
+                  Self.roles(for: inviter).contains(player.role) else {
+                let errors = FieldErrors("playerID", "Choose a player who has no account yet and whose role you may grant.")
                 return try renderer.page(try await invitesPage(context, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
                     .response(from: request, context: context)
             }
@@ -136,14 +137,13 @@ struct InvitesController {
         return try renderer.page(try await invitesPage(context, link: link, form: FormState()), "invites", status: .created).response(from: request, context: context)
     }
 
-    static func roles(for inviter: Role) -> [Role] {
-        inviter == .admin ? Role.allCases : [.athlete, .coach]
-    }
+    static func roles(for inviter: Role) -> [Role] { inviter.grantable }
 
     private func invitesPage(_ context: AppRequestContext, link: String?, form: FormState) async throws -> InvitesPage {
         let players = try await stores.domain.players()
         let names = Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
-        let unclaimed = players.filter { $0.passwordHash == nil }
+        let grantable = Self.roles(for: context.identity?.role ?? .athlete)
+        let unclaimed = players.filter { $0.passwordHash == nil && grantable.contains($0.role) }
         return InvitesPage(
             roles: Self.roles(for: context.identity?.role ?? .athlete).map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == .athlete) },
             players: unclaimed.map { Option(value: Display.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: false) },

@@ -39,17 +39,21 @@ struct SetupPagesController {
     // MARK: Players
 
     @Sendable func newPlayer(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(PlayerFormPage(form: FormState()), "player-new")
+        renderer.page(PlayerFormPage(form: FormState(), creator: context.identity?.role ?? .athlete), "player-new")
     }
 
     @Sendable func createPlayer(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: PlayerForm.self, context: context)
         do {
             let valid = try PlayerDraft(displayName: form.displayName, handle: form.handle, role: form.role).validated()
+            let creator = context.identity?.role ?? .athlete
+            guard creator.grantable.contains(valid.role) else {
+                throw FieldErrors("role", "A \(creator.rawValue) can add \(creator.grantable.map(\.rawValue).joined(separator: " or ")) players.")
+            }
             _ = try await stores.domain.createPlayer(valid)
             return .redirect(to: "/rounds/new", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(PlayerFormPage(form: FormState(values: form.values, errors: errors)), "player-new", status: .unprocessableContent)
+            return try renderer.page(PlayerFormPage(form: FormState(values: form.values, errors: errors), creator: context.identity?.role ?? .athlete), "player-new", status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }

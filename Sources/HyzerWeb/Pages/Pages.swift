@@ -163,10 +163,10 @@ struct PlayerFormPage: Sendable {
     var form: FormState
     var roles: [Option]
 
-    init(form: FormState) {
+    init(form: FormState, creator: Role) {
         self.form = form
         let chosen = form.values["role"] ?? Role.athlete.rawValue
-        roles = Role.allCases.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == chosen) }
+        roles = creator.grantable.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0.rawValue == chosen) }
     }
 }
 
