@@ -56,12 +56,13 @@ extension DomainStore {
         guard changed else { return }
         try db.execute(sql: "UPDATE players SET aliasOf = CASE WHEN id = ? THEN NULL ELSE ? END WHERE handle = ?", arguments: [canonical, canonical, handle])
         // Boards that show these players are now attributed differently: republish them.
-        let list = ids.map { "'\($0.text)'" }.joined(separator: ",")
+        let marks = databaseQuestionMarks(count: ids.count)
+        let texts = ids.map(\.text)
         try db.execute(sql: """
             UPDATE rounds SET version = version + 1 WHERE id IN (
-                SELECT roundID FROM round_players WHERE playerID IN (\(list))
-                UNION SELECT roundID FROM score_events WHERE playerID IN (\(list)))
-            """)
+                SELECT roundID FROM round_players WHERE playerID IN (\(marks))
+                UNION SELECT roundID FROM score_events WHERE playerID IN (\(marks)))
+            """, arguments: StatementArguments(texts + texts))
     }
 
     /// Alias id → canonical id, for every merged identity.

@@ -47,10 +47,7 @@ players = data["players"][:limit - 1] + [p for p in data["players"] if p["dnf"]]
 for p in players:
     handle = p["name"].lower().replace(" ", ".").encode("ascii", "ignore").decode()[:32]
     form("/players", {"displayName": p["name"], "handle": handle, "role": "athlete"})
-known = {}
-for p in api("/api/v1/rounds")["rounds"]:
-    pass
-listing = [(k, v) for k, v in [("courseID", course_id), ("name", "Ale Open FPO R1"), ("startNow", "1")]]
+listing = [("courseID", course_id), ("name", "Ale Open FPO R1"), ("startNow", "1")]
 # The players' ids come from the round form's checkboxes: read them from the new-round page.
 page = urllib.request.urlopen(base + "/rounds/new").read().decode()
 ids = {}

@@ -105,10 +105,81 @@ import Testing
             let adminPage = try await admin.get("/invites").text
             let malloryID = try #require(adminPage.firstMatch(of: /value="([0-9a-f-]{36})">Mallory/).map { String($0.1) })
             #expect(try await coach.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]).status == .unprocessableContent)
-            let lowInvite = try Self.inviteToken(try await admin.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]))
-            let claim = try await client.as(.anonymous).postForm("/join", [("invite", lowInvite), ("password", "mallory password 1")])
+            #expect(try await admin.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]).status == .unprocessableContent,
+                    "not even an admin's athlete invite covers an admin profile")
+            // A profile promoted after its invite was issued can no longer be claimed with it.
+            #expect(try await coach.postForm("/players", [("displayName", "Pat"), ("handle", "pat")]).status == .seeOther)
+            let patID = try #require(try await coach.get("/invites").text.firstMatch(of: /value="([0-9a-f-]{36})">Pat/).map { String($0.1) })
+            let invite = try Self.inviteToken(try await coach.postForm("/invites", [("role", "athlete"), ("playerID", patID)]))
+            #expect(try await admin.postForm("/admin/users/\(patID)/role", [("role", "admin")]).status == .seeOther)
+            let claim = try await client.as(.anonymous).postForm("/join", [("invite", invite), ("password", "pat password 12")])
             #expect(claim.status == .forbidden)
             #expect(!claim.headers[values: .setCookie].contains { $0.hasPrefix("hyzer_session=") })
+        }
+    }
+
+    @Test func joiningByInviteGivesTheInvitesRoleAndOpenSignUpGivesAthletes() async throws {
+        try await withApp { client in
+            let browser = client.as(.anonymous)
+            #expect(try await browser.get("/join").status == .forbidden, "invite only by default")
+            // A coach's invite for a new player: a refused form keeps the link usable.
+            let invite = try Self.inviteToken(try await client.postForm("/invites", [("role", "coach")]))
+            let weak = try await browser.postForm("/join", [("invite", invite), ("displayName", "Cleo"), ("handle", "cleo.new"), ("password", "short")])
+            #expect(weak.status == .unprocessableContent)
+            #expect(weak.text.contains("at least 10 characters"))
+            let joined = try await browser.postForm("/join", [("invite", invite), ("displayName", "Cleo"), ("handle", "cleo.new"), ("password", "cleo password 1")])
+            #expect(joined.status == .seeOther)
+            let cleo = try await Self.signIn(client, TestUser(handle: "cleo.new", password: "cleo password 1", playerID: UUID(), token: "")).cookie
+            #expect(try await browser.get("/courses/new", headers: [.cookie: cleo]).status == .ok, "a coach, as invited")
+
+            let saved = try await client.as(.admin).postForm("/admin/settings", [
+                ("clubName", "Pine Loop DGC"), ("tvPageSeconds", "10"), ("publicLeaderboards", "1"), ("openSignUp", "1"),
+            ])
+            #expect(saved.status == .seeOther)
+            #expect(try await browser.get("/join").status == .ok)
+            let open = try await browser.postForm("/join", [("displayName", "Dee"), ("handle", "dee"), ("password", "dee password 1")])
+            #expect(open.status == .seeOther)
+            let dee = try await Self.signIn(client, TestUser(handle: "dee", password: "dee password 1", playerID: UUID(), token: "")).cookie
+            #expect(try await browser.get("/courses/new", headers: [.cookie: dee]).status == .forbidden, "open sign-up makes athletes")
+        }
+    }
+
+    @Test func theSettingsFormExplainsWhatIsWrongAndChangesNothing() async throws {
+        try await withApp { client in
+            let refused = try await client.as(.admin).postForm("/admin/settings", [("clubName", ""), ("tvPageSeconds", "9000"), ("publicLeaderboards", "1")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("Club name is required") && refused.text.contains("from 3 to 600"))
+            #expect(try await client.get("/tv").text.contains(#"data-page-seconds="10""#))
+        }
+    }
+
+    @Test func aRevokedTokenStopsWorking() async throws {
+        try await withApp { client in
+            #expect(try await client.get("/api/v1/sync").status == .ok)
+            let admin = try await client.as(.admin).get("/admin").text
+            let page = try #require(admin.components(separatedBy: #"id="tokens""#).last)
+            let id = try #require(page.firstMatch(of: /(?s)@cory\.coach<\/td>.*?\/admin\/tokens\/([0-9a-f-]{36})\/revoke/).map { String($0.1) })
+            #expect(try await client.as(.admin).postForm("/admin/tokens/\(id)/revoke", []).status == .seeOther)
+            #expect(try await client.get("/api/v1/sync").status == .unauthorized)
+            #expect(try await client.as(.admin).get("/api/v1/sync").status == .ok, "other tokens are untouched")
+        }
+    }
+
+    @Test func aPasswordResetSetsTheNewPasswordAndEndsSessions() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-reset-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = try await buildApplication(testConfiguration(directory))
+        let users = try await TestUsers.create(in: directory)
+        try await app.test(.router) { raw in
+            let client = Client(raw: raw, users: users)
+            let cookie = try await Self.signIn(client, users.coach).cookie
+            // What `hyzer admin reset-password` does, on the same data folder.
+            _ = try await Accounts(stores: try Stores(directory: directory), cost: 4).resetPassword(handle: users.coach.handle, password: "a brand new password")
+            let old = try await client.as(.anonymous).get("/rounds/new", headers: [.cookie: cookie])
+            #expect(old.status == .seeOther, "the old session ended")
+            #expect(try await Self.signIn(client, users.coach).response.status == .unauthorized)
+            let renewed = TestUser(handle: users.coach.handle, password: "a brand new password", playerID: users.coach.playerID, token: "")
+            #expect(try await Self.signIn(client, renewed).response.status == .seeOther)
         }
     }
 

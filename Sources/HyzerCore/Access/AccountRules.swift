@@ -34,3 +34,72 @@ public enum IdentityMerge {
         ids.min { $0.lowercasedText < $1.lowercasedText }
     }
 }
+
+/// A new account: the player's name and handle and a password, checked together so every
+/// problem shows at once.
+public struct AccountDraft: Sendable {
+    public var displayName: String?
+    public var handle: String?
+    public var role: Role
+    public var password: String?
+
+    public init(displayName: String?, handle: String?, role: Role = .athlete, password: String?) {
+        self.displayName = displayName
+        self.handle = handle
+        self.role = role
+        self.password = password
+    }
+
+    public struct Valid: Sendable {
+        public var player: PlayerDraft.Valid
+        public var password: String
+    }
+
+    public func validated() throws(FieldErrors) -> Valid {
+        var errors = FieldErrors()
+        var player: PlayerDraft.Valid?
+        do { player = try PlayerDraft(displayName: displayName, handle: handle, role: role.rawValue).validated() } catch { errors = error }
+        var password: String?
+        do { password = try PasswordRules.validate(self.password) } catch { error.entries.forEach { errors.add($0.field, $0.message) } }
+        try errors.throwIfAny()
+        guard let player, let password else { throw errors }
+        return Valid(player: player, password: password)
+    }
+}
+
+extension Player {
+    /// Whether an invite of this role may hand the profile to whoever opens it: only a
+    /// profile nobody signs in with yet, and never one that outranks the invite.
+    public func isClaimable(through inviteRole: Role) -> Bool {
+        passwordHash == nil && inviteRole.includes(role)
+    }
+}
+
+/// The club settings form, before it is checked.
+public struct ClubSettingsDraft: Sendable {
+    public static let tvPageSecondsRange = 3...600
+
+    public var clubName: String?
+    public var tvPageSeconds: String?
+
+    public init(clubName: String?, tvPageSeconds: String?) {
+        self.clubName = clubName
+        self.tvPageSeconds = tvPageSeconds
+    }
+
+    public struct Valid: Sendable, Equatable {
+        public var clubName: String
+        public var tvPageSeconds: Int
+    }
+
+    public func validated() throws(FieldErrors) -> Valid {
+        var errors = FieldErrors()
+        let name = TextRules.name(clubName, field: "clubName", label: "Club name", maxLength: 60, into: &errors)
+        let seconds = Int(TextRules.cleaned(tvPageSeconds))
+        if seconds.map({ !Self.tvPageSecondsRange.contains($0) }) ?? true {
+            errors.add("tvPageSeconds", "TV seconds per page must be a whole number from \(Self.tvPageSecondsRange.lowerBound) to \(Self.tvPageSecondsRange.upperBound).")
+        }
+        try errors.throwIfAny()
+        return Valid(clubName: name, tvPageSeconds: seconds ?? 10)
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import HyzerCore
 import HyzerStore
+import Synchronization
 
 /// Account operations that need a password hash: used by the sign-in, setup and join pages
 /// and by `hyzer admin` on the command line, on the same stores.
@@ -28,24 +29,28 @@ public struct Accounts: Sendable {
     func verify(handle: String, password: String) async throws -> Player? {
         let player: Player?
         if case .success(let parsed) = Handle.parse(handle) { player = try await stores.domain.player(handle: parsed) } else { player = nil }
-        let matches = Bcrypt.verify(password, hash: player?.passwordHash ?? Self.decoyHash)
+        let matches = Bcrypt.verify(password, hash: player?.passwordHash ?? Self.decoyHash(cost: cost))
         guard let player, matches, player.canSignIn else { return nil }
         return player
     }
 
-    /// A valid hash of a password nobody has, checked when the handle is unknown.
-    private static let decoyHash = Bcrypt.hash(Secret.make(), cost: 12)
+    /// A valid hash of a password nobody has, at the cost real hashes have, checked when
+    /// the handle is unknown. Made once per cost.
+    private static func decoyHash(cost: UInt8) -> String {
+        decoys.withLock { decoys in
+            if let decoy = decoys[cost] { return decoy }
+            let decoy = Bcrypt.hash(Secret.make(), cost: cost)
+            decoys[cost] = decoy
+            return decoy
+        }
+    }
+
+    private static let decoys = Mutex<[UInt8: String]>([:])
 
     /// Creates a user who can sign in. Throws `FieldErrors` for bad input.
     public func createUser(displayName: String?, handle: String?, role: Role, password: String?) async throws -> Player {
-        var errors = FieldErrors()
-        var valid: PlayerDraft.Valid?
-        do { valid = try PlayerDraft(displayName: displayName, handle: handle, role: role.rawValue).validated() } catch { errors = error }
-        var checked: String?
-        do { checked = try PasswordRules.validate(password) } catch { error.entries.forEach { errors.add($0.field, $0.message) } }
-        try errors.throwIfAny()
-        guard let valid, let checked else { throw errors }
-        return try await stores.domain.createAccount(valid, passwordHash: hash(checked))
+        let valid = try AccountDraft(displayName: displayName, handle: handle, role: role, password: password).validated()
+        return try await stores.domain.createAccount(valid.player, passwordHash: hash(valid.password))
     }
 
     public func resetPassword(handle: String, password: String, actor: UUID? = nil) async throws -> Player {

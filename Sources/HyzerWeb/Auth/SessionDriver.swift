@@ -7,7 +7,6 @@ import HyzerStore
 /// every request, never kept here, so a change applies at the next request.
 public struct UserSession: Codable, Sendable {
     public var playerID: UUID
-    public var signedInAt: Date
 }
 
 /// hummingbird-auth's session storage on `sync.sqlite`: sessions survive a restart and never

@@ -57,7 +57,7 @@ struct AccountController {
 
     /// A new session (a new id: a session fixed before sign-in is never reused).
     private func begin(_ player: Player, context: AppRequestContext) async throws {
-        context.sessions.createSession(UserSession(playerID: player.id, signedInAt: Date()), expiresIn: sessionLifetime)
+        context.sessions.createSession(UserSession(playerID: player.id), expiresIn: sessionLifetime)
         try await stores.operational.noteSignIn(player.id)
     }
 
@@ -116,7 +116,7 @@ struct AccountController {
                 _ = try PasswordRules.validate(form.password)
                 // A profile someone already signs in with, or one that outranks the invite,
                 // cannot be claimed: that would take over an account or raise a role.
-                guard let profile = try await stores.domain.player(claimed), profile.passwordHash == nil, link.role.includes(profile.role),
+                guard let profile = try await stores.domain.player(claimed), profile.isClaimable(through: link.role),
                       try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
                 try await stores.operational.voidInvites(for: profile.id)
                 let player = try await stores.domain.setPassword(of: profile.id, hash: accounts.hash(form.password ?? ""), actor: link.createdBy)
@@ -159,12 +159,9 @@ struct AccountController {
         try await stores.domain.clubSettings().allowsOpenSignUp
     }
 
-    /// Name, handle and password together, so every problem shows at once.
+    /// Name, handle and password together, before a link is used up.
     static func check(_ form: AccountForm) throws(FieldErrors) {
-        var errors = FieldErrors()
-        do { _ = try PlayerDraft(displayName: form.displayName, handle: form.handle).validated() } catch { errors = error }
-        do { _ = try PasswordRules.validate(form.password) } catch { error.entries.forEach { errors.add($0.field, $0.message) } }
-        try errors.throwIfAny()
+        _ = try AccountDraft(displayName: form.displayName, handle: form.handle, password: form.password).validated()
     }
 
     static func invalidLink(_ kind: String) -> Problem {

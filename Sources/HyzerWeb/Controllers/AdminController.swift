@@ -71,15 +71,14 @@ struct AdminController {
 
     @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: SettingsForm.self, context: context)
-        let name = (form.clubName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count) else {
-            return try await adminPage(error: "Club name must be 1 to 60 characters.", status: .unprocessableContent).response(from: request, context: context)
-        }
-        guard let seconds = form.tvPageSeconds.flatMap({ Int($0) }), (3...600).contains(seconds) else {
-            return try await adminPage(error: "TV page seconds must be a whole number from 3 to 600.", status: .unprocessableContent).response(from: request, context: context)
+        let valid: ClubSettingsDraft.Valid
+        do {
+            valid = try ClubSettingsDraft(clubName: form.clubName, tvPageSeconds: form.tvPageSeconds).validated()
+        } catch {
+            return try await adminPage(error: error.summary, status: .unprocessableContent).response(from: request, context: context)
         }
         _ = try await stores.domain.updateClubSettings(
-            clubName: name, tvPageSeconds: seconds, publicLeaderboards: form.publicLeaderboards != nil, openSignUp: form.openSignUp != nil
+            clubName: valid.clubName, tvPageSeconds: valid.tvPageSeconds, publicLeaderboards: form.publicLeaderboards != nil, openSignUp: form.openSignUp != nil
         )
         return .redirect(to: "/admin?done=settings", type: .normal)
     }
@@ -113,18 +112,14 @@ struct InvitesController {
         let form = try await request.decode(as: InviteForm.self, context: context)
         let inviter = context.identity?.role ?? .athlete
         let role = form.role.flatMap(Role.init(rawValue:))
-        guard let role, Self.roles(for: inviter).contains(role) else {
-            let errors = FieldErrors("role", "Choose one of: \(Self.roles(for: inviter).map(\.rawValue).joined(separator: ", ")).")
-            return try renderer.page(try await invitesPage(context, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
-                .response(from: request, context: context)
+        guard let role, inviter.grantable.contains(role) else {
+            let errors = FieldErrors("role", "Choose one of: \(inviter.grantable.map(\.rawValue).joined(separator: ", ")).")
+            return try await refused(errors, request, context)
         }
         var playerID: UUID?
         if let text = form.playerID, !text.isEmpty {
-            guard let id = UUID(text: text), let player = try await stores.domain.player(id), player.passwordHash == nil,
-                  Self.roles(for: inviter).contains(player.role) else {
-                let errors = FieldErrors("playerID", "Choose a player who has no account yet and whose role you may grant.")
-                return try renderer.page(try await invitesPage(context, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
-                    .response(from: request, context: context)
+            guard let id = UUID(text: text), let player = try await stores.domain.player(id), player.isClaimable(through: role) else {
+                return try await refused(FieldErrors("playerID", "Choose a player who has no account yet and whose role the invite covers."), request, context)
             }
             playerID = player.id
         }
@@ -137,15 +132,19 @@ struct InvitesController {
         return try renderer.page(try await invitesPage(context, link: link, form: FormState()), "invites", status: .created).response(from: request, context: context)
     }
 
-    static func roles(for inviter: Role) -> [Role] { inviter.grantable }
+    private func refused(_ errors: FieldErrors, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try renderer.page(try await invitesPage(context, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
+            .response(from: request, context: context)
+    }
 
     private func invitesPage(_ context: AppRequestContext, link: String?, form: FormState) async throws -> InvitesPage {
         let players = try await stores.domain.players()
         let names = Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
-        let grantable = Self.roles(for: context.identity?.role ?? .athlete)
-        let unclaimed = players.filter { $0.passwordHash == nil && grantable.contains($0.role) }
+        let grantable = (context.identity?.role ?? .athlete).grantable
+        // Roles are ordered, so the highest role one may grant covers every profile one may invite.
+        let unclaimed = players.filter { player in grantable.last.map { player.isClaimable(through: $0) } ?? false }
         return InvitesPage(
-            roles: Self.roles(for: context.identity?.role ?? .athlete).map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == .athlete) },
+            roles: grantable.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == .athlete) },
             players: unclaimed.map { Option(value: Display.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: false) },
             link: link,
             invites: try await stores.operational.invites().map {

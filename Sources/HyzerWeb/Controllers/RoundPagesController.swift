@@ -52,8 +52,8 @@ struct RoundPagesController {
             _ = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
             return .redirect(to: "/rounds/\(Display.id(roundID))#scorecard", type: .normal)
         } catch ScoreRejection.notYours {
-            // A refusal by role is a 403 page, like every other.
-            throw Problem(status: .forbidden, title: "Not allowed", detail: ScoreRejection.notYours.message, type: "/problems/forbidden")
+            // A refusal by role is a 403 page, like every other (see `Problem`).
+            throw ScoreRejection.notYours
         } catch let rejection as ScoreRejection {
             return try await refused(roundID: roundID, form: form, errors: Self.fieldErrors(rejection), request: request, context: context)
         } catch let errors as FieldErrors {
