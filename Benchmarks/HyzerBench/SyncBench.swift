@@ -140,7 +140,7 @@ enum SyncBench {
         if !batch.isEmpty { _ = try await cloud.save(batch, zone: zone) }
 
         FileHandle.standardError.write("seeded \(events) events; pulling\n".data(using: .utf8) ?? Data())
-        let stores = try Stores(directory: root.appendingPathComponent("device"))
+        let stores = try await Stores(directory: root.appendingPathComponent("device"))
         var configuration = SyncEngine.Configuration()
         configuration.zone = zone
         let engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: logger)

@@ -94,7 +94,7 @@ extension DomainStore {
             }
             return player
         }
-        return queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
+        return await queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
     }
 
     // MARK: Identity
@@ -163,7 +163,7 @@ extension DomainStore {
             try Self.savePlayer(player, db)
             return player
         }
-        return queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
+        return await queue(written) { [(.player, $0.id.text, $0.updatedAt)] }
     }
 
     public func setPassword(of id: UUID, hash: String, actor: UUID?) async throws -> Player {

@@ -13,21 +13,16 @@ extension DomainStore {
 
     /// Creates the club settings singleton with clock-zero defaults when it is missing, so
     /// every device has one from its first start and any real edit wins over a default.
-    func ensureClubSettings() throws {
+    func ensureClubSettings() async throws {
         let defaults = ClubSettingsPayload.defaults(deviceID: deviceID)
-        let created = try pool.write { db in
-            guard try !Self.settingsExist(db) else { return false }
-            try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?)",
-                           arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(defaults), defaults.newest.description])
+        let created = try await pool.write { db in
+            guard try Self.settings(db) == nil else { return false }
+            try Self.writeSettings(defaults, db)
             return true
         }
         if created {
-            try? outbox?.enqueue([(.clubSettings, ClubSettingsPayload.sentinelID, defaults.newest)])
+            _ = await queue(defaults) { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }
         }
-    }
-
-    static func settingsExist(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM club_settings)") ?? false
     }
 
     public func clubSettings() async throws -> ClubSettingsPayload {
@@ -48,16 +43,20 @@ extension DomainStore {
                 settings.publicLeaderboards = StampedValue(publicLeaderboards, hlc: stamp)
             }
             if let openSignUp, openSignUp != settings.allowsOpenSignUp { settings.openSignUp = StampedValue(openSignUp, hlc: stamp) }
-            try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
-                           arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(settings), settings.newest.description])
+            try Self.writeSettings(settings, db)
             return settings
         }
-        return queue(updated) { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }
+        return await queue(updated) { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }
     }
 
     static func settings(_ db: Database) throws -> ClubSettingsPayload? {
         guard let data = try Data.fetchOne(db, sql: "SELECT payload FROM club_settings WHERE id = ?", arguments: [ClubSettingsPayload.sentinelID]) else { return nil }
         return try RecordCoding.decode(ClubSettingsPayload.self, data)
+    }
+
+    static func writeSettings(_ settings: ClubSettingsPayload, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
+                       arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(settings), settings.newest.description])
     }
 
     // MARK: Pushing
@@ -79,8 +78,8 @@ extension DomainStore {
             let course = try course(record, db)
             return CloudRecord(type: type, id: id, hlc: course.updatedAt, payload: try RecordCoding.encode(CoursePayload(course)))
         case .round:
-            guard let uuid = UUID(text: id), try RoundRecord.exists(db, key: id) else { return nil }
-            let round = try roundOnly(uuid, db)
+            guard let record = try RoundRecord.fetchOne(db, key: id) else { return nil }
+            let round = try record.domain(playerIDs: try RoundRecord.playerIDs(of: id, db))
             return CloudRecord(type: type, id: id, hlc: round.updatedAt, payload: try RecordCoding.encode(RoundPayload(round)))
         case .scoreEvent:
             guard let event = try ScoreEventRecord.fetchOne(db, key: id)?.domain() else { return nil }
@@ -91,31 +90,12 @@ extension DomainStore {
         }
     }
 
-    /// A round without its course, players or events.
-    static func roundOnly(_ roundID: UUID, _ db: Database) throws -> Round {
-        guard let record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
-        let playerIDs = try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? ORDER BY position", arguments: [record.id])
-        return Round(
-            id: roundID, name: record.name, courseID: try StoredValue.uuid(record.courseID, "rounds.courseID"),
-            playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
-            status: RoundStatus(rawValue: record.status) ?? .scheduled, startedAt: record.startedAt,
-            completedAt: record.completedAt, createdBy: try record.createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
-            createdAt: record.createdAt, updatedAt: try StoredValue.hlc(record.updatedAt, "rounds.updatedAt")
-        )
-    }
-
     /// Every record's version, to find local changes a crash kept out of the outbox.
     public func recordVersions() async throws -> [(RecordType, String, HLC)] {
         try await pool.read { db in
             var result: [(RecordType, String, HLC)] = []
-            for (type, sql) in [
-                (RecordType.player, "SELECT id, updatedAt FROM players"),
-                (.course, "SELECT id, updatedAt FROM courses"),
-                (.round, "SELECT id, updatedAt FROM rounds"),
-                (.scoreEvent, "SELECT id, recordedAt FROM score_events"),
-                (.clubSettings, "SELECT id, updatedAt FROM club_settings"),
-            ] {
-                let rows = try Row.fetchCursor(db, sql: sql)
+            for (type, table, version) in VersionedTables.all {
+                let rows = try Row.fetchCursor(db, sql: "SELECT id, \(version) FROM \(table)")
                 while let row = try rows.next() {
                     if let hlc = HLC(row[1]) { result.append((type, row[0], hlc)) }
                 }
@@ -184,7 +164,7 @@ extension DomainStore {
             let id = round.id.text
             let local = try RoundRecord.fetchOne(db, key: id)
             if let local, let stamp = HLC(local.updatedAt), stamp >= round.updatedAt { return false }
-            try roundRecord(round, version: local?.version ?? 0).save(db)
+            try RoundRecord(round, version: local?.version ?? 0).save(db)
             try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [id])
             for (position, playerID) in round.playerIDs.enumerated() {
                 try RoundPlayerRecord(roundID: id, playerID: playerID.text, position: position).insert(db)
@@ -196,8 +176,7 @@ extension DomainStore {
             let stored = try settings(db)
             let merged = stored.map { $0.merged(with: offered) } ?? offered
             guard merged != stored else { return false }
-            try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
-                           arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(merged), merged.newest.description])
+            try writeSettings(merged, db)
             return true
         }
     }

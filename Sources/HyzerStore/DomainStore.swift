@@ -15,11 +15,8 @@ public final class DomainStore: Sendable {
     /// domain write is committed, and reconciling on start queues it again.
     let outbox: OperationalStore?
 
-    public init(path: String, deviceID: UUID, outbox: OperationalStore? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try DomainMigrations.migrator.migrate(pool)
+    init(path: String, deviceID: UUID, outbox: OperationalStore?, now: @escaping @Sendable () -> Date) throws {
+        pool = try StoreFile.open(path: path, migrator: DomainMigrations.migrator, durable: true)
         self.deviceID = deviceID
         self.now = now
         self.outbox = outbox
@@ -30,11 +27,8 @@ public final class DomainStore: Sendable {
     /// The newest HLC stored anywhere, so a restart never issues a reading older than one
     /// already written, even if the wall clock went back.
     private static func latestClockReading(_ db: Database) throws -> HLC? {
-        let texts = try String?.fetchAll(db, sql: """
-            SELECT MAX(updatedAt) FROM players UNION ALL SELECT MAX(updatedAt) FROM courses
-            UNION ALL SELECT MAX(updatedAt) FROM rounds UNION ALL SELECT MAX(recordedAt) FROM score_events
-            UNION ALL SELECT MAX(updatedAt) FROM club_settings
-            """)
+        let sql = VersionedTables.all.map { "SELECT MAX(\($0.version)) FROM \($0.table)" }.joined(separator: " UNION ALL ")
+        let texts = try String?.fetchAll(db, sql: sql)
         return texts.compactMap { $0.flatMap(HLC.init) }.max()
     }
 
@@ -72,7 +66,7 @@ public final class DomainStore: Sendable {
             }
             return course
         }
-        return queue(written) { [(.course, $0.id.text, $0.updatedAt)] }
+        return await queue(written) { [(.course, $0.id.text, $0.updatedAt)] }
     }
 
     public func courses() async throws -> [Course] {
@@ -100,21 +94,13 @@ public final class DomainStore: Sendable {
             createdBy: createdBy, createdAt: created, updatedAt: tick()
         )
         let written = try await pool.write { db in
-            try Self.roundRecord(round, version: 1).insert(db)
+            try RoundRecord(round, version: 1).insert(db)
             for (position, playerID) in round.playerIDs.enumerated() {
                 try RoundPlayerRecord(roundID: round.id.text, playerID: playerID.text, position: position).insert(db)
             }
             return round
         }
-        return queue(written) { [(.round, $0.id.text, $0.updatedAt)] }
-    }
-
-    static func roundRecord(_ round: Round, version: Int) -> RoundRecord {
-        RoundRecord(
-            id: round.id.text, name: round.name, courseID: round.courseID.text, status: round.status.rawValue,
-            startedAt: round.startedAt, completedAt: round.completedAt, createdBy: round.createdBy?.text,
-            createdAt: round.createdAt, updatedAt: round.updatedAt.description, version: version
-        )
+        return await queue(written) { [(.round, $0.id.text, $0.updatedAt)] }
     }
 
     /// Starts or completes a round. Only forward moves are allowed.
@@ -135,7 +121,7 @@ public final class DomainStore: Sendable {
             try record.update(db)
             return try Self.snapshot(roundID, db)
         }
-        return queue(written) { [(.round, $0.round.id.text, $0.round.updatedAt)] }
+        return await queue(written) { [(.round, $0.round.id.text, $0.round.updatedAt)] }
     }
 
     public func roundSummaries(limit: Int = 50) async throws -> [RoundSummary] {
@@ -171,21 +157,14 @@ public final class DomainStore: Sendable {
         // aliases (events stay as recorded; only how they are read changes).
         let aliases = try aliasMap(db)
         var seen = Set<String>()
-        let playerIDs = try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? ORDER BY position", arguments: [record.id])
-            .map { aliases[$0] ?? $0 }.filter { seen.insert($0).inserted }
+        let playerIDs = try RoundRecord.playerIDs(of: record.id, db).map { aliases[$0] ?? $0 }.filter { seen.insert($0).inserted }
         let players = try PlayerRecord.filter(keys: playerIDs).fetchAll(db).map { try $0.domain() }
         let events = try ScoreEventRecord.filter(Column("roundID") == record.id).fetchAll(db).map { row in
             var event = try row.domain()
             if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { event.playerID = canonical }
             return event
         }
-        let round = Round(
-            id: roundID, name: record.name, courseID: course.id,
-            playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
-            status: RoundStatus(rawValue: record.status) ?? .scheduled, startedAt: record.startedAt,
-            completedAt: record.completedAt, createdBy: try record.createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
-            createdAt: record.createdAt, updatedAt: try StoredValue.hlc(record.updatedAt, "rounds.updatedAt")
-        )
+        let round = try record.domain(playerIDs: playerIDs)
         return RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version)
     }
 
@@ -236,14 +215,14 @@ public final class DomainStore: Sendable {
                 return RecordedScore(event: event, duplicate: false, snapshot: after)
             }
         }
-        return queue(written) { $0.duplicate ? [] : [(.scoreEvent, $0.event.id.text, $0.event.recordedAt)] }
+        return await queue(written) { $0.duplicate ? [] : [(.scoreEvent, $0.event.id.text, $0.event.recordedAt)] }
     }
 }
 
 extension DomainStore {
     /// Queues what a committed local write changed for the cloud, then hands the value on.
-    func queue<T>(_ value: T, _ records: (T) -> [(RecordType, String, HLC)]) -> T {
-        try? outbox?.enqueue(records(value))
+    func queue<T>(_ value: T, _ records: (T) -> [(RecordType, String, HLC)]) async -> T {
+        try? await outbox?.enqueue(records(value))
         return value
     }
 }

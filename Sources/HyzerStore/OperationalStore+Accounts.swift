@@ -57,42 +57,6 @@ public enum Secret {
 }
 
 extension OperationalStore {
-    /// Device-local account bookkeeping: sessions and tokens never leave the device that issued them.
-    static func registerAccountMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v3-accounts") { db in
-            try db.create(table: "sessions") { t in
-                t.primaryKey("key", .text)
-                t.column("value", .blob).notNull()
-                t.column("playerID", .text).indexed()
-                t.column("expiresAt", .double)
-            }
-            try db.create(table: "api_tokens") { t in
-                t.primaryKey("id", .text)
-                t.column("playerID", .text).notNull().indexed()
-                t.column("name", .text).notNull()
-                t.column("tokenHash", .text).notNull().unique()
-                t.column("createdAt", .datetime).notNull()
-                t.column("lastUsedAt", .datetime)
-                t.column("revokedAt", .datetime)
-            }
-            try db.create(table: "one_time_links") { t in
-                t.primaryKey("id", .text)
-                t.column("tokenHash", .text).notNull().unique()
-                t.column("kind", .text).notNull().check(sql: "kind IN ('setup', 'invite')")
-                t.column("role", .text).notNull()
-                t.column("playerID", .text)
-                t.column("createdBy", .text)
-                t.column("createdAt", .datetime).notNull()
-                t.column("expiresAt", .datetime).notNull()
-                t.column("usedAt", .datetime)
-            }
-            try db.create(table: "sign_ins") { t in
-                t.primaryKey("playerID", .text)
-                t.column("at", .datetime).notNull()
-            }
-        }
-    }
-
     // MARK: Sessions (the storage behind hummingbird-auth's session middleware)
 
     public func sessionValue(key: String, now: Date = Date()) async throws -> (value: Data, expiresAt: Date?)? {

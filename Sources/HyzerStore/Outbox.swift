@@ -46,43 +46,13 @@ public struct SyncLogEntry: Hashable, Sendable {
 }
 
 extension OperationalStore {
-    static func registerSyncMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v2-outbox") { db in
-            try db.create(table: "outbox") { t in
-                t.column("recordType", .text).notNull()
-                t.column("recordID", .text).notNull()
-                t.column("hlc", .text).notNull()
-                t.column("status", .text).notNull().check(sql: "status IN ('pending', 'inFlight', 'synced', 'failed')")
-                t.column("attempts", .integer).notNull().defaults(to: 0)
-                t.column("lastError", .text)
-                t.column("nextAttemptAt", .datetime)
-                t.column("sequence", .integer).notNull()
-                t.primaryKey(["recordType", "recordID"])
-            }
-            try db.create(index: "outbox_by_status", on: "outbox", columns: ["status", "nextAttemptAt"])
-            try db.create(table: "change_tokens") { t in
-                t.primaryKey("zone", .text)
-                t.column("token", .integer).notNull()
-            }
-            try db.create(table: "sync_log") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("at", .datetime).notNull()
-                t.column("operation", .text).notNull()
-                t.column("records", .integer).notNull()
-                t.column("durationMs", .integer).notNull()
-                t.column("result", .text).notNull()
-                t.column("message", .text)
-            }
-        }
-    }
-
     // MARK: Enqueueing
 
     /// Marks local records as waiting to be pushed. A newer version replaces an older one
     /// whatever its state; the same or an older version changes nothing.
-    public func enqueue(_ records: [(RecordType, String, HLC)]) throws {
+    public func enqueue(_ records: [(RecordType, String, HLC)]) async throws {
         guard !records.isEmpty else { return }
-        try pool.write { db in
+        try await pool.write { db in
             var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
@@ -100,8 +70,8 @@ extension OperationalStore {
     /// Stores the change token once a pulled page is applied. Pulled records need no outbox
     /// entry: the cloud has them, and reconciling on start only looks at this device's own
     /// writes.
-    public func setChangeToken(_ token: Int64, zone: String) throws {
-        try pool.write { db in
+    public func setChangeToken(_ token: Int64, zone: String) async throws {
+        try await pool.write { db in
             try db.execute(sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token", arguments: [zone, token])
         }
     }
@@ -110,10 +80,9 @@ extension OperationalStore {
 
     /// Takes up to `limit` entries that are due (pending, or failed and past their retry
     /// time) and marks them in flight in the same transaction, so a concurrent caller can
-    /// never take the same record. Synchronous on purpose: the sync engine calls it before
-    /// its first suspension point.
-    public func claimDue(limit: Int, now: Date) throws -> [OutboxEntry] {
-        try pool.write { db in
+    /// never take the same record.
+    public func claimDue(limit: Int, now: Date) async throws -> [OutboxEntry] {
+        try await pool.write { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM outbox
                 WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
@@ -127,8 +96,8 @@ extension OperationalStore {
         }
     }
 
-    public func markSynced(_ entries: [OutboxEntry]) throws {
-        try pool.write { db in
+    public func markSynced(_ entries: [OutboxEntry]) async throws {
+        try await pool.write { db in
             for entry in entries {
                 // A newer local version enqueued meanwhile stays pending.
                 try db.execute(sql: "UPDATE outbox SET status = 'synced', attempts = 0, lastError = NULL, nextAttemptAt = NULL WHERE recordType = ? AND recordID = ? AND hlc = ? AND status = 'inFlight'",
@@ -138,8 +107,8 @@ extension OperationalStore {
     }
 
     /// Failed entries wait `Backoff.delay` before they are due again.
-    public func markFailed(_ entries: [OutboxEntry], error: String, now: Date, jitter: @Sendable () -> Double = { Double.random(in: 0...1) }) throws {
-        try pool.write { db in
+    public func markFailed(_ entries: [OutboxEntry], error: String, now: Date, jitter: @Sendable () -> Double = { Double.random(in: 0...1) }) async throws {
+        try await pool.write { db in
             for entry in entries {
                 let attempts = entry.attempts + 1
                 let next = now.addingTimeInterval(Backoff.delay(attempt: attempts, jitter: jitter()))
@@ -151,8 +120,8 @@ extension OperationalStore {
 
     /// Puts entries back as pending without counting an attempt (the cloud was unreachable,
     /// not the record at fault).
-    public func release(_ entries: [OutboxEntry]) throws {
-        try pool.write { db in
+    public func release(_ entries: [OutboxEntry]) async throws {
+        try await pool.write { db in
             for entry in entries {
                 try db.execute(sql: "UPDATE outbox SET status = 'pending' WHERE recordType = ? AND recordID = ? AND status = 'inFlight'", arguments: [entry.type.rawValue, entry.id])
             }
@@ -161,16 +130,16 @@ extension OperationalStore {
 
     /// After a crash, in-flight entries were never confirmed: push them again (idempotently).
     @discardableResult
-    public func resetInFlight() throws -> Int {
-        try pool.write { db in
+    public func resetInFlight() async throws -> Int {
+        try await pool.write { db in
             try db.execute(sql: "UPDATE outbox SET status = 'pending' WHERE status = 'inFlight'")
             return db.changesCount
         }
     }
 
     /// Makes failed entries due now ("Retry" on the sync page).
-    public func retryFailed(type: RecordType? = nil, id: String? = nil) throws {
-        try pool.write { db in
+    public func retryFailed(type: RecordType? = nil, id: String? = nil) async throws {
+        try await pool.write { db in
             if let type, let id {
                 try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE status = 'failed' AND recordType = ? AND recordID = ?", arguments: [type.rawValue, id])
             } else {
@@ -181,8 +150,8 @@ extension OperationalStore {
 
     // MARK: Reading
 
-    public func counts() throws -> OutboxCounts {
-        try pool.read { db in
+    public func counts() async throws -> OutboxCounts {
+        try await pool.read { db in
             var counts = OutboxCounts()
             for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n FROM outbox GROUP BY status") {
                 let n: Int = row["n"]
@@ -198,21 +167,21 @@ extension OperationalStore {
         }
     }
 
-    public func failedEntries(limit: Int = 50) throws -> [OutboxEntry] {
-        try pool.read { db in
+    public func failedEntries(limit: Int = 50) async throws -> [OutboxEntry] {
+        try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE status = 'failed' ORDER BY sequence LIMIT ?", arguments: [limit]).compactMap(Self.entry)
         }
     }
 
-    public func entry(type: RecordType, id: String) throws -> OutboxEntry? {
-        try pool.read { db in
+    public func entry(type: RecordType, id: String) async throws -> OutboxEntry? {
+        try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE recordType = ? AND recordID = ?", arguments: [type.rawValue, id]).flatMap(Self.entry)
         }
     }
 
     /// Every entry's version, for reconciling with the domain store on start.
-    public func versions() throws -> [String: HLC] {
-        try pool.read { db in
+    public func versions() async throws -> [String: HLC] {
+        try await pool.read { db in
             var result: [String: HLC] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT recordType, recordID, hlc FROM outbox")
             while let row = try rows.next() {
@@ -239,20 +208,20 @@ extension OperationalStore {
 
     // MARK: Change tokens and the log
 
-    public func changeToken(zone: String) throws -> Int64 {
-        try pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0 }
+    public func changeToken(zone: String) async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0 }
     }
 
-    public func appendLog(_ entry: SyncLogEntry, keep: Int = 500) throws {
-        try pool.write { db in
+    public func appendLog(_ entry: SyncLogEntry, keep: Int = 500) async throws {
+        try await pool.write { db in
             try db.execute(sql: "INSERT INTO sync_log (at, operation, records, durationMs, result, message) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [entry.at, entry.operation, entry.records, entry.durationMs, entry.result, entry.message])
             try db.execute(sql: "DELETE FROM sync_log WHERE id <= (SELECT MAX(id) FROM sync_log) - ?", arguments: [keep])
         }
     }
 
-    public func recentLog(limit: Int = 50) throws -> [SyncLogEntry] {
-        try pool.read { db in
+    public func recentLog(limit: Int = 50) async throws -> [SyncLogEntry] {
+        try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM sync_log ORDER BY id DESC LIMIT ?", arguments: [limit]).map {
                 SyncLogEntry(at: $0["at"], operation: $0["operation"], records: $0["records"], durationMs: $0["durationMs"], result: $0["result"], message: $0["message"])
             }
@@ -262,8 +231,8 @@ extension OperationalStore {
 
 extension OperationalStore {
     /// How many failed entries are due for another attempt.
-    public func failedDue(now: Date) throws -> Int {
-        try pool.read { db in
+    public func failedDue(now: Date) async throws -> Int {
+        try await pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)", arguments: [now]) ?? 0
         }
     }

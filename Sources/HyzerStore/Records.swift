@@ -89,6 +89,46 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     var updatedAt: String
     /// Local bookkeeping, never synced: the round's change counter.
     var version: Int
+
+    init(_ round: Round, version: Int) {
+        id = round.id.text
+        name = round.name
+        courseID = round.courseID.text
+        status = round.status.rawValue
+        startedAt = round.startedAt
+        completedAt = round.completedAt
+        createdBy = round.createdBy?.text
+        createdAt = round.createdAt
+        updatedAt = round.updatedAt.description
+        self.version = version
+    }
+
+    /// The round with the given players (as stored, or as an alias map reads them).
+    func domain(playerIDs: [String]) throws -> Round {
+        Round(
+            id: try StoredValue.uuid(id, "rounds.id"), name: name, courseID: try StoredValue.uuid(courseID, "rounds.courseID"),
+            playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
+            status: RoundStatus(rawValue: status) ?? .scheduled, startedAt: startedAt, completedAt: completedAt,
+            createdBy: try createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
+            createdAt: createdAt, updatedAt: try StoredValue.hlc(updatedAt, "rounds.updatedAt")
+        )
+    }
+
+    static func playerIDs(of roundID: String, _ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? ORDER BY position", arguments: [roundID])
+    }
+}
+
+/// Where each synced record type keeps its id and its version (an HLC as text): the one
+/// list that the clock on start, the reconcile and backups read.
+enum VersionedTables {
+    static let all: [(type: RecordType, table: String, version: String)] = [
+        (.player, "players", "updatedAt"),
+        (.course, "courses", "updatedAt"),
+        (.round, "rounds", "updatedAt"),
+        (.scoreEvent, "score_events", "recordedAt"),
+        (.clubSettings, "club_settings", "updatedAt"),
+    ]
 }
 
 struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {

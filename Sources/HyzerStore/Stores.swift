@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// The two SQLite files of one instance, opened once for the whole process.
-public struct Stores: Sendable {
+/// The two SQLite files of one instance, opened once for the whole process: the one
+/// entrance to the data. Everything that reads or writes either file goes through here.
+public final class Stores: Sendable {
     public let domain: DomainStore
     public let operational: OperationalStore
     public let directory: URL
@@ -12,16 +13,16 @@ public struct Stores: Sendable {
     public static let domainFileName = "domain.sqlite"
     public static let operationalFileName = "sync.sqlite"
 
-    public init(directory: URL, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(directory: URL, now: @escaping @Sendable () -> Date = { Date() }) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Everything is opened into locals and assigned at the end: a throw never leaves a
         // half-initialized value behind.
         let (operational, damaged) = try Self.openOperational(in: directory)
         let domain = try DomainStore(
             path: directory.appendingPathComponent(Self.domainFileName).path,
-            deviceID: try operational.deviceID(), outbox: operational, now: now
+            deviceID: try await operational.deviceID(), outbox: operational, now: now
         )
-        try domain.ensureClubSettings()
+        try await domain.ensureClubSettings()
         self.directory = directory
         self.operational = operational
         self.damagedOperationalFile = damaged
@@ -50,8 +51,8 @@ public struct Stores: Sendable {
     /// Returns how many records were queued.
     @discardableResult
     public func reconcile() async throws -> Int {
-        try operational.resetInFlight()
-        let queued = try operational.versions()
+        try await operational.resetInFlight()
+        let queued = try await operational.versions()
         // Only this device's own writes can be missing: whatever carries another device's
         // clock arrived from the cloud, which already has it. After a rebuilt sync.sqlite
         // nothing is known, so everything goes (pushes are idempotent).
@@ -60,7 +61,7 @@ public struct Stores: Sendable {
         let missing = try await domain.recordVersions().filter { type, id, hlc in
             (everything || hlc.deviceID == device) && (queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true)
         }
-        try operational.enqueue(missing)
+        try await operational.enqueue(missing)
         return missing.count
     }
 }

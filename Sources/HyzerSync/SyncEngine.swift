@@ -49,6 +49,7 @@ public actor SyncEngine: Service {
     private var account: AccountStatus
     private var state: SyncState = .idle
     private var lastSyncAt: Date?
+    private var counts = OutboxCounts()
     private var initialSync: InitialSync?
     private var accountAttempts = 0
     /// "Identities wait for the account" is said once per outage, not at every sync.
@@ -78,7 +79,7 @@ public actor SyncEngine: Service {
         } catch {
             logger.error("Could not reconcile the outbox", metadata: ["error": "\(error)"])
         }
-        publish()
+        await publish()
         guard let cloud else {
             try? await gracefulShutdown()
             return
@@ -155,11 +156,11 @@ public actor SyncEngine: Service {
         } else if now >= nextPeriodic {
             nextPeriodic = now + configuration.fallbackInterval
             trigger(.periodic)
-        } else if let due = try? stores.operational.failedDue(now: Date()), due > 0 {
+        } else if let due = try? await stores.operational.failedDue(now: Date()), due > 0 {
             // Failed records retry on their own schedule, not only on the next local write.
             trigger(.localWrite)
         }
-        publish()
+        await publish()
     }
 
     // MARK: Account
@@ -196,7 +197,7 @@ public actor SyncEngine: Service {
         if previous != resolved {
             logger.info("Cloud account", metadata: ["status": "\(resolved.rawValue)", "cloud": "\(cloud.displayName)"])
         }
-        publish()
+        await publish()
     }
 
     // MARK: Cloud identity
@@ -249,47 +250,47 @@ public actor SyncEngine: Service {
         while true {
             let batch: [OutboxEntry]
             do {
-                batch = try stores.operational.claimDue(limit: configuration.pushBatch, now: Date())
+                batch = try await stores.operational.claimDue(limit: configuration.pushBatch, now: Date())
             } catch {
                 state = .error("The outbox could not be read: \(error)")
-                publish()
+                await publish()
                 return pushed
             }
             guard !batch.isEmpty else { break }
             state = .syncing
-            publish()
+            await publish()
             let started = ContinuousClock.now
             do {
                 let records = try await stores.domain.cloudRecords(batch.map { ($0.type, $0.id) })
                 let changed = try await cloud.save(records, zone: configuration.zone)
-                try stores.operational.markSynced(batch)
+                try await stores.operational.markSynced(batch)
                 pushed += batch.count
                 lastSyncAt = Date()
                 state = .idle
-                log("push", records: batch.count, since: started, result: "ok", message: changed < batch.count ? "\(batch.count - changed) already in the cloud" : nil)
+                await log("push", records: batch.count, since: started, result: "ok", message: changed < batch.count ? "\(batch.count - changed) already in the cloud" : nil)
             } catch let error as CloudError {
                 switch error {
                 case .unreachable:
-                    try? stores.operational.release(batch)
+                    try? await stores.operational.release(batch)
                     goOffline()
                 case .readOnly:
-                    try? stores.operational.release(batch)
+                    try? await stores.operational.release(batch)
                     account = .restricted
                 case .failed(let detail):
-                    try? stores.operational.markFailed(batch, error: detail, now: Date())
+                    try? await stores.operational.markFailed(batch, error: detail, now: Date())
                     state = .error(detail)
                 }
-                log("push", records: batch.count, since: started, result: "failed", message: error.description)
-                publish()
+                await log("push", records: batch.count, since: started, result: "failed", message: error.description)
+                await publish()
                 return pushed
             } catch {
-                try? stores.operational.markFailed(batch, error: "\(error)", now: Date())
+                try? await stores.operational.markFailed(batch, error: "\(error)", now: Date())
                 state = .error("\(error)")
-                log("push", records: batch.count, since: started, result: "failed", message: "\(error)")
-                publish()
+                await log("push", records: batch.count, since: started, result: "failed", message: "\(error)")
+                await publish()
                 return pushed
             }
-            publish()
+            await publish()
             if batch.count < configuration.pushBatch { break }
         }
         return pushed
@@ -308,7 +309,7 @@ public actor SyncEngine: Service {
         var pulled = 0
         var applied = 0
         do {
-            var token = try stores.operational.changeToken(zone: zone)
+            var token = try await stores.operational.changeToken(zone: zone)
             if token == 0 {
                 let total = try await cloud.changeCount(zone: zone, after: 0)
                 if total > 0 { initialSync = InitialSync(pulled: 0, total: total) }
@@ -323,29 +324,29 @@ public actor SyncEngine: Service {
                     state = .syncing
                     applied += try await stores.domain.applyRemote(page.changes).applied
                 }
-                try stores.operational.setChangeToken(page.token, zone: zone)
+                try await stores.operational.setChangeToken(page.token, zone: zone)
                 token = page.token
                 pulled += page.records.count
                 if var progress = initialSync {
                     progress.pulled = min(progress.total, progress.pulled + page.records.count)
                     initialSync = progress
                 }
-                publish()
+                await publish()
                 guard let next = try await following else { break }
                 page = next
             }
             initialSync = nil
             lastSyncAt = Date()
             if state == .syncing || state.message != nil { state = .idle }
-            if pulled > 0 { log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil) }
+            if pulled > 0 { await log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil) }
         } catch let error as CloudError {
             if case .unreachable = error { goOffline() } else { state = .error(error.description) }
-            log("pull", records: pulled, since: started, result: "failed", message: error.description)
+            await log("pull", records: pulled, since: started, result: "failed", message: error.description)
         } catch {
             state = .error("\(error)")
-            log("pull", records: pulled, since: started, result: "failed", message: "\(error)")
+            await log("pull", records: pulled, since: started, result: "failed", message: "\(error)")
         }
-        publish()
+        await publish()
         return pulled
     }
 
@@ -368,15 +369,21 @@ public actor SyncEngine: Service {
     }
 
     /// Makes failed records due at once and syncs.
-    public func retryFailed(type: RecordType? = nil, id: String? = nil) throws {
-        try stores.operational.retryFailed(type: type, id: id)
+    public func retryFailed(type: RecordType? = nil, id: String? = nil) async throws {
+        try await stores.operational.retryFailed(type: type, id: id)
         trigger(.manual)
     }
 
-    public func status() -> Status {
+    public func status() async -> Status {
+        counts = (try? await stores.operational.counts()) ?? counts
+        return currentStatus()
+    }
+
+    /// The status with the outbox counts as last read.
+    private func currentStatus() -> Status {
         Status(
             cloud: cloud?.displayName ?? "none", account: account, state: state, lastSyncAt: lastSyncAt,
-            counts: (try? stores.operational.counts()) ?? OutboxCounts(), initialSync: initialSync
+            counts: counts, initialSync: initialSync
         )
     }
 
@@ -385,7 +392,7 @@ public actor SyncEngine: Service {
         let (stream, continuation) = AsyncStream.makeStream(of: Status.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         watchers[id] = continuation
-        continuation.yield(status())
+        continuation.yield(currentStatus())
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeWatcher(id) }
         }
@@ -396,16 +403,16 @@ public actor SyncEngine: Service {
         watchers[id] = nil
     }
 
-    private func publish() {
-        let current = status()
+    private func publish() async {
+        let current = await status()
         guard current != lastPublished else { return }
         lastPublished = current
         for watcher in watchers.values { watcher.yield(current) }
     }
 
-    private func log(_ operation: String, records: Int, since started: ContinuousClock.Instant, result: String, message: String?) {
+    private func log(_ operation: String, records: Int, since started: ContinuousClock.Instant, result: String, message: String?) async {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        try? stores.operational.appendLog(SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
+        try? await stores.operational.appendLog(SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
     }
 }

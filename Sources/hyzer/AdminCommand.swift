@@ -16,8 +16,8 @@ struct Admin: AsyncParsableCommand {
         @Option(help: "Folder holding domain.sqlite and sync.sqlite. (HYZER_DATA_DIR)")
         var dataDir: String = Environment.value("HYZER_DATA_DIR") ?? "./data"
 
-        func accounts() throws -> Accounts {
-            Accounts(stores: try Stores(directory: URL(fileURLWithPath: dataDir)))
+        func accounts() async throws -> Accounts {
+            Accounts(stores: try await Stores(directory: URL(fileURLWithPath: dataDir)))
         }
     }
 

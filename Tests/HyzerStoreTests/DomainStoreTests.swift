@@ -14,7 +14,7 @@ import Testing
         var store: DomainStore { stores.domain }
 
         init(directory: URL) async throws {
-            stores = try Stores(directory: directory)
+            stores = try await Stores(directory: directory)
             course = try await stores.domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
             var players: [Player] = []
             for handle in ["ann", "ben", "cleo"] {
@@ -27,10 +27,10 @@ import Testing
 
     @Test func migratesAnEmptyFileAndReopensIt() async throws {
         let directory = try TemporaryDirectory()
-        let first = try Stores(directory: directory.url)
+        let first = try await Stores(directory: directory.url)
         #expect(try first.domain.appliedMigrations == ["v1-domain", "v2-sync", "v3-accounts"])
         let device = first.domain.deviceID
-        let reopened = try Stores(directory: directory.url)
+        let reopened = try await Stores(directory: directory.url)
         #expect(reopened.domain.deviceID == device)
         #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("domain.sqlite").path))
         #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("sync.sqlite").path))
@@ -87,7 +87,7 @@ import Testing
 
     @Test func aTransactionThatFailsHalfwayLeavesNothing() async throws {
         let directory = try TemporaryDirectory()
-        let stores = try Stores(directory: directory.url)
+        let stores = try await Stores(directory: directory.url)
         // The ninth hole breaks the schema's par check after eight holes were inserted.
         let holes = (1...9).map { Hole(number: $0, par: $0 == 9 ? 12 : 3) }
         await #expect(throws: DatabaseError.self) {
@@ -102,7 +102,7 @@ import Testing
 
     @Test func handlesAreUnique() async throws {
         let directory = try TemporaryDirectory()
-        let stores = try Stores(directory: directory.url)
+        let stores = try await Stores(directory: directory.url)
         _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
         do {
             _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Another Ann", handle: "@ANN").validated())
@@ -132,14 +132,14 @@ import Testing
         let fixture = try await Fixture(directory: directory.url)
         let first = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
         // Reopen with a wall clock an hour behind.
-        let reopened = try Stores(directory: directory.url, now: { Date().addingTimeInterval(-3600) })
+        let reopened = try await Stores(directory: directory.url, now: { Date().addingTimeInterval(-3600) })
         let second = try await reopened.domain.recordScore(ScoreSubmission(playerID: fixture.players[1].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
         #expect(second.event.recordedAt > first.event.recordedAt)
     }
 
     @Test func demoSeedRunsOnceAndGivesALeaderboard() async throws {
         let directory = try TemporaryDirectory()
-        let stores = try Stores(directory: directory.url)
+        let stores = try await Stores(directory: directory.url)
         let roundID = try #require(try await stores.domain.seedDemoIfEmpty())
         #expect(try await stores.domain.seedDemoIfEmpty() == nil)
         let snapshot = try await stores.domain.snapshot(of: roundID)

@@ -43,7 +43,7 @@ import Testing
             try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: directory.url.appendingPathComponent(name))
         }
 
-        let stores = try Stores(directory: directory.url)
+        let stores = try await Stores(directory: directory.url)
 
         #expect(try stores.domain.appliedMigrations == Array(DomainMigrations.migrator.migrations))
         let roundID = try #require(UUID(text: expected.roundID))
@@ -56,7 +56,7 @@ import Testing
         #expect(standings.first?.strokes == String(expected.leader.strokes))
         #expect(standings.last?.dnf == expected.lastIsDNF)
         // Reopening after the migrations is a no-op, and the round is still whole.
-        let again = try Stores(directory: directory.url)
+        let again = try await Stores(directory: directory.url)
         #expect(try await again.domain.snapshot(of: roundID).events.count == expected.scoreEvents)
     }
 }

@@ -29,7 +29,7 @@ import Testing
     @Test func aMalformedCloudRecordIsSkippedAndThePullGoesOn() async throws {
         let scratch = try Scratch()
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
-        let a = try Device("a", cloud: cloud, root: scratch.url)
+        let a = try await Device("a", cloud: cloud, root: scratch.url)
         let (round, players) = try await a.setUpRound()
         try await a.score(round, players[0], hole: 1, 3)
         await a.sync()
@@ -38,10 +38,10 @@ import Testing
         try await a.score(round, players[1], hole: 1, 4)
         await a.sync()
 
-        let b = try Device("b", cloud: cloud, root: scratch.url)
+        let b = try await Device("b", cloud: cloud, root: scratch.url)
         await b.sync()
         #expect(try await b.events(round).count == 2, "both real scores arrive; the junk is skipped")
-        #expect(try b.stores.operational.changeToken(zone: "club") == (try await cloud.changes(zone: "club", after: 0, limit: 100)).token)
+        #expect(try await b.stores.operational.changeToken(zone: "club") == (try await cloud.changes(zone: "club", after: 0, limit: 100)).token)
         #expect(await b.engine.status().state == .idle)
     }
 }

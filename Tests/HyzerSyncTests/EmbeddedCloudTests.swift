@@ -1,6 +1,6 @@
 import Foundation
 import HyzerCore
-import HyzerStore
+@testable import HyzerStore
 import Testing
 @testable import HyzerSync
 
@@ -19,7 +19,7 @@ import Testing
     @Test func concurrentPushesSaveEachRecordOnce() async throws {
         let scratch = try Scratch()
         let cloud = FaultyCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
-        let device = try Device("a", cloud: cloud, root: scratch.url)
+        let device = try await Device("a", cloud: cloud, root: scratch.url)
         let (round, players) = try await device.setUpRound()
         for hole in 1...9 { try await device.score(round, players[0], hole: hole, 3) }
         await device.engine.resolveAccount()
@@ -36,47 +36,47 @@ import Testing
         let scratch = try Scratch()
         let cloudPath = scratch.url.appendingPathComponent("cloud.sqlite").path
         let cloud = EmbeddedCloud(path: cloudPath)
-        let device = try Device("a", cloud: cloud, root: scratch.url)
+        let device = try await Device("a", cloud: cloud, root: scratch.url)
         let (round, players) = try await device.setUpRound()
         try await device.score(round, players[0], hole: 1, 3)
 
         // The cloud commit succeeds, then the process dies before marking the rows synced.
-        let claimed = try device.stores.operational.claimDue(limit: 100, now: Date())
+        let claimed = try await device.stores.operational.claimDue(limit: 100, now: Date())
         let records = try await device.domain.cloudRecords(claimed.map { ($0.type, $0.id) })
         _ = try await cloud.save(records, zone: "club")
         let afterFirst = try await cloud.changes(zone: "club", after: 0, limit: 1000)
-        #expect(try device.stores.operational.counts().inFlight == claimed.count)
+        #expect(try await device.stores.operational.counts().inFlight == claimed.count)
 
         // Restart: in-flight rows return to pending and are pushed again, idempotently.
-        let restarted = try Device("a", cloud: cloud, root: scratch.url)
+        let restarted = try await Device("a", cloud: cloud, root: scratch.url)
         try await restarted.stores.reconcile()
-        #expect(try restarted.stores.operational.counts().pending == claimed.count)
+        #expect(try await restarted.stores.operational.counts().pending == claimed.count)
         await restarted.engine.resolveAccount()
         #expect(await restarted.engine.pushPending() == claimed.count)
         let afterSecond = try await cloud.changes(zone: "club", after: 0, limit: 1000)
         #expect(afterSecond.records.count == afterFirst.records.count)
         #expect(afterSecond.token == afterFirst.token, "an unchanged record takes no new change number")
-        #expect(try restarted.stores.operational.counts().synced == claimed.count)
+        #expect(try await restarted.stores.operational.counts().synced == claimed.count)
     }
 
     @Test func aLocalWriteMissingFromTheOutboxIsQueuedOnStart() async throws {
         let scratch = try Scratch()
-        let stores = try Stores(directory: scratch.url)
+        let stores = try await Stores(directory: scratch.url)
         // A write that reached domain.sqlite while the outbox write was lost.
-        let bare = try DomainStore(path: scratch.url.appendingPathComponent("domain.sqlite").path, deviceID: stores.domain.deviceID)
+        let bare = try DomainStore(path: scratch.url.appendingPathComponent("domain.sqlite").path, deviceID: stores.domain.deviceID, outbox: nil, now: { Date() })
         let player = try await bare.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
-        #expect(try stores.operational.entry(type: .player, id: player.id.uuidString.lowercased()) == nil)
+        #expect(try await stores.operational.entry(type: .player, id: player.id.uuidString.lowercased()) == nil)
         let queued = try await stores.reconcile()
         #expect(queued == 1)
-        #expect(try stores.operational.entry(type: .player, id: player.id.uuidString.lowercased())?.status == .pending)
+        #expect(try await stores.operational.entry(type: .player, id: player.id.uuidString.lowercased())?.status == .pending)
         #expect(try await stores.reconcile() == 0)
     }
 
     @Test func clubSettingsMergeFieldByFieldIntoOneRecord() async throws {
         let scratch = try Scratch()
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
-        let a = try Device("a", cloud: cloud, root: scratch.url)
-        let b = try Device("b", cloud: cloud, root: scratch.url)
+        let a = try await Device("a", cloud: cloud, root: scratch.url)
+        let b = try await Device("b", cloud: cloud, root: scratch.url)
         _ = try await a.domain.updateClubSettings(clubName: "Maple Hill DGC")
         _ = try await b.domain.updateClubSettings(tvPageSeconds: 20)
         await a.sync()
@@ -94,8 +94,8 @@ import Testing
     @Test func receivedClocksAdvanceTheLocalClock() async throws {
         let scratch = try Scratch()
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
-        let a = try Device("a", cloud: cloud, root: scratch.url)
-        let b = try Device("b", cloud: cloud, root: scratch.url)
+        let a = try await Device("a", cloud: cloud, root: scratch.url)
+        let b = try await Device("b", cloud: cloud, root: scratch.url)
         let (round, players) = try await a.setUpRound()
         await a.sync()
         await b.sync()
@@ -112,12 +112,12 @@ import Testing
     @Test func aFailedRecordIsRetriedWithBackoff() async throws {
         let scratch = try Scratch()
         let cloud = RejectingCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
-        let device = try Device("a", cloud: cloud, root: scratch.url)
+        let device = try await Device("a", cloud: cloud, root: scratch.url)
         _ = try await device.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
         await device.engine.resolveAccount()
         cloud.rejecting = true
         await device.engine.pushPending()
-        let failed = try device.stores.operational.failedEntries()
+        let failed = try await device.stores.operational.failedEntries()
         #expect(failed.count == 2)
         #expect(failed.allSatisfy { $0.attempts == 1 && $0.lastError == "rejected for the test" && ($0.nextAttemptAt ?? .distantPast) > Date() })
         if case .error = await device.engine.status().state {} else { Issue.record("state should be error") }
@@ -126,12 +126,12 @@ import Testing
         #expect(await device.engine.pushPending() == 0)
         try await device.engine.retryFailed()
         #expect(await device.engine.pushPending() == 2)
-        #expect(try device.stores.operational.counts().failed == 0)
+        #expect(try await device.stores.operational.counts().failed == 0)
     }
 
     @Test func noCloudMeansNoAccount() async throws {
         let scratch = try Scratch()
-        let stores = try Stores(directory: scratch.url)
+        let stores = try await Stores(directory: scratch.url)
         let engine = SyncEngine(stores: stores, cloud: nil, logger: .init(label: "test"))
         #expect(await engine.status().account == .noAccount)
         #expect(await engine.pushPending() == 0)
@@ -140,7 +140,7 @@ import Testing
     @Test func initialPullOfManyEvents() async throws {
         let scratch = try Scratch()
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
-        let a = try Device("a", cloud: cloud, root: scratch.url)
+        let a = try await Device("a", cloud: cloud, root: scratch.url)
         let (round, players) = try await a.setUpRound()
         for hole in 1...9 {
             for player in players { try await a.score(round, player, hole: hole, 3) }
@@ -148,7 +148,7 @@ import Testing
         await a.sync()
         var configuration = SyncEngine.Configuration()
         configuration.pullPage = 7
-        let b = try Device("b", cloud: cloud, root: scratch.url, configuration: configuration)
+        let b = try await Device("b", cloud: cloud, root: scratch.url, configuration: configuration)
         await b.sync()
         #expect(try await b.events(round).count == 27)
         #expect(await b.engine.status().initialSync == nil, "progress is cleared when the first sync ends")
@@ -185,7 +185,7 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
     @Test func aDamagedSyncFileIsMovedAsideAndEverythingIsPushedAgain() async throws {
         let scratch = try Scratch()
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
-        let device = try Device("a", cloud: cloud, root: scratch.url)
+        let device = try await Device("a", cloud: cloud, root: scratch.url)
         let (round, players) = try await device.setUpRound()
         try await device.score(round, players[0], hole: 1, 3)
         let directory = device.directory
@@ -194,14 +194,14 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: syncFile.path + "-shm"))
         try Data(repeating: 0x42, count: 8192).write(to: syncFile)
 
-        let reopened = try Device("a", cloud: cloud, root: scratch.url)
+        let reopened = try await Device("a", cloud: cloud, root: scratch.url)
         let aside = try #require(reopened.stores.damagedOperationalFile)
         #expect(FileManager.default.fileExists(atPath: aside.path), "the damaged file is kept")
         #expect(try await reopened.domain.snapshot(of: round).events.count == 1, "no score is lost")
         let queued = try await reopened.stores.reconcile()
         #expect(queued == 1 + 3 + 1 + 1 + 1, "settings, players, course, round and the score go again")
         await reopened.sync()
-        #expect(try reopened.stores.operational.counts().pending == 0)
+        #expect(try await reopened.stores.operational.counts().pending == 0)
         #expect(try await cloud.changeCount(zone: "club", after: 0) == 7)
     }
 }

@@ -14,10 +14,10 @@ struct Device {
     let stores: Stores
     let engine: SyncEngine
 
-    init(_ name: String, cloud: any CloudDatabase, root: URL, configuration: SyncEngine.Configuration = .init()) throws {
+    init(_ name: String, cloud: any CloudDatabase, root: URL, configuration: SyncEngine.Configuration = .init()) async throws {
         self.name = name
         directory = root.appendingPathComponent(name)
-        stores = try Stores(directory: directory)
+        stores = try await Stores(directory: directory)
         var logger = Logger(label: "test.\(name)")
         logger.logLevel = .warning
         engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: logger)

@@ -11,8 +11,8 @@ import Testing
     @Test func onePersonCreatedOnTwoOfflineDevicesConvergesWithNoScoreLost() async throws {
         let scratch = try Scratch()
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
-        let a = try Device("a", cloud: cloud, root: scratch.url)
-        let b = try Device("b", cloud: cloud, root: scratch.url)
+        let a = try await Device("a", cloud: cloud, root: scratch.url)
+        let b = try await Device("b", cloud: cloud, root: scratch.url)
 
         // Apart: each device creates "sam" and scores a round.
         let (roundA, playersA) = try await a.setUpRound(handles: ["sam", "ann"])
@@ -62,8 +62,8 @@ import Testing
     @Test func playersGetOneStableCloudNamePerPersonOnceTheAccountIsAvailable() async throws {
         let scratch = try Scratch()
         let cloud = FaultyCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
-        let a = try Device("a", cloud: cloud, root: scratch.url)
-        let b = try Device("b", cloud: cloud, root: scratch.url)
+        let a = try await Device("a", cloud: cloud, root: scratch.url)
+        let b = try await Device("b", cloud: cloud, root: scratch.url)
         let (_, playersA) = try await a.setUpRound(handles: ["sam", "ann"])
         let (_, playersB) = try await b.setUpRound(handles: ["sam", "ben"])
 

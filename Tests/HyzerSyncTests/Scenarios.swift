@@ -7,18 +7,18 @@ import Testing
 /// Scenarios every cloud must pass; each backend's suite runs them against a real cloud.
 enum Scenarios {
     /// Two devices on one cloud zone, each with its own folder under `root`.
-    static func pair(_ cloud: any CloudDatabase, zone: String, root: URL) throws -> (Device, Device) {
+    static func pair(_ cloud: any CloudDatabase, zone: String, root: URL) async throws -> (Device, Device) {
         var configuration = SyncEngine.Configuration()
         configuration.zone = zone
-        return (try Device("a", cloud: cloud, root: root, configuration: configuration),
-                try Device("b", cloud: cloud, root: root, configuration: configuration))
+        return (try await Device("a", cloud: cloud, root: root, configuration: configuration),
+                try await Device("b", cloud: cloud, root: root, configuration: configuration))
     }
 
     /// A score on A appears on B; a correction on B appears on A; concurrent corrections of
     /// one hole end as the same visible conflict with the same winner on both.
     static func twoDevicesConverge(_ cloud: any CloudDatabase, zone: String) async throws {
         let scratch = try Scratch()
-        let (a, b) = try pair(cloud, zone: zone, root: scratch.url)
+        let (a, b) = try await pair(cloud, zone: zone, root: scratch.url)
 
         let (round, players) = try await a.setUpRound()
         let first = try await a.score(round, players[0], hole: 1, 3)
@@ -59,7 +59,7 @@ enum Scenarios {
     /// nothing lost or duplicated once it is back.
     static func offlineDevicesConverge(_ cloud: any CloudDatabase, zone: String, goDown: () async throws -> Void, comeBack: () async throws -> Void) async throws {
         let scratch = try Scratch()
-        let (a, b) = try pair(cloud, zone: zone, root: scratch.url)
+        let (a, b) = try await pair(cloud, zone: zone, root: scratch.url)
         let (round, players) = try await a.setUpRound()
         await a.sync()
         await b.sync()

@@ -174,7 +174,7 @@ import Testing
             let client = Client(raw: raw, users: users)
             let cookie = try await Self.signIn(client, users.coach).cookie
             // What `hyzer admin reset-password` does, on the same data folder.
-            _ = try await Accounts(stores: try Stores(directory: directory), cost: 4).resetPassword(handle: users.coach.handle, password: "a brand new password")
+            _ = try await Accounts(stores: try await Stores(directory: directory), cost: 4).resetPassword(handle: users.coach.handle, password: "a brand new password")
             let old = try await client.as(.anonymous).get("/rounds/new", headers: [.cookie: cookie])
             #expect(old.status == .seeOther, "the old session ended")
             #expect(try await Self.signIn(client, users.coach).response.status == .unauthorized)
@@ -344,7 +344,7 @@ import Testing
             #expect(again.status == .forbidden)
             #expect(try await browser.get("/setup?token=\(link)").status == .forbidden)
         }
-        let stores = try Stores(directory: directory)
+        let stores = try await Stores(directory: directory)
         #expect(try await stores.domain.users().map(\.player.handle.value) == ["ada"])
     }
 
@@ -404,7 +404,7 @@ import Testing
                 try await withTimeout(30) {
                     let onA = Client(raw: rawA, users: users)
                     // The athlete account reaches B; a token issued there acts as the athlete on B.
-                    let accountsB = Accounts(stores: try Stores(directory: root.appendingPathComponent("b")), cost: 4)
+                    let accountsB = Accounts(stores: try await Stores(directory: root.appendingPathComponent("b")), cost: 4)
                     var tokenB: String?
                     while tokenB == nil {
                         tokenB = try? await accountsB.issueToken(handle: users.athlete.handle, name: "test")

@@ -83,7 +83,7 @@ import Testing
                         let stream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/rounds/\(roundID)/events")
                         let first = try await stream.nextEvent()
                         // The coach created on A has reached B; a token issued on B lets the test follow B's sync page.
-                        let tokenB = try await Accounts(stores: try Stores(directory: root.appendingPathComponent("b")), cost: 4).issueToken(handle: usersA.coach.handle, name: "test")
+                        let tokenB = try await Accounts(stores: try await Stores(directory: root.appendingPathComponent("b")), cost: 4).issueToken(handle: usersA.coach.handle, name: "test")
                         let syncStream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/sync/events", headers: [("Authorization", "Bearer \(tokenB)")])
                         let syncFirst = try await syncStream.nextEvent()
 

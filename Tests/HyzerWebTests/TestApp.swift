@@ -48,7 +48,7 @@ struct TestUsers: Sendable {
     let athlete: TestUser
 
     static func create(in directory: URL) async throws -> TestUsers {
-        let accounts = Accounts(stores: try Stores(directory: directory), cost: 4)
+        let accounts = Accounts(stores: try await Stores(directory: directory), cost: 4)
         func make(_ handle: String, _ role: Role) async throws -> TestUser {
             let password = "\(handle) password 123"
             let player = try await accounts.createUser(displayName: handle.capitalized, handle: handle, role: role, password: password)

@@ -40,11 +40,12 @@ actor SyncStatusFeed: Service {
         }
     }
 
-    private func publish(_ status: SyncEngine.Status, onlyIfFollowed: Bool) {
+    private func publish(_ status: SyncEngine.Status, onlyIfFollowed: Bool) async {
         if onlyIfFollowed, !hub.isFollowed(.sync) { return }
-        sequence += 1
         do {
-            let view = try SyncStatusView(status: status, operational: stores.operational)
+            let view = try await SyncStatusView(status: status, operational: stores.operational)
+            // Numbered after the read, so that frames leave in the order of their numbers.
+            sequence += 1
             let html = ServerSentEvent.compactHTML(renderer.render(view, "sync-status"))
             hub.publish(StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "sync", id: String(sequence), data: html))), to: .sync)
         } catch {

@@ -1,0 +1,78 @@
+import GRDB
+
+/// The schema of `sync.sqlite`. Migrations are named and append-only: never edit one that
+/// has shipped, add the next.
+enum OperationalMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-device") { db in
+            try db.create(table: "device") { t in
+                t.primaryKey("singleton", .integer).check(sql: "singleton = 1")
+                t.column("id", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
+        migrator.registerMigration("v2-outbox") { db in
+            try db.create(table: "outbox") { t in
+                t.column("recordType", .text).notNull()
+                t.column("recordID", .text).notNull()
+                t.column("hlc", .text).notNull()
+                t.column("status", .text).notNull().check(sql: "status IN ('pending', 'inFlight', 'synced', 'failed')")
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("lastError", .text)
+                t.column("nextAttemptAt", .datetime)
+                t.column("sequence", .integer).notNull()
+                t.primaryKey(["recordType", "recordID"])
+            }
+            try db.create(index: "outbox_by_status", on: "outbox", columns: ["status", "nextAttemptAt"])
+            try db.create(table: "change_tokens") { t in
+                t.primaryKey("zone", .text)
+                t.column("token", .integer).notNull()
+            }
+            try db.create(table: "sync_log") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull()
+                t.column("operation", .text).notNull()
+                t.column("records", .integer).notNull()
+                t.column("durationMs", .integer).notNull()
+                t.column("result", .text).notNull()
+                t.column("message", .text)
+            }
+        }
+        // Device-local account bookkeeping: sessions and tokens never leave the device that
+        // issued them.
+        migrator.registerMigration("v3-accounts") { db in
+            try db.create(table: "sessions") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .blob).notNull()
+                t.column("playerID", .text).indexed()
+                t.column("expiresAt", .double)
+            }
+            try db.create(table: "api_tokens") { t in
+                t.primaryKey("id", .text)
+                t.column("playerID", .text).notNull().indexed()
+                t.column("name", .text).notNull()
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("createdAt", .datetime).notNull()
+                t.column("lastUsedAt", .datetime)
+                t.column("revokedAt", .datetime)
+            }
+            try db.create(table: "one_time_links") { t in
+                t.primaryKey("id", .text)
+                t.column("tokenHash", .text).notNull().unique()
+                t.column("kind", .text).notNull().check(sql: "kind IN ('setup', 'invite')")
+                t.column("role", .text).notNull()
+                t.column("playerID", .text)
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull()
+                t.column("usedAt", .datetime)
+            }
+            try db.create(table: "sign_ins") { t in
+                t.primaryKey("playerID", .text)
+                t.column("at", .datetime).notNull()
+            }
+        }
+        return migrator
+    }
+}
