@@ -2,8 +2,12 @@
 """Writes a fixture data folder through a running Hyzer server, with a real round from
 ../shared/data/real-rounds: course, players, round, every hole score, one correction and a
 DNF. Kept for provenance: each released schema's fixture was written this way by the code of
-that release (see README.md here). Usage: make-fixture.py BASE_URL ROUND_JSON [PLAYERS]"""
+that release (see README.md here). Usage: make-fixture.py BASE_URL ROUND_JSON [PLAYERS]
+Since accounts (v3), HYZER_TOKEN holds a coach's or admin's API token: it signs every request,
+and forms also carry the double-submit token the server hands out."""
+import http.cookiejar
 import json
+import os
 import sys
 import urllib.parse
 import urllib.request
@@ -18,12 +22,23 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-opener = urllib.request.build_opener(NoRedirect)
+cookies = http.cookiejar.CookieJar()
+opener = urllib.request.build_opener(NoRedirect, urllib.request.HTTPCookieProcessor(cookies))
+token = os.environ.get("HYZER_TOKEN")
+signed = {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def csrf():
+    if not token:
+        return []
+    opener.open(urllib.request.Request(base + "/", headers=signed)).read()
+    return [("csrf", c.value) for c in cookies if c.name == "hyzer_csrf"]
 
 
 def form(path, fields):
-    body = urllib.parse.urlencode(fields).encode()
-    request = urllib.request.Request(base + path, data=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
+    pairs = list(fields.items()) if isinstance(fields, dict) else list(fields)
+    body = urllib.parse.urlencode(pairs + csrf()).encode()
+    request = urllib.request.Request(base + path, data=body, headers={"Content-Type": "application/x-www-form-urlencoded", **signed})
     try:
         opener.open(request)
     except urllib.error.HTTPError as redirect:
@@ -33,7 +48,7 @@ def form(path, fields):
 
 def api(path, payload=None):
     request = urllib.request.Request(base + path, data=json.dumps(payload).encode() if payload else None,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **signed})
     with urllib.request.urlopen(request) as response:
         return json.load(response)
 
@@ -49,14 +64,14 @@ for p in players:
     form("/players", {"displayName": p["name"], "handle": handle, "role": "athlete"})
 listing = [("courseID", course_id), ("name", "Ale Open FPO R1"), ("startNow", "1")]
 # The players' ids come from the round form's checkboxes: read them from the new-round page.
-page = urllib.request.urlopen(base + "/rounds/new").read().decode()
+page = opener.open(urllib.request.Request(base + "/rounds/new", headers=signed)).read().decode()
 ids = {}
 for chunk in page.split('name="playerIDs')[1:]:
     value = chunk.split('value="')[1].split('"')[0]
     name = chunk.split("> ")[1].split(" <span")[0]
     ids[name] = value
 for p in players:
-    listing.append(("playerIDs", ids[p["name"]]))
+    listing.append(("playerIDs[]" if token else "playerIDs", ids[p["name"]]))
 location = form("/rounds", listing)
 round_id = location.rsplit("/", 1)[1]
 for index, p in enumerate(players):
