@@ -26,7 +26,7 @@ public final class DomainStore: Sendable {
 
     /// The newest HLC stored anywhere, so a restart never issues a reading older than one
     /// already written, even if the wall clock went back.
-    private static func latestClockReading(_ db: Database) throws -> HLC? {
+    static func latestClockReading(_ db: Database) throws -> HLC? {
         let sql = VersionedTables.all.map { "SELECT MAX(\($0.version)) FROM \($0.table)" }.joined(separator: " UNION ALL ")
         let texts = try String?.fetchAll(db, sql: sql)
         return texts.compactMap { $0.flatMap(HLC.init) }.max()

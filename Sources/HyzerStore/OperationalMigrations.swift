@@ -73,6 +73,16 @@ enum OperationalMigrations {
                 t.column("at", .datetime).notNull()
             }
         }
+        // What happened to the stores themselves (a rebuilt sync.sqlite, a recovered or
+        // restored domain.sqlite), for the admin page.
+        migrator.registerMigration("v4-store-events") { db in
+            try db.create(table: "store_events") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull()
+                t.column("kind", .text).notNull()
+                t.column("detail", .text).notNull()
+            }
+        }
         return migrator
     }
 }

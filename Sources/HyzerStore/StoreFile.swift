@@ -17,7 +17,28 @@ enum StoreFile {
 
     static func open(path: String, migrator: DatabaseMigrator, durable: Bool) throws -> DatabasePool {
         let pool = try DatabasePool(path: path, configuration: configuration(durable: durable))
+        try refuseNewer(pool, migrator: migrator, file: URL(fileURLWithPath: path).lastPathComponent)
         try migrator.migrate(pool)
         return pool
+    }
+
+    /// A schema with migrations this code does not know came from a newer Hyzer: migrating or
+    /// writing it could break it.
+    static func refuseNewer(_ reader: some DatabaseReader, migrator: DatabaseMigrator, file: String) throws {
+        let unknown = try reader.read { db -> [String] in
+            guard try migrator.hasBeenSuperseded(db) else { return [] }
+            let known = Set(migrator.migrations)
+            return try migrator.appliedIdentifiers(db).filter { !known.contains($0) }.sorted()
+        }
+        if let found = unknown.last {
+            throw StoreError.newerSchema(file: file, found: found, known: migrator.migrations.last ?? "none")
+        }
+    }
+
+    /// Whether an error means the file itself is damaged (as opposed to busy or missing).
+    static func isDamage(_ error: any Error) -> Bool {
+        if case StoreError.damaged = error { return true }
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode)
     }
 }

@@ -1,31 +1,55 @@
 import Foundation
 import GRDB
+import HyzerCore
+import Synchronization
 
 /// The two SQLite files of one instance, opened once for the whole process: the one
-/// entrance to the data. Everything that reads or writes either file goes through here.
+/// entrance to the data. Everything that reads or writes either file goes through here,
+/// and so do backups, restores and the recovery of a damaged file.
 public final class Stores: Sendable {
     public let domain: DomainStore
     public let operational: OperationalStore
     public let directory: URL
+    public let backups: BackupFolder
     /// Where a damaged `sync.sqlite` was moved before it was rebuilt on this start.
     public let damagedOperationalFile: URL?
+    /// What was done on this start to recover a damaged `domain.sqlite`.
+    public let recovery: DomainRecovery?
+    let activity = Mutex(Activity.idle)
+    private let refilling: Mutex<Bool>
 
     public static let domainFileName = "domain.sqlite"
     public static let operationalFileName = "sync.sqlite"
 
-    public init(directory: URL, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    /// Opens (creating, migrating or recovering) the files in `directory`. `cloudConfigured`
+    /// says whether a damaged `domain.sqlite` may be refilled from the cloud.
+    public init(directory: URL, cloudConfigured: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let backups = BackupFolder(url: directory.appendingPathComponent("backups"))
+        try FileManager.default.createDirectory(at: backups.url, withIntermediateDirectories: true)
         // Everything is opened into locals and assigned at the end: a throw never leaves a
         // half-initialized value behind.
         let (operational, damaged) = try Self.openOperational(in: directory)
-        let domain = try DomainStore(
-            path: directory.appendingPathComponent(Self.domainFileName).path,
-            deviceID: try await operational.deviceID(), outbox: operational, now: now
+        let deviceID = try await operational.deviceID()
+        let (domain, recovery) = try await Self.openDomain(
+            in: directory, backups: backups, cloudConfigured: cloudConfigured,
+            open: { try DomainStore(path: $0.path, deviceID: deviceID, outbox: operational, now: now) }
         )
         try await domain.ensureClubSettings()
+        if let damaged {
+            try await operational.note(StoreEvent(kind: .rebuiltOperational, detail:
+                "sync.sqlite was damaged and rebuilt; the damaged file is kept as \(damaged.lastPathComponent). Every record was queued again for the cloud, and signed-in sessions, API tokens and invites of this machine had to be issued again."))
+        }
+        if let recovery {
+            try await operational.rebase(on: try await domain.recordVersions())
+            try await operational.note(StoreEvent(kind: .recoveredDomain, detail: recovery.description))
+        }
         self.directory = directory
+        self.backups = backups
         self.operational = operational
         self.damagedOperationalFile = damaged
+        self.recovery = recovery
+        self.refilling = Mutex(recovery?.needsCloudRefill ?? false)
         self.domain = domain
     }
 
@@ -33,16 +57,22 @@ public final class Stores: Sendable {
     /// deleted) and a fresh one started; the reconcile on start then queues every record
     /// again for an idempotent push.
     private static func openOperational(in directory: URL) throws -> (OperationalStore, URL?) {
-        let path = directory.appendingPathComponent(operationalFileName).path
+        let path = directory.appendingPathComponent(operationalFileName)
         do {
-            return (try OperationalStore(path: path), nil)
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
-            let aside = directory.appendingPathComponent("\(operationalFileName).damaged-\(Int(Date().timeIntervalSince1970))")
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-                try FileManager.default.moveItem(atPath: path + suffix, toPath: aside.path + suffix)
-            }
-            return (try OperationalStore(path: path), aside)
+            return (try OperationalStore(path: path.path), nil)
+        } catch where StoreFile.isDamage(error) {
+            let aside = try moveAside(path)
+            return (try OperationalStore(path: path.path), aside)
         }
+    }
+
+    /// Moves a damaged file and its WAL aside (never deleted) and returns where it went.
+    static func moveAside(_ file: URL) throws -> URL {
+        let aside = file.deletingLastPathComponent().appendingPathComponent("\(file.lastPathComponent).damaged-\(Int(Date().timeIntervalSince1970))")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file.path + suffix) {
+            try FileManager.default.moveItem(atPath: file.path + suffix, toPath: aside.path + suffix)
+        }
+        return aside
     }
 
     /// Puts the two files back in step after a crash: the domain write and its outbox entry
@@ -63,5 +93,42 @@ public final class Stores: Sendable {
         }
         try await operational.enqueue(missing)
         return missing.count
+    }
+}
+
+extension Stores {
+    /// What the stores are busy with: one backup or restore at a time, and requests are
+    /// answered "restoring" only while data is actually being replaced.
+    enum Activity: Sendable, Equatable {
+        case idle
+        case backingUp
+        case preparingRestore
+        case restoring(since: Date)
+    }
+
+    /// Set while a restore replaces the data: the web layer answers 503 meanwhile.
+    public var restoringSince: Date? {
+        activity.withLock { if case .restoring(let since) = $0 { since } else { nil } }
+    }
+
+    public var isBusy: Bool { activity.withLock { $0 != .idle } }
+
+    /// After a recovered `domain.sqlite`, true until the first pull from the cloud has
+    /// brought back what the backup missed: nothing is served from the store meanwhile.
+    public var isRefilling: Bool { refilling.withLock { $0 } }
+
+    public func finishRefill() {
+        refilling.withLock { $0 = false }
+    }
+
+    func begin(_ work: Activity) throws {
+        try activity.withLock { current in
+            guard current == .idle else { throw BackupError.busy }
+            current = work
+        }
+    }
+
+    func end() {
+        activity.withLock { $0 = .idle }
     }
 }

@@ -20,6 +20,8 @@ public actor SyncEngine: Service {
         /// How long the account check may take before the cloud counts as unreachable.
         public var accountTimeout: Duration = .seconds(5)
         public var tick: Duration = .milliseconds(500)
+        /// How long a recovered store waits for its refill from the cloud before it serves anyway.
+        public var refillPatience: Duration = .seconds(60)
 
         public init() {}
     }
@@ -86,6 +88,17 @@ public actor SyncEngine: Service {
         }
         let zone = configuration.zone
         await withDiscardingTaskGroup { group in
+            if stores.isRefilling {
+                // A cloud that never answers must not keep a recovered store from serving
+                // what it has for good.
+                group.addTask {
+                    do { try await Task.sleep(for: self.configuration.refillPatience) } catch { return }
+                    if self.stores.isRefilling {
+                        self.logger.warning("The cloud did not answer in time: serving the recovered store without its refill; it will catch up at the next sync")
+                        self.stores.finishRefill()
+                    }
+                }
+            }
             group.addTask { await self.processTriggers() }
             group.addTask {
                 do {
@@ -337,6 +350,7 @@ public actor SyncEngine: Service {
             }
             initialSync = nil
             lastSyncAt = Date()
+            stores.finishRefill()
             if state == .syncing || state.message != nil { state = .idle }
             if pulled > 0 { await log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil) }
         } catch let error as CloudError {

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerCore
 import HyzerSync
 import Logging
 
@@ -26,14 +27,23 @@ public struct AppConfiguration: Sendable {
     public var secureCookies: Bool
     /// Who may frame the TV page (`frame-ancestors`), e.g. a digital-signage origin.
     public var tvFrameAncestors: String
+    /// How often a backup is made; nil: never on a schedule (on demand only).
+    public var backupInterval: Duration?
+    public var backupRetention: BackupRetention
+    /// The largest backup file the admin page accepts for upload.
+    public var maxBackupUpload: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         seedDemo: Bool = false, logLevel: Logger.Level = .info, heartbeatInterval: Duration = .seconds(15),
         cloud: CloudAddress = .none, sync: SyncEngine.Configuration = .init(),
-        bcryptCost: UInt8 = 12, sessionLifetime: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false, tvFrameAncestors: String = "'none'"
+        bcryptCost: UInt8 = 12, sessionLifetime: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false, tvFrameAncestors: String = "'none'",
+        backupInterval: Duration? = .seconds(3600), backupRetention: BackupRetention = .init(), maxBackupUpload: Int = 2 << 30
     ) {
+        self.backupInterval = backupInterval
+        self.backupRetention = backupRetention
+        self.maxBackupUpload = maxBackupUpload
         self.bcryptCost = bcryptCost
         self.sessionLifetime = sessionLifetime
         self.secureCookies = secureCookies

@@ -49,7 +49,7 @@ public func buildApplication(
 /// Opens the stores, loads the templates and makes the services and everything the routes
 /// are built from. Tests use it to read the router's table of routes.
 func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebParts, [any Service], setupToken: String?) {
-    let stores = try await Stores(directory: config.dataDirectory)
+    let stores = try await Stores(directory: config.dataDirectory, cloudConfigured: config.cloud != .none)
     if config.seedDemo, let roundID = try await stores.domain.seedDemoIfEmpty() {
         logger.info("Seeded a demo round", metadata: ["round": "\(roundID.lowercasedText)"])
     }
@@ -70,6 +70,16 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     }
     let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
     services.append(engine)
+    if let recovery = stores.recovery {
+        // Until the engine's first pull has refilled it, requests are answered "recovering".
+        logger.warning("Recovered a damaged domain.sqlite", metadata: ["what": "\(recovery)"])
+    }
+    var scheduler: BackupScheduler?
+    if let interval = config.backupInterval {
+        let backups = BackupScheduler(stores: stores, interval: interval, retention: config.backupRetention, logger: logger)
+        services.append(backups)
+        scheduler = backups
+    }
     services.append(SyncStatusFeed(engine: engine, stores: stores, renderer: renderer, hub: hub, logger: logger))
     let accounts = Accounts(stores: stores, cost: config.bcryptCost)
     let setupToken = try await accounts.setupTokenIfNeeded()
@@ -79,7 +89,8 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     )
     return (WebParts(
         stores: stores, renderer: renderer, live: live, hub: hub, engine: engine, accounts: accounts,
-        rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config
+        rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config,
+        backups: BackupDesk(stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval)
     ), services, setupToken)
 }
 
@@ -95,12 +106,14 @@ struct WebParts: Sendable {
     let identities: IdentityResolver
     let sessions: SessionStorage<UserSession>
     let config: AppConfiguration
+    let backups: BackupDesk
 }
 
 func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
     let (stores, renderer, config) = (web.stores, web.renderer, web.config)
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware(tvFrameAncestors: config.tvFrameAncestors))
+    router.add(middleware: RestoringMiddleware(stores: stores, renderer: renderer))
     router.add(middleware: CSRFTokenMiddleware(secureCookies: config.secureCookies))
     router.add(middleware: SessionMiddleware(sessionStorage: web.sessions, defaultSessionExpiration: config.sessionLifetime))
     router.add(middleware: IdentityMiddleware(resolver: web.identities))
@@ -116,7 +129,8 @@ func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
 
     HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub).addRoutes(to: pages)
     AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime).addRoutes(to: pages)
-    AdminController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    AdminController(stores: stores, renderer: renderer, backups: web.backups).addRoutes(to: pages)
+    BackupsController(stores: stores, renderer: renderer, desk: web.backups, maxUpload: config.maxBackupUpload).addRoutes(to: pages)
     InvitesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import HyzerCore
+import HyzerStore
 import HyzerSync
 import HyzerWeb
 import Logging
@@ -11,7 +13,7 @@ struct Hyzer: AsyncParsableCommand {
         commandName: "hyzer",
         abstract: "Live scoring server for disc golf clubs.",
         discussion: "Every option can also be set with a HYZER_* environment variable (shown with each option). A flag wins over the variable.",
-        subcommands: [Serve.self, Admin.self],
+        subcommands: [Serve.self, Admin.self, Backup.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -57,11 +59,24 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Origins allowed to frame the TV page, as a CSP frame-ancestors list, e.g. \"'self' https://signage.example\". Default: none. (HYZER_TV_FRAME_ANCESTORS)")
     var tvFrameAncestors: String = Environment.value("HYZER_TV_FRAME_ANCESTORS") ?? "'none'"
 
+    @Option(help: "How often to back up: e.g. 1h (default), 30m, 3600s, 2d; off for never. (HYZER_BACKUP_INTERVAL)")
+    var backupInterval: String = Environment.value("HYZER_BACKUP_INTERVAL") ?? "1h"
+
+    @Option(help: "Backups kept besides one a day: the newest N (default 24). (HYZER_BACKUP_KEEP)")
+    var backupKeep: Int = Environment.value("HYZER_BACKUP_KEEP").flatMap(Int.init) ?? 24
+
+    @Option(help: "Days for which one backup a day is kept (default 30). (HYZER_BACKUP_DAYS)")
+    var backupDays: Int = Environment.value("HYZER_BACKUP_DAYS").flatMap(Int.init) ?? 30
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31 (12 is the default).") }
+        guard (try? BackupSchedule.interval(backupInterval)) != nil else {
+            throw ValidationError("--backup-interval must be a duration such as 1h, 30m, 3600s or 2d (at least 1m), or off.")
+        }
+        guard backupKeep >= 1, backupDays >= 0 else { throw ValidationError("--backup-keep must be at least 1 and --backup-days at least 0.") }
         guard !tvFrameAncestors.contains(";"), !tvFrameAncestors.contains(where: \.isNewline) else {
             throw ValidationError("--tv-frame-ancestors is a list of sources such as 'self' https://signage.example.")
         }
@@ -76,9 +91,20 @@ struct Serve: AsyncParsableCommand {
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDir),
             resourcesDirectory: URL(fileURLWithPath: resources), seedDemo: demo,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info, cloud: try cloudAddress(),
-            bcryptCost: bcryptCost, secureCookies: secureCookies, tvFrameAncestors: tvFrameAncestors
+            bcryptCost: bcryptCost, secureCookies: secureCookies, tvFrameAncestors: tvFrameAncestors,
+            backupInterval: try BackupSchedule.interval(backupInterval), backupRetention: BackupRetention(recent: backupKeep, days: backupDays)
         )
-        let app = try await buildApplication(config)
+        // Held until the process ends: a second server on the same folder is refused.
+        guard let lock = try DataDirectoryLock.acquire(config.dataDirectory) else {
+            throw CommandFailure("Another Hyzer server is already using \(dataDir). Stop it first, or give this one its own --data-dir.")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let app: any ApplicationProtocol
+        do {
+            app = try await buildApplication(config)
+        } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        }
         try await app.runService()
     }
 }

@@ -22,10 +22,12 @@ func withApp(
     try await app.test(.router) { raw in try await test(Client(raw: raw, users: users)) }
 }
 
-func testConfiguration(_ directory: URL, seedDemo: Bool = true, heartbeat: Duration = .seconds(15), cloud: CloudAddress = .none, logLevel: Logger.Level = .warning) -> AppConfiguration {
+func testConfiguration(_ directory: URL, seedDemo: Bool = true, heartbeat: Duration = .seconds(15), cloud: CloudAddress = .none, logLevel: Logger.Level = .warning,
+                       backupInterval: Duration? = nil) -> AppConfiguration {
     // bcrypt at its lowest cost: sign-ins in tests take microseconds, not a quarter second.
+    // No scheduled backups unless a test asks: each would otherwise back up at start.
     AppConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: seedDemo, logLevel: logLevel,
-                     heartbeatInterval: heartbeat, cloud: cloud, bcryptCost: 4)
+                     heartbeatInterval: heartbeat, cloud: cloud, bcryptCost: 4, backupInterval: backupInterval)
 }
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HyzerCore
 import HyzerStore
@@ -9,6 +10,7 @@ import HyzerStore
 enum CSRF {
     static let cookieName = "hyzer_csrf"
     static let fieldName = "csrf"
+    static let headerName = HTTPField.Name("X-CSRF-Token")!
 
     static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {
         ![.get, .head, .options].contains(method)
@@ -64,8 +66,15 @@ struct CSRFCheckMiddleware: RouterMiddleware {
             throw Problem(status: .forbidden, title: "Refused", detail: "This form was sent from another site.", type: "/problems/csrf")
         }
         var request = request
-        let body = try await request.collectBody(upTo: context.maxUploadSize)
-        let sent = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?.csrf ?? ""
+        let sent: String
+        if let type = request.headers[.contentType].flatMap(MediaType.init(from:)), !type.isType(.applicationUrlEncoded) {
+            // A file sent as the body (a backup upload) carries its token in a header, and its
+            // body is left unread for the handler to stream.
+            sent = request.headers[CSRF.headerName] ?? ""
+        } else {
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            sent = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?.csrf ?? ""
+        }
         guard request.cookies[CSRF.cookieName] != nil, CSRF.equal(sent, context.csrfToken) else {
             throw Problem(status: .forbidden, title: "Form expired", detail: "This form is out of date or was not sent from Hyzer. Go back, reload the page and try again.", type: "/problems/csrf")
         }

@@ -7,6 +7,7 @@ import HyzerStore
 struct AdminController {
     let stores: Stores
     let renderer: TemplateRenderer
+    let backups: BackupDesk
 
     func addRoutes(to groups: RouteGroups) {
         groups.admin.get("/admin", use: page)
@@ -22,14 +23,16 @@ struct AdminController {
     }
 
     private static func messages(_ key: String) -> String? {
-        ["role": "Role changed.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Token revoked.", "settings": "Settings saved."][key]
+        ["role": "Role changed.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Token revoked.", "settings": "Settings saved.",
+         "backup": "Backup made and verified.", "restored": "Backup restored. A safety backup of the data before it is listed below; the cloud's newer records are being pulled."][key]
     }
 
     private func adminPage(message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         let page = AdminPage(
             users: try await stores.domain.users(), signIns: try await stores.operational.lastSignIns(),
             tokens: try await stores.operational.tokens(), audit: try await stores.domain.auditLog(),
-            settings: try await stores.domain.clubSettings(), deviceID: stores.domain.deviceID, message: message, error: error
+            settings: try await stores.domain.clubSettings(), deviceID: stores.domain.deviceID, backups: try await backups.view(),
+            message: message, error: error
         )
         return renderer.page(page, "admin", status: status)
     }

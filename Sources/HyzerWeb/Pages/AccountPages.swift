@@ -83,10 +83,12 @@ struct AdminPage: Sendable {
     var tvPageSeconds: Int
     var publicLeaderboards: Bool
     var openSignUp: Bool
+    var backups: BackupsView
     var message: String?
     var error: String?
 
-    init(users: [UserEntry], signIns: [UUID: Date], tokens: [APITokenEntry], audit: [AuditEntry], settings: ClubSettingsPayload, deviceID: UUID, message: String? = nil, error: String? = nil) {
+    init(users: [UserEntry], signIns: [UUID: Date], tokens: [APITokenEntry], audit: [AuditEntry], settings: ClubSettingsPayload, deviceID: UUID, backups: BackupsView, message: String? = nil, error: String? = nil) {
+        self.backups = backups
         self.users = users.map { entry in
             let player = entry.player
             return User(

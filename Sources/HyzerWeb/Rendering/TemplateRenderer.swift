@@ -11,7 +11,7 @@ public struct TemplateRenderer: Sendable {
     static let required = [
         "layout", "leaderboard", "home", "round", "leaderboard-page", "course-new", "player-new",
         "round-new", "score-correct", "not-found", "error", "scorecard", "tv", "tv-boards", "sync", "sync-status",
-        "signin", "setup", "join", "invites", "admin",
+        "signin", "setup", "join", "invites", "admin", "restoring", "restore-confirm",
     ]
 
     public init(directory: URL) async throws {

@@ -1,0 +1,88 @@
+import Foundation
+import HyzerCore
+
+/// `data/backups/`: each archive with a JSON sidecar (`NAME.json`) holding its verification
+/// result and manifest. The sidecar is written last, atomically: an archive without one is a
+/// backup that never finished, and is not offered.
+public struct BackupFolder: Sendable {
+    public let url: URL
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    static let archiveSuffix = ".tar.gz"
+
+    /// A new archive name for a backup made at `date`, e.g. `hyzer-20261122-101500-123Z.tar.gz`.
+    func newName(at date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        let stem = "hyzer-\(formatter.string(from: date))Z"
+        var name = stem + Self.archiveSuffix
+        var counter = 1
+        while FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path) {
+            counter += 1
+            name = "\(stem)-\(counter)\(Self.archiveSuffix)"
+        }
+        return name
+    }
+
+    /// Whether a name is one of ours: nothing from a URL or a form reaches the disk otherwise.
+    public static func isValidName(_ name: String) -> Bool {
+        name.hasPrefix("hyzer-") && name.hasSuffix(archiveSuffix) && name.count < 80
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") } && !name.contains("..")
+    }
+
+    func archive(_ name: String) -> URL { url.appendingPathComponent(name) }
+    func sidecar(_ name: String) -> URL { url.appendingPathComponent(name + ".json") }
+
+    func save(_ record: BackupRecord) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode(record).write(to: sidecar(record.id), options: .atomic)
+    }
+
+    public func record(_ name: String) -> BackupRecord? {
+        guard Self.isValidName(name), let data = try? Data(contentsOf: sidecar(name)) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(BackupRecord.self, from: data)
+    }
+
+    /// Every finished backup, newest first.
+    public func records() -> [BackupRecord] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { $0.hasSuffix(Self.archiveSuffix + ".json") }
+            .compactMap { record(String($0.dropLast(5))) }
+            .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+    }
+
+    public func newestVerified() -> BackupRecord? {
+        records().first(where: \.isVerified)
+    }
+
+    /// Deletes what the retention rule does not keep. Returns the names deleted.
+    @discardableResult
+    func prune(_ retention: BackupRetention, now: Date) -> [String] {
+        let all = records()
+        let keep = retention.keep(all.map { .init(id: $0.id, createdAt: $0.createdAt, verified: $0.isVerified) }, now: now)
+        var deleted: [String] = []
+        for record in all where !keep.contains(record.id) {
+            // The sidecar goes first: a leftover archive without one is never offered.
+            try? FileManager.default.removeItem(at: sidecar(record.id))
+            try? FileManager.default.removeItem(at: archive(record.id))
+            deleted.append(record.id)
+        }
+        return deleted
+    }
+
+    /// A scratch folder inside the backups folder (same file system, so moves are renames).
+    func workFolder() throws -> URL {
+        let work = url.appendingPathComponent(".work-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        return work
+    }
+}

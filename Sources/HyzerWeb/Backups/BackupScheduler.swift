@@ -1,0 +1,71 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+import Logging
+import ServiceLifecycle
+
+/// Makes a backup every interval (counted from the newest one, so a restart does not reset
+/// the clock) and prunes the folder by the retention rule after each.
+actor BackupScheduler: Service {
+    private let stores: Stores
+    private let interval: Duration
+    private let retention: BackupRetention
+    private let logger: Logger
+    private(set) var nextAt: Date?
+
+    init(stores: Stores, interval: Duration, retention: BackupRetention, logger: Logger) {
+        self.stores = stores
+        self.interval = interval
+        self.retention = retention
+        self.logger = logger
+    }
+
+    /// When the next backup is due: an interval after the newest scheduled or manual one, or
+    /// now when there is none.
+    static func due(after records: [BackupRecord], interval: Duration, now: Date) -> Date {
+        let last = records.first { $0.isVerified && $0.manifest?.reason != .safety }?.createdAt
+        return last.map { max(now, $0.addingTimeInterval(interval.seconds)) } ?? now
+    }
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully {
+            let due = Self.due(after: stores.backups.records(), interval: interval, now: Date())
+            nextAt = due
+            let wait = max(0, due.timeIntervalSinceNow)
+            do {
+                try await gracefulShutdown(after: .seconds(wait))
+            } catch {
+                return
+            }
+            await backUp()
+        }
+    }
+
+    /// One scheduled backup and the pruning after it. A failure is logged and kept in the
+    /// folder (the admin page lists it); the next attempt comes an interval later.
+    private func backUp() async {
+        do {
+            let record = try await stores.createBackup(reason: .scheduled)
+            logger.info("Backup made and verified", metadata: ["file": "\(record.id)", "bytes": "\(record.archiveBytes)"])
+        } catch BackupError.busy {
+            logger.debug("Backup skipped: another backup or restore is running")
+        } catch {
+            logger.error("Scheduled backup failed", metadata: ["error": "\(error)"])
+        }
+        let deleted = stores.pruneBackups(retention)
+        if !deleted.isEmpty { logger.info("Old backups pruned", metadata: ["deleted": "\(deleted.count)"]) }
+        // A failure must not retry at once and fill the disk with failed backups.
+        if stores.backups.records().first?.isVerified == false {
+            try? await gracefulShutdown(after: interval)
+        }
+    }
+}
+
+/// Sleeps, returning early (with an error) when the service group shuts down.
+private func gracefulShutdown(after seconds: Duration) async throws {
+    try await cancelWhenGracefulShutdown { try await Task.sleep(for: seconds) }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
