@@ -17,7 +17,7 @@ struct Device {
     init(_ name: String, cloud: any CloudDatabase, root: URL, configuration: SyncEngine.Configuration = .init()) async throws {
         self.name = name
         directory = root.appendingPathComponent(name)
-        stores = try await Stores(directory: directory)
+        stores = try await Stores(directory: directory, cloudConfigured: true)
         var logger = Logger(label: "test.\(name)")
         logger.logLevel = .warning
         engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: logger)

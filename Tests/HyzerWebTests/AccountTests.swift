@@ -327,7 +327,7 @@ import Testing
         let link = try #require(token, "a first start with no admin makes a setup link")
         let expired = try await web.stores.operational.createLink(OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: -1)))
         let app = try await buildApplication(testConfiguration(directory, seedDemo: false))
-        let users = TestUsers(admin: .init(handle: "", password: "", playerID: UUID(), token: ""), coach: .init(handle: "", password: "", playerID: UUID(), token: ""),
+        let users = TestUsers(directory: directory, admin: .init(handle: "", password: "", playerID: UUID(), token: ""), coach: .init(handle: "", password: "", playerID: UUID(), token: ""),
                               athlete: .init(handle: "", password: "", playerID: UUID(), token: ""))
         try await app.test(.router) { raw in
             let browser = Client(raw: raw, users: users).as(.anonymous)

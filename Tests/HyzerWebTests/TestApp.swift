@@ -13,11 +13,16 @@ import Testing
 /// nothing is shared. The client acts as the coach unless told otherwise (`client.as(…)`).
 func withApp(
     seedDemo: Bool = true,
+    configure: (inout AppConfiguration) -> Void = { _ in },
+    prepare: (URL) throws -> Void = { _ in },
     _ test: @Sendable (Client) async throws -> Void
 ) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-web-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let app = try await buildApplication(testConfiguration(directory, seedDemo: seedDemo))
+    try prepare(directory)
+    var config = testConfiguration(directory, seedDemo: seedDemo)
+    configure(&config)
+    let app = try await buildApplication(config)
     let users = try await TestUsers.create(in: directory)
     try await app.test(.router) { raw in try await test(Client(raw: raw, users: users)) }
 }
@@ -45,6 +50,8 @@ struct TestUser: Sendable {
 
 /// Users made the way `hyzer admin create-user` and `hyzer admin token` make them.
 struct TestUsers: Sendable {
+    /// The app's data directory.
+    let directory: URL
     let admin: TestUser
     let coach: TestUser
     let athlete: TestUser
@@ -56,7 +63,10 @@ struct TestUsers: Sendable {
             let player = try await accounts.createUser(displayName: handle.capitalized, handle: handle, role: role, password: password)
             return TestUser(handle: handle, password: password, playerID: player.id, token: try await accounts.issueToken(handle: handle, name: "tests"))
         }
-        return TestUsers(admin: try await make("ada.admin", .admin), coach: try await make("cory.coach", .coach), athlete: try await make("abe.athlete", .athlete))
+        // Fixture data folders already have ada and cory: these get other handles there.
+        let taken = try await accounts.stores.domain.player(handle: Handle(trusted: "ada.admin")) != nil
+        let suffix = taken ? ".t" : ""
+        return TestUsers(directory: directory, admin: try await make("ada.admin" + suffix, .admin), coach: try await make("cory.coach" + suffix, .coach), athlete: try await make("abe.athlete" + suffix, .athlete))
     }
 
     subscript(who: Who) -> TestUser? {

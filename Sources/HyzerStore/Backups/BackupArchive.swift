@@ -31,10 +31,7 @@ enum BackupArchive {
 
     /// Writes the archive and syncs it to disk.
     static func write(_ manifest: BackupManifest, from work: URL, to archive: URL, progress: (BackupProgress) -> Void) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        let manifestData = try encoder.encode(manifest)
+        let manifestData = try BackupCoding.encoder.encode(manifest)
         let total = manifest.files.reduce(Int64(manifestData.count)) { $0 + $1.bytes }
         let writer = try Gzip.Writer(to: archive)
         func entry(_ name: String, size: Int64) throws {
@@ -68,11 +65,9 @@ enum BackupArchive {
         let names = try Tar.extract(tar, into: work, allowed: entryNames)
         try? FileManager.default.removeItem(at: tar)
         guard names.contains(manifestName) else { throw BackupError.damaged("it has no manifest") }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
         let manifest: BackupManifest
         do {
-            manifest = try decoder.decode(BackupManifest.self, from: Data(contentsOf: work.appendingPathComponent(manifestName)))
+            manifest = try BackupCoding.decoder.decode(BackupManifest.self, from: Data(contentsOf: work.appendingPathComponent(manifestName)))
         } catch {
             throw BackupError.damaged("its manifest cannot be read")
         }

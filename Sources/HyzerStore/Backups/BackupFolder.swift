@@ -36,20 +36,21 @@ public struct BackupFolder: Sendable {
     }
 
     func archive(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// The record of a file when it is one of this folder's backups.
+    func record(at file: URL) -> BackupRecord? {
+        guard file.deletingLastPathComponent().standardizedFileURL.path == url.standardizedFileURL.path else { return nil }
+        return record(file.lastPathComponent)
+    }
     func sidecar(_ name: String) -> URL { url.appendingPathComponent(name + ".json") }
 
     func save(_ record: BackupRecord) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(record).write(to: sidecar(record.id), options: .atomic)
+        try BackupCoding.encoder.encode(record).write(to: sidecar(record.id), options: .atomic)
     }
 
     public func record(_ name: String) -> BackupRecord? {
         guard Self.isValidName(name), let data = try? Data(contentsOf: sidecar(name)) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(BackupRecord.self, from: data)
+        return try? BackupCoding.decoder.decode(BackupRecord.self, from: data)
     }
 
     /// Every finished backup, newest first.
@@ -84,5 +85,37 @@ public struct BackupFolder: Sendable {
         let work = url.appendingPathComponent(".work-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         return work
+    }
+}
+
+/// JSON for manifests and sidecars: ISO 8601 times with milliseconds, so a record read back
+/// equals the one written.
+enum BackupCoding {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(formatter.string(from: date))
+        }
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 time: \(text)"))
+            }
+            return date
+        }
+        return decoder
+    }
+
+    private static var formatter: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 }

@@ -24,8 +24,8 @@ extension Stores {
     }
 
     func makeBackup(reason: BackupReason, now exact: Date, progress: @escaping @Sendable (BackupProgress) -> Void) async throws -> BackupRecord {
-        // Whole seconds: the sidecar and manifest keep ISO 8601 times, which have no fractions.
-        let now = Date(timeIntervalSince1970: exact.timeIntervalSince1970.rounded(.down))
+        // Milliseconds, as the JSON keeps them: a record read back equals the one written.
+        let now = Date(timeIntervalSince1970: (exact.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         let folder = backups
         let name = folder.newName(at: now)
         let archive = folder.archive(name)
@@ -90,7 +90,7 @@ extension Stores {
     /// Verifies a backup of this folder again (by name) or any backup file (by path).
     public func verifyBackup(_ file: URL, progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> BackupManifest {
         let folder = backups
-        if file.deletingLastPathComponent().standardizedFileURL == folder.url.standardizedFileURL, let record = folder.record(file.lastPathComponent) {
+        if let record = folder.record(at: file) {
             return try await NIOThreadPool.singleton.runIfActive {
                 guard let manifest = try Self.verifyAndRecord(record, in: folder, progress: progress).manifest else { throw BackupError.damaged("it has no manifest") }
                 return manifest
@@ -142,13 +142,13 @@ extension Stores {
         try begin(.preparingRestore)
         defer { end() }
         let folder = backups
-        let recorded = folder.url.standardizedFileURL == file.deletingLastPathComponent().standardizedFileURL ? folder.record(file.lastPathComponent) : nil
+        let recorded = folder.record(at: file)
         if let recorded, !recorded.isVerified { throw BackupError.notRestorable(recorded.id) }
         let work = try folder.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let (copy, manifest) = try await NIOThreadPool.singleton.runIfActive {
             let copy = try Self.prepareRestore(file, recorded: recorded, work: work, progress: progress)
-            let manifest = try JSONDecoder.backups.decode(BackupManifest.self, from: Data(contentsOf: work.appendingPathComponent(BackupArchive.manifestName)))
+            let manifest = try BackupCoding.decoder.decode(BackupManifest.self, from: Data(contentsOf: work.appendingPathComponent(BackupArchive.manifestName)))
             return (copy, manifest)
         }
         activity.withLock { $0 = .restoring(since: now) }
@@ -179,14 +179,6 @@ extension Stores {
         try DomainMigrations.migrator.migrate(queue)
         try queue.close()
         return copy
-    }
-}
-
-extension JSONDecoder {
-    static var backups: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 }
 
