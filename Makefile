@@ -22,7 +22,8 @@ test: deps browser-deps
 
 ## Benchmarks on release builds: SSE fan-out (1,000 and 5,000 subscribers), propagation
 ## between two devices (embedded cloud and PostgreSQL), initial pull of 100,000 events,
-## and what accounts cost (signed-in vs anonymous page, one sign-in).
+## what accounts cost (signed-in vs anonymous page, one sign-in), and backups (backup + verify
+## and restore of a 100,000-event store, compression ratio, score POST p99 during backups).
 bench: deps
 	$(SWIFT) build -c release --product hyzer
 	$(SWIFT) build -c release --product hyzer-bench
@@ -32,6 +33,7 @@ bench: deps
 	.build/release/hyzer-bench pull --events 100000
 	scripts/with-postgres .build/release/hyzer-bench pull --events 100000
 	scripts/bench-accounts .build/release/hyzer
+	.build/release/hyzer-bench backup --server .build/release/hyzer --events 100000
 
 ## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
 demo: build

@@ -5,6 +5,8 @@
   var form = document.getElementById("backup-upload");
   if (!form) return;
   var status = document.getElementById("backup-upload-status");
+  // Enabled here: without this script the form could only send multipart, which is refused.
+  form.querySelector("button").disabled = false;
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var file = form.querySelector('input[type="file"]').files[0];

@@ -14,6 +14,9 @@ import Synchronization
 ///         two devices on one cloud: score on A, time until B's SSE stream shows it.
 ///     hyzer-bench pull [--cloud URL] [--events 100000]
 ///         an empty device pulls N events: events per second.
+///     hyzer-bench backup [--server PATH] [--events 100000]
+///         backup + verify and restore of an N-event store, compression ratio, and score
+///         POST latency on a real server without and with backups running.
 ///     hyzer-bench idle [--server PATH] [--subscribers 1000]
 ///         N idle keep-alive connections (one /healthz each, then nothing): the server's
 ///         memory floor per connection, to compare with an SSE subscriber's.
@@ -34,6 +37,8 @@ struct HyzerBench {
             print(try await SyncBench.propagation(server: options.server, cloud: options.cloud, scores: options.scores == 20 ? 200 : options.scores))
         case "pull":
             print(try await SyncBench.initialPull(cloud: options.cloud, events: options.events))
+        case "backup":
+            for row in try await BackupBench.run(server: options.server, events: options.events) { print(row) }
         case "idle":
             for count in options.subscriberCounts {
                 print(try await idle(connections: count, server: options.server))

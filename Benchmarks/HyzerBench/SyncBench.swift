@@ -111,12 +111,9 @@ enum SyncBench {
     static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, root: URL, logger: Logger) async throws -> String {
         guard await cloud.resolveAccount() == .available else { throw BenchError("cloud unavailable") }
         // Seed the cloud: one course, 200 players, rounds of 200 players × 18 holes.
-        let device = UUID()
-        var clock = HybridClock(deviceID: device)
-        var wall = Date().millisecondsSince1970
-        func stamp() -> HLC { wall += 1; return clock.tick(wallMillis: wall) }
-        let course = Course(id: UUID(), name: "Bench Park", holes: (1...18).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: stamp())
-        let players = (0..<200).map { Player(id: UUID(), displayName: "Player \($0)", handle: Handle(trusted: "bench\($0)"), role: .athlete, createdAt: Date(), updatedAt: stamp()) }
+        var club = BenchClub()
+        let (device, course, players) = (club.device, club.course, club.players)
+        func stamp() -> HLC { club.stamp() }
         var seed: [CloudRecord] = [try record(.course, course.id, course.updatedAt, CoursePayload(course))]
         seed += try players.map { try record(.player, $0.id, $0.updatedAt, PlayerPayload($0)) }
         _ = try await cloud.save(seed, zone: zone)

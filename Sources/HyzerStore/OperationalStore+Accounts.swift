@@ -58,10 +58,12 @@ public enum Secret {
 
 extension OperationalStore {
     // MARK: Sessions (the storage behind hummingbird-auth's session middleware)
+    // Keys are the cookie values: only their SHA-256 is stored, so neither a copy of
+    // sync.sqlite nor a backup of it holds a usable session.
 
     public func sessionValue(key: String, now: Date = Date()) async throws -> (value: Data, expiresAt: Date?)? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT value, expiresAt FROM sessions WHERE key = ?", arguments: [key]) else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT value, expiresAt FROM sessions WHERE key = ?", arguments: [Secret.digest(key)]) else { return nil }
             let expires = (row["expiresAt"] as Double?).map(Date.init(timeIntervalSince1970:))
             if let expires, expires <= now { return nil }
             return (row["value"], expires)
@@ -74,13 +76,13 @@ extension OperationalStore {
             try db.execute(sql: "DELETE FROM sessions WHERE expiresAt IS NOT NULL AND expiresAt <= ?", arguments: [Date().timeIntervalSince1970])
             let verb = onlyIfAbsent ? "INSERT OR IGNORE" : "INSERT OR REPLACE"
             try db.execute(sql: "\(verb) INTO sessions (key, value, playerID, expiresAt) VALUES (?, ?, ?, ?)",
-                           arguments: [key, value, playerID?.text, expiresAt?.timeIntervalSince1970])
+                           arguments: [Secret.digest(key), value, playerID?.text, expiresAt?.timeIntervalSince1970])
             return db.changesCount > 0
         }
     }
 
     public func removeSession(key: String) async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key]) }
+        try await pool.write { db in try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [Secret.digest(key)]) }
     }
 
     /// Ends every session of a player on this device. Returns how many ended.

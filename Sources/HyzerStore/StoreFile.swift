@@ -35,6 +35,18 @@ enum StoreFile {
         }
     }
 
+    /// Every schema object as SQLite keeps it: type, name, table and SQL.
+    static func schema(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+    }
+
+    /// The schema a migrator writes into an empty database.
+    static func expectedSchema(_ migrator: DatabaseMigrator) throws -> [String] {
+        let queue = try DatabaseQueue()
+        try migrator.migrate(queue)
+        return try queue.read(schema)
+    }
+
     /// Whether an error means the file itself is damaged (as opposed to busy or missing).
     static func isDamage(_ error: any Error) -> Bool {
         if case StoreError.damaged = error { return true }

@@ -22,17 +22,21 @@ public final class Stores: Sendable {
     public static let operationalFileName = "sync.sqlite"
 
     /// Opens (creating, migrating or recovering) the files in `directory`. `cloudConfigured`
-    /// says whether a damaged `domain.sqlite` may be refilled from the cloud.
-    public init(directory: URL, cloudConfigured: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    /// says whether a damaged `domain.sqlite` may be refilled from the cloud. `mayRepair`:
+    /// only the process that holds the directory's lock (the server, or a command run while
+    /// it is stopped) moves damaged files aside and rebuilds or recovers them; anyone else
+    /// gets an error, never a repair under a running server's feet.
+    public init(directory: URL, cloudConfigured: Bool = false, mayRepair: Bool = true, now: @escaping @Sendable () -> Date = { Date() }) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let backups = BackupFolder(url: directory.appendingPathComponent("backups"))
+        let backups = BackupFolder(dataDirectory: directory)
         try FileManager.default.createDirectory(at: backups.url, withIntermediateDirectories: true)
+        if mayRepair { backups.removeLeftovers() }
         // Everything is opened into locals and assigned at the end: a throw never leaves a
         // half-initialized value behind.
-        let (operational, damaged) = try Self.openOperational(in: directory)
+        let (operational, damaged) = try Self.openOperational(in: directory, mayRepair: mayRepair)
         let deviceID = try await operational.deviceID()
         let (domain, recovery) = try await Self.openDomain(
-            in: directory, backups: backups, cloudConfigured: cloudConfigured,
+            in: directory, backups: backups, cloudConfigured: cloudConfigured, mayRepair: mayRepair,
             open: { try DomainStore(path: $0.path, deviceID: deviceID, outbox: operational, now: now) }
         )
         try await domain.ensureClubSettings()
@@ -56,11 +60,12 @@ public final class Stores: Sendable {
     /// Opens `sync.sqlite`. A damaged one is bookkeeping only: it is moved aside (never
     /// deleted) and a fresh one started; the reconcile on start then queues every record
     /// again for an idempotent push.
-    private static func openOperational(in directory: URL) throws -> (OperationalStore, URL?) {
+    private static func openOperational(in directory: URL, mayRepair: Bool) throws -> (OperationalStore, URL?) {
         let path = directory.appendingPathComponent(operationalFileName)
         do {
             return (try OperationalStore(path: path.path), nil)
         } catch where StoreFile.isDamage(error) {
+            guard mayRepair else { throw StoreError.damaged("\(path.path) is damaged; start the server (with this command stopped) to rebuild it") }
             let aside = try moveAside(path)
             return (try OperationalStore(path: path.path), aside)
         }

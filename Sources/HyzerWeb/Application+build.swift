@@ -70,6 +70,10 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     }
     let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
     services.append(engine)
+    if let damaged = stores.damagedOperationalFile {
+        logger.warning("sync.sqlite was damaged and has been rebuilt; every record is queued for the cloud again, and sessions and API tokens of this machine must be issued again",
+                       metadata: ["damagedFile": "\(damaged.path)"])
+    }
     if let recovery = stores.recovery {
         // Until the engine's first pull has refilled it, requests are answered "recovering".
         logger.warning("Recovered a damaged domain.sqlite", metadata: ["what": "\(recovery)"])
@@ -90,7 +94,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     return (WebParts(
         stores: stores, renderer: renderer, live: live, hub: hub, engine: engine, accounts: accounts,
         rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config,
-        backups: BackupDesk(stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval)
+        backups: BackupDesk(stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval, retention: config.backupRetention, hasCloud: cloud != nil)
     ), services, setupToken)
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import HyzerCore
 import HyzerStore
 import HyzerWeb
+import Synchronization
 
 /// `hyzer admin …`: account chores on this machine's data directory, safe while the server
 /// runs (both use SQLite's WAL with a busy timeout).
@@ -17,8 +18,13 @@ struct Admin: AsyncParsableCommand {
         var dataDir: String = Environment.value("HYZER_DATA_DIR") ?? "./data"
 
         func accounts() async throws -> Accounts {
-            Accounts(stores: try await Stores(directory: URL(fileURLWithPath: dataDir)))
+            // The lock, if this command took it, is released when the process ends.
+            let (stores, lock) = try await openStores(URL(fileURLWithPath: dataDir))
+            Self.held.withLock { $0 = lock }
+            return Accounts(stores: stores)
         }
+
+        private static let held = Mutex<DataDirectoryLock?>(nil)
     }
 
     struct CreateUser: AsyncParsableCommand {

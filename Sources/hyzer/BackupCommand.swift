@@ -19,12 +19,14 @@ struct Backup: AsyncParsableCommand {
 
         var url: URL { URL(fileURLWithPath: dataDir) }
 
-        func stores() async throws -> Stores {
-            do {
-                return try await Stores(directory: url)
-            } catch let error as StoreError {
-                throw CommandFailure(error.description)
+        /// The backups folder of an existing data directory (a mistyped path is an error, not
+        /// a new empty folder).
+        func folder() throws -> BackupFolder {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CommandFailure("There is no data directory at \(url.path).")
             }
+            return BackupFolder(dataDirectory: url)
         }
     }
 
@@ -33,7 +35,9 @@ struct Backup: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            let stores = try await location.stores()
+            _ = try location.folder()
+            let (stores, lock) = try await openStores(location.url)
+            defer { withExtendedLifetime(lock) {} }
             let progress = ProgressLine()
             let record = try await failing { try await stores.createBackup(reason: .manual, progress: progress.show) }
             progress.done()
@@ -47,7 +51,7 @@ struct Backup: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            let records = try await location.stores().backups.records()
+            let records = try location.folder().records()
             if records.isEmpty { print("No backups yet. Make one with: hyzer backup create") }
             let formatter = ISO8601DateFormatter()
             for record in records {
@@ -64,9 +68,9 @@ struct Backup: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            let stores = try await location.stores()
+            let folder = try location.folder()
             let progress = ProgressLine()
-            let manifest = try await failing { try await stores.verifyBackup(resolve(file, in: stores), progress: progress.show) }
+            let manifest = try await failing { try await folder.verify(resolve(file, in: folder), progress: progress.show) }
             progress.done()
             print("OK: backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)) from device \(manifest.deviceID.lowercasedText): \(manifest.recordCounts.summary); schemas \(manifest.files.map { "\($0.name) \($0.schema)" }.joined(separator: ", ")).")
         }
@@ -85,20 +89,29 @@ struct Backup: AsyncParsableCommand {
                 throw CommandFailure("The server is running on \(location.dataDir). Restore from /admin (Backups) while it runs, or stop it and run this again.")
             }
             defer { withExtendedLifetime(lock) {} }
-            let stores = try await location.stores()
+            let folder = BackupFolder(dataDirectory: location.url)
+            let source = resolve(file, in: folder)
             let progress = ProgressLine()
-            let report = try await failing { try await stores.restore(from: resolve(file, in: stores), progress: progress.show) }
-            progress.done()
-            print("Restored the backup of \(ISO8601DateFormatter().string(from: report.manifest.createdAt)): \(report.manifest.recordCounts.summary).")
-            print("The data before it is in the safety backup \(report.safetyBackup.id). Records newer in the cloud come back at the next sync.")
+            do {
+                let stores = try await Stores(directory: location.url)
+                let report = try await failing { try await stores.restore(from: source, progress: progress.show) }
+                progress.done()
+                print("Restored the backup of \(ISO8601DateFormatter().string(from: report.manifest.createdAt)): \(report.manifest.recordCounts.summary).")
+                print("The data before it is in the safety backup \(report.safetyBackup.id). Records newer in the cloud come back at the next sync.")
+            } catch StoreError.unrecoverable, StoreError.damaged {
+                // domain.sqlite cannot be opened: the backup replaces it, and it is moved aside.
+                let (_, manifest) = try await failing { try await Stores.restoreOverDamaged(directory: location.url, from: source, progress: progress.show) }
+                progress.done()
+                print("domain.sqlite was damaged and has been moved aside; restored the backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)): \(manifest.recordCounts.summary).")
+            }
         }
     }
 }
 
 /// A name in the backups folder, or a path.
-private func resolve(_ file: String, in stores: Stores) -> URL {
+private func resolve(_ file: String, in folder: BackupFolder) -> URL {
     if BackupFolder.isValidName(file), !file.contains("/") {
-        let inFolder = stores.backups.url.appendingPathComponent(file)
+        let inFolder = folder.url.appendingPathComponent(file)
         if FileManager.default.fileExists(atPath: inFolder.path) { return inFolder }
     }
     return URL(fileURLWithPath: file)
@@ -117,10 +130,22 @@ private func failing<T>(_ work: () async throws -> T) async throws -> T {
     }
 }
 
-/// Progress on a terminal as one line rewritten in place (step, percent, bytes); in a pipe,
-/// one line per step.
+/// Opens a data directory's stores from a command. While the server runs (it holds the
+/// lock), nothing damaged is repaired from here; when it is stopped, the command holds the
+/// lock itself until it ends, so the server cannot start halfway through.
+func openStores(_ directory: URL) async throws -> (Stores, DataDirectoryLock?) {
+    let lock = try DataDirectoryLock.acquire(directory)
+    do {
+        return (try await Stores(directory: directory, mayRepair: lock != nil), lock)
+    } catch let error as StoreError {
+        throw CommandFailure(error.description)
+    }
+}
+
+/// Progress on standard error, so that results on standard output stay clean in a pipe: on
+/// a terminal one line rewritten in place (step, percent, bytes), otherwise a line per step.
 final class ProgressLine: Sendable {
-    private let terminal = isatty(STDOUT_FILENO) != 0
+    private let terminal = isatty(STDERR_FILENO) != 0
     private let lastStep = Mutex<String?>(nil)
 
     var show: @Sendable (BackupProgress) -> Void {
@@ -132,15 +157,15 @@ final class ProgressLine: Sendable {
             if terminal {
                 let bytes = progress.total > 4096 ? "  \(Format.bytes(progress.done)) / \(Format.bytes(progress.total))" : ""
                 let line = "\r\u{1B}[2K\(progress.step)  \(progress.percent)%\(bytes)"
-                FileHandle.standardOutput.write(Data(line.utf8))
+                FileHandle.standardError.write(Data(line.utf8))
             } else if isNewStep {
-                print(progress.step)
+                FileHandle.standardError.write(Data((progress.step + "\n").utf8))
             }
         }
     }
 
     func done() {
-        if terminal { FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8)) }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 }
 

@@ -73,7 +73,7 @@ struct Serve: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31 (12 is the default).") }
-        guard (try? BackupSchedule.interval(backupInterval)) != nil else {
+        do { _ = try BackupSchedule.interval(backupInterval) } catch {
             throw ValidationError("--backup-interval must be a duration such as 1h, 30m, 3600s or 2d (at least 1m), or off.")
         }
         guard backupKeep >= 1, backupDays >= 0 else { throw ValidationError("--backup-keep must be at least 1 and --backup-days at least 0.") }

@@ -15,16 +15,17 @@ import Testing
         try await withApp { client in
             let admin = client.as(.admin)
             let empty = try await admin.get("/admin").text
-            #expect(empty.contains("There is no verified backup yet"))
+            #expect(empty.contains("There is no verified backup of this machine"))
             #expect(try await admin.postForm("/admin/backups", []).status == .seeOther)
             let page = try await admin.get("/admin").text
             #expect(page.contains("Last verified backup:"))
-            #expect(page.contains("9 players, 1 courses, 1 rounds"), "the demo round and the three test users")
+            #expect(page.contains("9 players, 1 course, 1 round,"), "the demo round and the three test users")
             #expect(page.contains("/admin/backups/hyzer-"))
             #expect(page.contains("Restore…"))
-            // No cloud: every local record is one that would be lost with this machine.
-            #expect(page.contains("local records are not in the cloud yet"))
-            #expect(!page.contains("There is no verified backup yet"))
+            // No cloud: the backups are the only other copy.
+            #expect(page.contains("No cloud is configured"))
+            #expect(page.contains("kept: the newest 24 plus one a day for 30 days"))
+            #expect(!page.contains("There is no verified backup of this machine"))
         }
     }
 
@@ -70,7 +71,7 @@ import Testing
             let location = try #require(try uploaded.json()["location"] as? String)
             let confirm = try await admin.get(location)
             #expect(confirm.status == .ok)
-            #expect(confirm.text.contains(Display.date(record.createdAt)))
+            #expect(confirm.text.contains(Display.timestamp(try #require(record.manifest?.createdAt))))
             #expect(confirm.text.contains(try #require(record.manifest?.recordCounts.summary)))
 
             let name = String(location.dropFirst("/admin/backups/".count).dropLast("/restore".count))
@@ -147,5 +148,38 @@ func waitUntil(_ condition: () async throws -> Bool) async throws {
             return
         }
         try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+/// Found by an attacker's pass over backups.
+@Suite struct BackupSecurityTests {
+    @Test func aSessionCookieIsNotInSyncSqliteOrItsBackups() async throws {
+        try await withApp { client in
+            let (cookie, _) = try await AccountTests.signIn(client.as(.anonymous), client.users.coach)
+            let value = String(try #require(cookie.components(separatedBy: "hyzer_session=").last).prefix { $0 != ";" })
+            #expect(value.count > 20)
+            let raw = try Data(contentsOf: client.users.directory.appendingPathComponent("sync.sqlite"))
+                + ((try? Data(contentsOf: client.users.directory.appendingPathComponent("sync.sqlite-wal"))) ?? Data())
+            #expect(raw.range(of: Data(value.utf8)) == nil, "the cookie value is stored only as a digest")
+            // And the session still works.
+            #expect(try await client.as(.anonymous).get("/sync", headers: [.cookie: "hyzer_session=\(value)"]).status == .ok)
+        }
+    }
+
+    @Test func aSetupLinkOpensNothingOnceTheClubHasAnAdmin() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-web-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (web, _, token) = try await assemble(testConfiguration(directory, seedDemo: false), logger: .init(label: "test"))
+        let link = try #require(token)
+        // An admin arrives (from the cloud after a refill, or made on the command line).
+        let users = try await TestUsers.create(in: directory)
+        try await Application(router: buildRouter(web)).test(.router) { raw in
+            let browser = Client(raw: raw, users: users).as(.anonymous)
+            #expect(try await browser.get("/setup?token=\(link)").status == .forbidden)
+            let made = try await browser.postForm("/setup", [("token", link), ("displayName", "Mallory"), ("handle", "mallory"),
+                                                              ("password", "mallory password 1"), ("confirm", "mallory password 1")])
+            #expect(made.status == .forbidden)
+            #expect(try await web.stores.domain.player(handle: Handle(trusted: "mallory")) == nil)
+        }
     }
 }

@@ -62,17 +62,18 @@ public struct RecordCounts: Sendable, Equatable {
     }
 
     public var summary: String {
-        "\(players) players, \(courses) courses, \(rounds) rounds, \(scoreEvents) score events"
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+        return [count(players, "player", "players"), count(courses, "course", "courses"), count(rounds, "round", "rounds"),
+                count(scoreEvents, "score event", "score events")].joined(separator: ", ")
     }
 }
 
 public enum BackupReason: String, Codable, Sendable {
     case scheduled, manual
-    /// Taken by a restore before it replaces anything.
+    /// The data a restore replaced, taken in the same moment.
     case safety
-    /// A file brought from elsewhere (an upload, or `hyzer backup restore` of a file outside
-    /// the backups folder).
-    case imported
+    /// The data just restored, taken right after a restore: what a later recovery starts from.
+    case restored
 }
 
 /// The state of one backup file as its sidecar records it. Only verified backups are offered
@@ -89,9 +90,13 @@ public struct BackupRecord: Codable, Sendable, Equatable, Identifiable {
     public var failure: String?
     public var verifiedAt: Date?
     public var manifest: BackupManifest?
+    /// True for a file uploaded from elsewhere: listed and restorable, but never what the
+    /// schedule counts from or what an automatic recovery uses. `createdAt` is its arrival.
+    public var imported: Bool?
 
     public init(id: String, createdAt: Date, archiveBytes: Int64, archiveSHA256: String, status: Status,
-                failure: String? = nil, verifiedAt: Date? = nil, manifest: BackupManifest?) {
+                failure: String? = nil, verifiedAt: Date? = nil, manifest: BackupManifest?, imported: Bool? = nil) {
+        self.imported = imported
         self.id = id
         self.createdAt = createdAt
         self.archiveBytes = archiveBytes
@@ -103,6 +108,13 @@ public struct BackupRecord: Codable, Sendable, Equatable, Identifiable {
     }
 
     public var isVerified: Bool { status == .verified }
+
+    /// A verified backup of this machine's own data as it was being served: what the schedule
+    /// counts from, and what recovers a damaged store. Not an upload, and not the data a
+    /// restore replaced.
+    public var isOwnRecoveryPoint: Bool {
+        isVerified && imported != true && manifest.map { $0.reason != .safety } == true
+    }
 
     /// How much smaller the archive is than the databases it holds.
     public var compressionRatio: Double? {

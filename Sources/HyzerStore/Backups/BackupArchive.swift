@@ -32,7 +32,9 @@ enum BackupArchive {
     /// Writes the archive and syncs it to disk.
     static func write(_ manifest: BackupManifest, from work: URL, to archive: URL, progress: (BackupProgress) -> Void) throws {
         let manifestData = try BackupCoding.encoder.encode(manifest)
-        let total = manifest.files.reduce(Int64(manifestData.count)) { $0 + $1.bytes }
+        // Every byte the archive holds: headers, contents and their padding, and the end.
+        let sizes = [Int64(manifestData.count)] + manifest.files.map(\.bytes)
+        let total = sizes.reduce(Int64(Tar.end.count)) { $0 + Int64(Tar.block) + $1 + Int64(Tar.padding(after: $1).count) }
         let writer = try Gzip.Writer(to: archive)
         func entry(_ name: String, size: Int64) throws {
             try writer.write(Tar.header(name: name, size: size, modified: manifest.createdAt))
@@ -59,7 +61,8 @@ enum BackupArchive {
     static func verify(_ archive: URL, into work: URL, progress: (BackupProgress) -> Void) throws -> BackupManifest {
         let archiveBytes = try size(of: archive)
         let tar = work.appendingPathComponent("archive.tar")
-        try Gzip.decompress(archive, to: tar) { read in
+        // Hyzer's databases compress four- to tenfold; fifty leaves room, and a bomb stops.
+        try Gzip.decompress(archive, to: tar, limit: max(256 << 20, archiveBytes * 50)) { read in
             progress(BackupProgress(step: "decompress", done: read, total: archiveBytes))
         }
         let names = try Tar.extract(tar, into: work, allowed: entryNames)

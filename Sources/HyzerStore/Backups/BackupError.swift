@@ -8,6 +8,8 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     case notRestorable(String)
     /// Another backup or restore is running.
     case busy
+    /// The store is being refilled from the cloud after a recovery: not the club's data yet.
+    case notReady
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
         case .notFound(let name): "There is no backup named \(name)."
         case .notRestorable(let name): "\(name) failed its verification and cannot be restored."
         case .busy: "A backup or restore is already running; try again when it has finished."
+        case .notReady: "The store is being refilled from the cloud after a recovery; back up once that is done."
         }
     }
 }

@@ -11,6 +11,11 @@ public struct BackupFolder: Sendable {
         self.url = url
     }
 
+    /// The backups folder of a data directory, for commands that need no database.
+    public init(dataDirectory: URL) {
+        url = dataDirectory.appendingPathComponent("backups")
+    }
+
     static let archiveSuffix = ".tar.gz"
 
     /// A new archive name for a backup made at `date`, e.g. `hyzer-20261122-101500-123Z.tar.gz`.
@@ -35,7 +40,7 @@ public struct BackupFolder: Sendable {
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") } && !name.contains("..")
     }
 
-    func archive(_ name: String) -> URL { url.appendingPathComponent(name) }
+    public func archive(_ name: String) -> URL { url.appendingPathComponent(name) }
 
     /// The record of a file when it is one of this folder's backups.
     func record(at file: URL) -> BackupRecord? {
@@ -63,6 +68,23 @@ public struct BackupFolder: Sendable {
 
     public func newestVerified() -> BackupRecord? {
         records().first(where: \.isVerified)
+    }
+
+    /// The newest backup an automatic recovery may start from (see `isOwnRecoveryPoint`).
+    public func newestRecoveryPoint() -> BackupRecord? {
+        records().first(where: \.isOwnRecoveryPoint)
+    }
+
+    /// Removes what an interrupted backup, upload or restore left: scratch folders, partial
+    /// uploads, and archives whose sidecar was never written. Only for the process that
+    /// holds the data directory's lock (nothing else can be writing here then).
+    func removeLeftovers() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        let names_ = Set(names)
+        for name in names where name.hasPrefix(".work-") || name.hasPrefix(".upload-")
+            || (name.hasSuffix(Self.archiveSuffix) && !names_.contains(name + ".json")) {
+            try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
+        }
     }
 
     /// Deletes what the retention rule does not keep. Returns the names deleted.

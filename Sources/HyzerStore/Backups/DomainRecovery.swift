@@ -17,7 +17,8 @@ public struct DomainRecovery: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let source = backup.map { "restored from the verified backup \($0.id) (\(RecordCounts.describe($0)))" } ?? "started empty"
-        let refill = needsCloudRefill ? (backup == nil ? ", then refilled from the cloud alone" : ", then refilled from the cloud (records pushed since the backup)") : ""
+        let refill = needsCloudRefill ? (backup == nil ? ", then refilled from the cloud alone" : ", then refilled from the cloud (records pushed since the backup)")
+            : "; with no cloud, changes made after that backup could not be recovered"
         return "domain.sqlite was damaged (\(reason)) and moved aside as \(damagedFile.lastPathComponent); it was \(source)\(refill)."
     }
 }
@@ -32,7 +33,7 @@ extension Stores {
     /// Opens `domain.sqlite`, checking it first. A damaged one is moved aside and replaced by
     /// the newest verified backup, or by an empty file when only the cloud can refill it;
     /// with neither, starting is refused with what to do.
-    static func openDomain(in directory: URL, backups: BackupFolder, cloudConfigured: Bool,
+    static func openDomain(in directory: URL, backups: BackupFolder, cloudConfigured: Bool, mayRepair: Bool,
                            open: (URL) throws -> DomainStore) async throws -> (DomainStore, DomainRecovery?) {
         let file = directory.appendingPathComponent(domainFileName)
         let reason: String
@@ -43,7 +44,10 @@ extension Stores {
         } catch where StoreFile.isDamage(error) {
             reason = (error as? DatabaseError)?.message ?? "\(error)"
         }
-        let newest = backups.newestVerified()
+        guard mayRepair else {
+            throw StoreError.damaged("\(file.path) is damaged (\(reason)); start the server (with this command stopped) to recover it, or run `hyzer backup restore FILE` while the server is stopped")
+        }
+        let newest = backups.newestRecoveryPoint()
         guard newest != nil || cloudConfigured else {
             throw StoreError.unrecoverable("""
                 \(file.path) is damaged (\(reason)), and there is neither a verified backup in \(backups.url.path) nor a cloud to refill it from.

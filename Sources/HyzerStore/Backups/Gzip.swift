@@ -58,8 +58,10 @@ enum Gzip {
         }
     }
 
-    /// Decompresses a gzip file into another, reporting bytes read from the source.
-    static func decompress(_ source: URL, to destination: URL, progress: (Int64) -> Void = { _ in }) throws {
+    /// Decompresses a gzip file into another, reporting bytes read from the source. Stops
+    /// with `BackupError.damaged` past `limit` bytes out: an uploaded "gzip bomb" must not
+    /// fill the disk.
+    static func decompress(_ source: URL, to destination: URL, limit: Int64, progress: (Int64) -> Void = { _ in }) throws {
         let input = try FileHandle(forReadingFrom: source)
         defer { try? input.close() }
         _ = FileManager.default.createFile(atPath: destination.path, contents: nil)
@@ -68,6 +70,7 @@ enum Gzip {
         let decompressor = try ZlibDecompressor(algorithm: .gzip)
         var window = ByteBufferAllocator().buffer(capacity: chunk * 4)
         var read: Int64 = 0
+        var written: Int64 = 0
         var ended = false
         while let data = try input.read(upToCount: chunk), !data.isEmpty {
             read += Int64(data.count)
@@ -85,6 +88,8 @@ enum Gzip {
                     throw BackupError.damaged("the compressed data is damaged (\(error))")
                 }
                 if window.readableBytes > 0 {
+                    written += Int64(window.readableBytes)
+                    guard written <= limit else { throw BackupError.damaged("it expands to more than \(limit / 1_000_000) MB, far more than a backup of this size can hold") }
                     try output.write(contentsOf: Data(window.readableBytesView))
                     window.clear()
                 }

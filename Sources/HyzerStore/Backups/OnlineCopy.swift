@@ -22,10 +22,18 @@ extension DomainStore {
     /// on the live pool: a reader sees the old data or the new, never a mix. Every round's
     /// version then jumps past any version served before, so the existing observation
     /// republishes every board and stream by itself.
-    func replaceContents(with copy: URL) async throws {
+    /// `savingCurrentTo`: the data being replaced is copied there first, in the same write
+    /// access, so that no write can commit between the copy and the replacement.
+    func replaceContents(with copy: URL, savingCurrentTo current: URL) async throws {
         let source = try DatabaseQueue(path: copy.path)
-        let before = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(version), 0) FROM rounds") ?? 0 }
         try await pool.writeWithoutTransaction { db in
+            let before = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(version), 0) FROM rounds") ?? 0
+            let saved = try DatabaseQueue(path: current.path)
+            try saved.writeWithoutTransaction { target in
+                try db.backup(to: target)
+                try target.execute(sql: "PRAGMA journal_mode = DELETE")
+            }
+            try saved.close()
             try source.read { restored in try restored.backup(to: db) }
             try db.inTransaction {
                 try db.execute(sql: "UPDATE rounds SET version = version + ?", arguments: [before + 1])

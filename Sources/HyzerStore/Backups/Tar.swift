@@ -49,8 +49,12 @@ enum Tar {
                 throw BackupError.damaged("the archive ends in the middle of an entry (truncated)")
             }
             if header.allSatisfy({ $0 == 0 }) { return names }
-            let name = String(decoding: header.prefix(100).prefix { $0 != 0 }, as: UTF8.self)
+            var name = String(decoding: header.prefix(100).prefix { $0 != 0 }, as: UTF8.self)
             let sizeText = String(decoding: header[124..<136].prefix { $0 != 0 && $0 != 32 }, as: UTF8.self)
+            // `tar czf x.tar.gz -C folder .` writes "./" and "./name": the same files.
+            if name.hasPrefix("./") { name.removeFirst(2) }
+            if name.isEmpty, header[156] == UInt8(ascii: "5") { continue }
+            guard header[156] == UInt8(ascii: "0") || header[156] == 0 else { throw BackupError.damaged("entry \"\(name)\" is not a plain file") }
             guard allowed.contains(name), !names.contains(name) else { throw BackupError.damaged("unexpected entry \"\(name)\" in the archive") }
             guard let size = Int64(sizeText, radix: 8), size >= 0 else { throw BackupError.damaged("entry \(name) has no valid size") }
             let url = directory.appendingPathComponent(name)

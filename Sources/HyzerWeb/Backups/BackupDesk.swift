@@ -10,11 +10,13 @@ struct BackupDesk: Sendable {
     let engine: SyncEngine
     let scheduler: BackupScheduler?
     let interval: Duration?
+    let retention: BackupRetention
+    let hasCloud: Bool
 
     func view() async throws -> BackupsView {
         BackupsView(
-            records: stores.backups.records(), interval: interval, nextAt: await scheduler?.nextAt,
-            sync: await engine.status(), events: try await stores.operational.storeEvents()
+            records: stores.backups.records(), interval: interval, retention: retention, nextAt: await scheduler?.nextAt,
+            sync: hasCloud ? await engine.status() : nil, events: try await stores.operational.storeEvents()
         )
     }
 

@@ -23,8 +23,10 @@ actor BackupScheduler: Service {
     /// When the next backup is due: an interval after the newest scheduled or manual one, or
     /// now when there is none.
     static func due(after records: [BackupRecord], interval: Duration, now: Date) -> Date {
-        let last = records.first { $0.isVerified && $0.manifest?.reason != .safety }?.createdAt
-        return last.map { max(now, $0.addingTimeInterval(interval.seconds)) } ?? now
+        // Uploads and safety copies are not this machine's schedule; a backup dated in the
+        // future (a clock set back) must not stop the schedule.
+        guard let last = records.first(where: \.isOwnRecoveryPoint)?.createdAt, last <= now else { return now }
+        return max(now, last.addingTimeInterval(interval.seconds))
     }
 
     func run() async throws {
@@ -49,6 +51,10 @@ actor BackupScheduler: Service {
             logger.info("Backup made and verified", metadata: ["file": "\(record.id)", "bytes": "\(record.archiveBytes)"])
         } catch BackupError.busy {
             logger.debug("Backup skipped: another backup or restore is running")
+        } catch BackupError.notReady {
+            // Refilling after a recovery: back up as soon as that is done.
+            try? await gracefulShutdown(after: .seconds(10))
+            return
         } catch {
             logger.error("Scheduled backup failed", metadata: ["error": "\(error)"])
         }

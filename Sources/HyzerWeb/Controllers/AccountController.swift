@@ -78,14 +78,14 @@ struct AccountController {
 
     @Sendable func setupPage(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let token = request.uri.queryParameters.get("token") ?? ""
-        guard try await stores.operational.link(token, kind: .setup) != nil else { throw Self.invalidLink("setup") }
+        try await checkSetupLink(token)
         return renderer.page(SetupPage(token: token, form: FormState()), "setup")
     }
 
     @Sendable func setup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: AccountForm.self, context: context)
         let token = form.token ?? ""
-        guard try await stores.operational.link(token, kind: .setup) != nil else { throw Self.invalidLink("setup") }
+        try await checkSetupLink(token)
         do {
             try Self.check(form)
             // Used up before the account is made: of two requests with one link, one wins.
@@ -162,6 +162,15 @@ struct AccountController {
     /// Name, handle and password together, before a link is used up.
     static func check(_ form: AccountForm) throws(FieldErrors) {
         _ = try AccountDraft(displayName: form.displayName, handle: form.handle, password: form.password).validated()
+    }
+
+    /// A setup link makes the first admin only: once the club has one (made here, or arrived
+    /// from the cloud after the link was issued), it opens nothing.
+    private func checkSetupLink(_ token: String) async throws {
+        guard try await stores.operational.link(token, kind: .setup) != nil else { throw Self.invalidLink("setup") }
+        guard try await !stores.domain.hasEnabledAdmin() else {
+            throw Problem(status: .forbidden, title: "Link not valid", detail: "This club already has an admin: sign in, or ask an admin for an invite.")
+        }
     }
 
     static func invalidLink(_ kind: String) -> Problem {

@@ -24,7 +24,7 @@ struct AdminController {
 
     private static func messages(_ key: String) -> String? {
         ["role": "Role changed.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Token revoked.", "settings": "Settings saved.",
-         "backup": "Backup made and verified.", "restored": "Backup restored. A safety backup of the data before it is listed below; the cloud's newer records are being pulled."][key]
+         "backup": "Backup made and verified.", "restored": "Backup restored. The data before it is in the safety backup listed below."][key]
     }
 
     private func adminPage(message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {

@@ -100,7 +100,7 @@ struct BackupsController {
         do {
             record = try await stores.importBackup(incoming)
         } catch let error as BackupError {
-            throw Problem(status: .unprocessableContent, title: "Not a good backup", detail: "\(error.description) It was kept in the backups folder, marked failed.", type: "/problems/backup")
+            throw Problem(status: .unprocessableContent, title: "Not a good backup", detail: "\(error.description) It was kept in the backups folder, listed under failed backups.", type: "/problems/backup")
         } catch let error as StoreError {
             throw Problem(status: .unprocessableContent, title: "Not a good backup", detail: error.description, type: "/problems/backup")
         }
@@ -124,7 +124,8 @@ struct BackupsController {
 
     private func confirmPage(_ record: BackupRecord, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         let current = try await stores.currentCounts()
-        return renderer.page(RestoreConfirmPage(backup: BackupsView.Item(record, now: Date()), current: current.summary, error: error), "restore-confirm", status: status)
+        return renderer.page(RestoreConfirmPage(backup: BackupsView.Item(record, now: Date()), current: current.summary, hasCloud: desk.hasCloud, error: error),
+                             "restore-confirm", status: status)
     }
 }
 

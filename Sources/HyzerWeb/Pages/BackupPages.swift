@@ -16,14 +16,18 @@ struct BackupsView: Sendable {
         var reason: String
         var ratio: String
         var failure: String
+        /// For an upload: when it arrived (`created` is when its data was backed up).
+        var uploaded: String?
 
         init(_ record: BackupRecord, now: Date) {
             id = record.id
-            created = Display.date(record.createdAt)
-            age = Format.age(now.timeIntervalSince(record.createdAt))
+            let made = record.manifest?.createdAt ?? record.createdAt
+            created = Display.timestamp(made)
+            age = Format.age(now.timeIntervalSince(made))
             size = Format.bytes(record.archiveBytes)
             counts = record.manifest?.recordCounts.summary ?? "—"
-            reason = record.manifest?.reason.rawValue ?? ""
+            reason = record.imported == true ? "uploaded" : record.manifest?.reason.rawValue ?? ""
+            uploaded = record.imported == true ? Display.timestamp(record.createdAt) : nil
             ratio = record.compressionRatio.map { String(format: "%.1f×", $0) } ?? "—"
             failure = record.failure ?? ""
         }
@@ -42,18 +46,26 @@ struct BackupsView: Sendable {
     var hasItems: Bool
     var failed: [Item]
     var hasFailed: Bool
-    var unsynced: Int
-    var allSynced: Bool
-    var cloud: String
-    var lastSync: String
+    /// nil without a cloud: this machine's backups are the only copy.
+    var sync: Sync?
     var events: [Event]
     var hasEvents: Bool
+    /// A recovery or rebuild in the last week, shown at the top of the section.
+    var recentRecovery: Event?
     var interval: String
+    var retention: String
 
-    init(records: [BackupRecord], interval: Duration?, nextAt: Date?, sync: SyncEngine.Status, events: [StoreEvent], now: Date = Date()) {
+    struct Sync: Sendable {
+        var unsynced: Int
+        var allSynced: Bool
+        var cloud: String
+        var lastSync: String
+    }
+
+    init(records: [BackupRecord], interval: Duration?, retention: BackupRetention, nextAt: Date?, sync: SyncEngine.Status?, events: [StoreEvent], now: Date = Date()) {
         let verified = records.filter(\.isVerified)
-        last = verified.first.map { Item($0, now: now) }
-        if let newest = verified.first, let interval {
+        last = records.first(where: \.isOwnRecoveryPoint).map { Item($0, now: now) }
+        if let newest = records.first(where: \.isOwnRecoveryPoint), let interval {
             stale = now.timeIntervalSince(newest.createdAt) > 2 * interval.seconds
         } else {
             stale = verified.isEmpty
@@ -64,12 +76,16 @@ struct BackupsView: Sendable {
         hasItems = !items.isEmpty
         failed = records.filter { !$0.isVerified }.map { Item($0, now: now) }
         hasFailed = !failed.isEmpty
-        unsynced = sync.counts.pending + sync.counts.inFlight + sync.counts.failed
-        allSynced = unsynced == 0
-        cloud = sync.cloud
-        lastSync = sync.lastSyncAt.map { "\(Format.age(now.timeIntervalSince($0))) ago" } ?? "never on this run"
-        self.events = events.map { Event(at: Display.date($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
+        self.sync = sync.map { status in
+            let unsynced = status.counts.pending + status.counts.inFlight + status.counts.failed
+            return Sync(unsynced: unsynced, allSynced: unsynced == 0, cloud: status.cloud,
+                        lastSync: status.lastSyncAt.map { "\(Format.age(now.timeIntervalSince($0))) ago" } ?? "not yet since this start")
+        }
+        self.retention = "the newest \(retention.recent) plus one a day for \(retention.days) days"
+        self.events = events.map { Event(at: Display.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
         hasEvents = !events.isEmpty
+        recentRecovery = events.first { $0.kind != .restored && now.timeIntervalSince($0.at) < 7 * 86_400 }
+            .map { Event(at: Display.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
     }
 }
 
@@ -77,5 +93,6 @@ struct RestoreConfirmPage: Sendable {
     var title = "Restore a backup"
     var backup: BackupsView.Item
     var current: String
+    var hasCloud: Bool
     var error: String?
 }

@@ -16,6 +16,11 @@ enum Display {
         return date.formatted(.dateTime.weekday(.abbreviated).day().month(.abbreviated).hour().minute())
     }
 
+    /// With the year and seconds, for records people compare (backups, store events).
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.dateTime.year().month(.abbreviated).day().hour().minute().second())
+    }
+
     static func id(_ id: UUID) -> String { id.lowercasedText }
 }
 
