@@ -121,6 +121,7 @@ import Testing
         let early = try await fixture.stores.createBackup()
         _ = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
         let report = try await fixture.stores.restore(from: fixture.stores.backups.archive(early.id))
+        try await fixture.stores.backUpRestoredData()
         let point = try #require(fixture.stores.backups.newestRecoveryPoint())
         #expect(point.id != report.safetyBackup.id)
         #expect(point.manifest?.reason == .restored)

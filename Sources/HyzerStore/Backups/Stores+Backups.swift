@@ -111,9 +111,9 @@ extension Stores {
     /// answered "restoring", and in one exclusive write access the current data is copied
     /// (the safety backup: every write that committed is in it) and replaced. The outbox and
     /// change tokens are rebased so that records the cloud has that are newer than the backup
-    /// come back by the next pull, and records only the backup has go up. Last, a backup of
-    /// the restored data is made: what a later recovery starts from. Sessions and API tokens
-    /// belong to this machine and are kept.
+    /// come back by the next pull, and records only the backup has go up. Sessions and API
+    /// tokens belong to this machine and are kept. Callers then call `backUpRestoredData()`,
+    /// once the site serves again.
     public func restore(from file: URL, now: Date = Date(),
                         progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> RestoreReport {
         try begin(.preparingRestore)
@@ -146,10 +146,15 @@ extension Stores {
         }
         try await operational.note(StoreEvent(at: now, kind: .restored, detail:
             "Restored the backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)) (\(manifest.recordCounts.summary)); the data before it is in the safety backup \(safety.id)."))
-        progress(BackupProgress(step: "backup of the restored data", done: 0, total: 1))
-        _ = try? await makeBackup(reason: .restored, now: Date(), progress: { _ in })
         progress(BackupProgress(step: "restored", done: 1, total: 1))
         return RestoreReport(manifest: manifest, safetyBackup: safety)
+    }
+
+    /// A backup of the data just restored: what a later recovery starts from (the backups
+    /// made before the restore hold the data it replaced).
+    @discardableResult
+    public func backUpRestoredData(progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> BackupRecord {
+        try await createBackup(reason: .restored, progress: progress)
     }
 
     /// Verifies an archive into `work`, migrates its domain copy to this code's schema and

@@ -23,6 +23,8 @@ struct BackupDesk: Sendable {
     func restore(_ file: URL) async throws -> RestoreReport {
         let report = try await stores.restore(from: file)
         await engine.syncNow()
+        // Everyone else is served again meanwhile; only this request waits for it.
+        try await stores.backUpRestoredData()
         return report
     }
 }
