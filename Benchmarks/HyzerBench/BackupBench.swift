@@ -162,7 +162,3 @@ enum BackupBench {
                       percentile(during, 0.99) - percentile(quiet, 0.99), quiet.count, during.count, backups)
     }
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -145,7 +145,7 @@ enum SyncBench {
         let started = ContinuousClock.now
         let pulled = await engine.pullChanges()
         let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         return String(format: "pull cloud=%@ events=%d records=%d seconds=%.2f events_per_second=%.0f", kind, events, pulled, seconds, Double(events) / seconds)
     }
 

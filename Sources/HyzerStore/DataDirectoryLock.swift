@@ -12,12 +12,12 @@ import Darwin
 public final class DataDirectoryLock: Sendable {
     private let descriptor: Int32
 
-    public static func fileName() -> String { "server.lock" }
+    public static let fileName = "server.lock"
 
     /// Takes the lock, or returns nil when another process holds it.
     public static func acquire(_ directory: URL) throws -> DataDirectoryLock? {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent(fileName()).path
+        let path = directory.appendingPathComponent(fileName).path
         let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

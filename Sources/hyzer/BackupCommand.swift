@@ -97,14 +97,14 @@ struct Backup: AsyncParsableCommand {
                 let report = try await failing { try await stores.restore(from: source, progress: progress.show) }
                 _ = try await failing { try await stores.backUpRestoredData(progress: progress.show) }
                 progress.done()
-                print("Restored the backup of \(ISO8601DateFormatter().string(from: report.manifest.createdAt)): \(report.manifest.recordCounts.summary).")
+                print("Restored the backup of \(report.manifest.summary).")
                 print("The data before it is in the safety backup \(report.safetyBackup.id). Records newer in the cloud come back at the next sync.")
             } catch StoreError.unrecoverable, StoreError.damaged {
                 // domain.sqlite cannot be opened: the backup replaces it, and it is moved aside.
                 let (stores, manifest) = try await failing { try await Stores.restoreOverDamaged(directory: location.url, from: source, progress: progress.show) }
                 _ = try await failing { try await stores.backUpRestoredData(progress: progress.show) }
                 progress.done()
-                print("domain.sqlite was damaged and has been moved aside; restored the backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)): \(manifest.recordCounts.summary).")
+                print("domain.sqlite was damaged and has been moved aside; restored the backup of \(manifest.summary).")
             }
         }
     }

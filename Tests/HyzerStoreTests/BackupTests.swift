@@ -101,10 +101,10 @@ import Testing
             // A copy outside the folder has no recorded checksum: the archive itself must tell.
             let loose = directory.url.appendingPathComponent("loose-\(damage).tar.gz")
             try bytes.write(to: loose)
-            await #expect(throws: BackupError.self) { _ = try await fixture.stores.verifyBackup(loose) }
+            await #expect(throws: BackupError.self) { _ = try await fixture.stores.backups.verify(loose) }
 
             try bytes.write(to: archive)
-            await #expect(throws: BackupError.self) { _ = try await fixture.stores.verifyBackup(archive) }
+            await #expect(throws: BackupError.self) { _ = try await fixture.stores.backups.verify(archive) }
             let record = try #require(folder.record(backup.id))
             #expect(record.status == .failed)
             #expect(record.failure?.isEmpty == false)
@@ -134,7 +134,7 @@ import Testing
         let rebuilt = directory.url.appendingPathComponent("forged.tar.gz")
         try BackupArchive.write(forged, from: work, to: rebuilt, progress: { _ in })
         await #expect(throws: BackupError.damaged("domain.sqlite has other row counts than its manifest (score_events)")) {
-            _ = try await fixture.stores.verifyBackup(rebuilt)
+            _ = try await fixture.stores.backups.verify(rebuilt)
         }
     }
 
@@ -157,6 +157,27 @@ import Testing
         #expect(manifest.file("domain.sqlite")?.schema == "v3-accounts")
         #expect(manifest.file("sync.sqlite")?.schema == OperationalMigrations.migrator.migrations.last)
         #expect(manifest.recordCounts == RecordCounts(players: 3, courses: 1, rounds: 1, scoreEvents: 0))
+    }
+
+    @Test func anArchiveRepackedWithStandardTarStillVerifiesAndRestores() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let backup = try await fixture.stores.createBackup()
+        let unpacked = directory.url.appendingPathComponent("unpacked")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        let repacked = directory.url.appendingPathComponent("repacked.tar.gz")
+        for arguments in [["tar", "xzf", fixture.stores.backups.archive(backup.id).path, "-C", unpacked.path],
+                          ["tar", "czf", repacked.path, "-C", unpacked.path, "."]] {
+            let tar = Process()
+            tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            tar.arguments = arguments
+            try tar.run()
+            tar.waitUntilExit()
+            #expect(tar.terminationStatus == 0)
+        }
+        // "./" and "./domain.sqlite" entries: the same files.
+        #expect(try await fixture.stores.backups.verify(repacked).recordCounts == backup.manifest?.recordCounts)
+        _ = try await fixture.stores.restore(from: repacked)
     }
 
     @Test func pruningDeletesWhatTheRuleDoesNotKeep() async throws {

@@ -37,7 +37,7 @@ import Testing
             CREATE TRIGGER backdoor AFTER INSERT ON score_events BEGIN UPDATE players SET role = 'admin'; END;
             """)
         // Internally consistent: it verifies as an archive...
-        _ = try await fixture.stores.verifyBackup(forged)
+        _ = try await fixture.stores.backups.verify(forged)
         // ...but is no schema Hyzer wrote, so it is neither imported nor restored.
         await #expect(throws: BackupError.self) { _ = try await fixture.stores.restore(from: forged) }
         let upload = directory.url.appendingPathComponent("upload.tar.gz")

@@ -107,6 +107,13 @@ import Testing
         try await fixture.store.pool.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v9-from-the-future'") }
         await #expect(throws: StoreError.self) { _ = try await fixture.stores.restore(from: fixture.stores.backups.archive(backup.id)) }
         #expect(fixture.stores.restoringSince == nil)
+        // Uploaded, it is checked as a restore checks it: listed as failed, with the reason.
+        let upload = directory.url.appendingPathComponent("upload.tar.gz")
+        try FileManager.default.copyItem(at: fixture.stores.backups.archive(backup.id), to: upload)
+        await #expect(throws: StoreError.self) { _ = try await fixture.stores.importBackup(upload) }
+        let failed = try #require(fixture.stores.backups.records().first { $0.imported == true })
+        #expect(failed.status == .failed)
+        #expect(failed.failure?.contains("v9-from-the-future") == true)
         #expect(try await fixture.store.snapshot(of: fixture.round.id).players.count == 3)
     }
 

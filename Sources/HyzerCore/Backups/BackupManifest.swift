@@ -40,6 +40,11 @@ public struct BackupManifest: Codable, Sendable, Equatable {
 
     public func file(_ name: String) -> File? { files.first { $0.name == name } }
 
+    /// "2026-11-22T10:15:00Z (12 players, …)": a backup named as logs and store events name it.
+    public var summary: String {
+        "\(ISO8601DateFormatter().string(from: createdAt)) (\(recordCounts.summary))"
+    }
+
     /// The club's records in the copy: what a person means by "how much is in it".
     public var recordCounts: RecordCounts {
         let counts = file("domain.sqlite")?.counts ?? [:]

@@ -11,6 +11,11 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     /// The store is being refilled from the cloud after a recovery: not the club's data yet.
     case notReady
 
+    /// What went wrong, without the preamble: what a failed backup's sidecar records.
+    public var reason: String {
+        if case .damaged(let reason) = self { reason } else { description }
+    }
+
     public var description: String {
         switch self {
         case .damaged(let reason): "The backup is damaged: \(reason)."

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import HyzerCore
-import NIOPosix
 
 /// What was done on start about a damaged `domain.sqlite`.
 public struct DomainRecovery: Sendable, Equatable, CustomStringConvertible {
@@ -16,16 +15,10 @@ public struct DomainRecovery: Sendable, Equatable, CustomStringConvertible {
     public var needsCloudRefill: Bool
 
     public var description: String {
-        let source = backup.map { "restored from the verified backup \($0.id) (\(RecordCounts.describe($0)))" } ?? "started empty"
+        let source = backup.map { "restored from the verified backup \($0.id) (\($0.manifest?.summary ?? "no manifest"))" } ?? "started empty"
         let refill = needsCloudRefill ? (backup == nil ? ", then refilled from the cloud alone" : ", then refilled from the cloud (records pushed since the backup)")
             : "; with no cloud, changes made after that backup could not be recovered"
         return "domain.sqlite was damaged (\(reason)) and moved aside as \(damagedFile.lastPathComponent); it was \(source)\(refill)."
-    }
-}
-
-extension RecordCounts {
-    static func describe(_ record: BackupRecord) -> String {
-        record.manifest.map { "\($0.recordCounts.summary), made \(ISO8601DateFormatter().string(from: record.createdAt))" } ?? "no manifest"
     }
 }
 
@@ -59,10 +52,8 @@ extension Stores {
         if let newest {
             let work = try backups.workFolder()
             defer { try? FileManager.default.removeItem(at: work) }
-            try await NIOThreadPool.singleton.runIfActive {
-                let copy = try Self.prepareRestore(backups.archive(newest.id), recorded: newest, work: work)
-                try FileManager.default.moveItem(at: copy, to: file)
-            }
+            let (copy, _) = try await backups.prepareRestore(backups.archive(newest.id), work: work, progress: { _ in })
+            try putInPlace(copy, in: directory)
         }
         return (try open(file), DomainRecovery(damagedFile: aside, reason: reason, backup: newest, needsCloudRefill: cloudConfigured))
     }

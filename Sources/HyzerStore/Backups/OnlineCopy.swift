@@ -7,12 +7,19 @@ extension DatabasePool {
     /// online backup: writers go on meanwhile (WAL), and the copy holds none of their
     /// half-done work.
     func onlineCopy(to url: URL) async throws {
+        try await read { db in try db.copy(to: url) }
+    }
+}
+
+extension Database {
+    /// Copies this connection's view of the database into a new self-contained file (no
+    /// -wal beside it), with SQLite's backup API.
+    func copy(to url: URL) throws {
         let destination = try DatabaseQueue(path: url.path)
-        try await read { db in
-            try destination.writeWithoutTransaction { copy in try db.backup(to: copy) }
+        try destination.writeWithoutTransaction { copy in
+            try backup(to: copy)
+            try copy.execute(sql: "PRAGMA journal_mode = DELETE")
         }
-        // A self-contained file: no -wal beside it.
-        try await destination.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
         try destination.close()
     }
 }
@@ -28,12 +35,7 @@ extension DomainStore {
         let source = try DatabaseQueue(path: copy.path)
         try await pool.writeWithoutTransaction { db in
             let before = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(version), 0) FROM rounds") ?? 0
-            let saved = try DatabaseQueue(path: current.path)
-            try saved.writeWithoutTransaction { target in
-                try db.backup(to: target)
-                try target.execute(sql: "PRAGMA journal_mode = DELETE")
-            }
-            try saved.close()
+            try db.copy(to: current)
             try source.read { restored in try restored.backup(to: db) }
             try db.inTransaction {
                 try db.execute(sql: "UPDATE rounds SET version = version + ?", arguments: [before + 1])

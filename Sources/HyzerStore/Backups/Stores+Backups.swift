@@ -66,11 +66,6 @@ extension Stores {
         }
     }
 
-    /// Verifies a backup of this folder again (by name) or any backup file (by path).
-    public func verifyBackup(_ file: URL, progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> BackupManifest {
-        try await backups.verify(file, progress: progress)
-    }
-
     /// Takes an uploaded or copied-in backup file into the backups folder, verified: it is
     /// then listed and restorable like any other, marked as imported. The file is moved.
     public func importBackup(_ file: URL, progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> BackupRecord {
@@ -81,20 +76,8 @@ extension Stores {
         return try await NIOThreadPool.singleton.runIfActive {
             let record = BackupRecord(id: name, createdAt: Date(), archiveBytes: try BackupArchive.size(of: archive),
                                       archiveSHA256: try BackupArchive.sha256(of: archive), status: .verified, manifest: nil, imported: true)
-            let checked = try folder.verifyAndRecord(record, progress: progress)
-            // Checked as a restore would check it, so that a verified upload is one that restores.
-            let work = try folder.workFolder()
-            defer { try? FileManager.default.removeItem(at: work) }
-            do {
-                _ = try Self.prepareRestore(archive, recorded: checked, work: work)
-            } catch {
-                var failed = checked
-                failed.status = .failed
-                failed.failure = (error as? BackupError).map { if case .damaged(let reason) = $0 { reason } else { $0.description } } ?? "\(error)"
-                try? folder.save(failed)
-                throw error
-            }
-            return checked
+            // Checked as a restore checks it: a verified upload is one that restores.
+            return try folder.verifyAndRecord(record, restorable: true, progress: progress)
         }
     }
 
@@ -119,15 +102,9 @@ extension Stores {
         try begin(.preparingRestore)
         defer { end() }
         let folder = backups
-        let recorded = folder.record(at: file)
-        if let recorded, !recorded.isVerified { throw BackupError.notRestorable(recorded.id) }
         let work = try folder.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let (copy, manifest) = try await NIOThreadPool.singleton.runIfActive {
-            let copy = try Self.prepareRestore(file, recorded: recorded, work: work, progress: progress)
-            let manifest = try BackupCoding.decoder.decode(BackupManifest.self, from: Data(contentsOf: work.appendingPathComponent(BackupArchive.manifestName)))
-            return (copy, manifest)
-        }
+        let (copy, manifest) = try await folder.prepareRestore(file, work: work, progress: progress)
         activity.withLock { $0 = .restoring(since: now) }
         progress(BackupProgress(step: "replace data", done: 0, total: 1))
         let current = work.appendingPathComponent("current.sqlite")
@@ -145,7 +122,7 @@ extension Stores {
             throw BackupError.damaged("the restore is done, but the safety backup could not be written (\(error)); the data before it is kept as \(kept.path)")
         }
         try await operational.note(StoreEvent(at: now, kind: .restored, detail:
-            "Restored the backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)) (\(manifest.recordCounts.summary)); the data before it is in the safety backup \(safety.id)."))
+            "Restored the backup of \(manifest.summary); the data before it is in the safety backup \(safety.id)."))
         progress(BackupProgress(step: "restored", done: 1, total: 1))
         return RestoreReport(manifest: manifest, safetyBackup: safety)
     }
@@ -157,18 +134,10 @@ extension Stores {
         try await createBackup(reason: .restored, progress: progress)
     }
 
-    /// Verifies an archive into `work`, migrates its domain copy to this code's schema and
-    /// checks that the schema is exactly the one this code writes (a crafted file must not
-    /// bring its own triggers or views). Returns the copy, ready to replace the live data.
-    static func prepareRestore(_ file: URL, recorded: BackupRecord?, work: URL, progress: (BackupProgress) -> Void = { _ in }) throws -> URL {
-        if let recorded {
-            progress(BackupProgress(step: "checksum", done: 0, total: recorded.archiveBytes))
-            guard try BackupArchive.sha256(of: file) == recorded.archiveSHA256 else {
-                throw BackupError.damaged("the archive does not match the SHA-256 recorded when it was made")
-            }
-        }
-        _ = try BackupArchive.verify(file, into: work, progress: progress)
-        let copy = work.appendingPathComponent(domainFileName)
+    /// Migrates a verified domain copy to this code's schema and checks that the schema is
+    /// exactly the one this code writes (a crafted file must not bring its own triggers or
+    /// views). Refuses a schema newer than the code.
+    static func migrateAndCheck(_ copy: URL) throws {
         let queue = try DatabaseQueue(path: copy.path, configuration: StoreFile.configuration(durable: true))
         defer { try? queue.close() }
         try StoreFile.refuseNewer(queue, migrator: DomainMigrations.migrator, file: "The backup's \(domainFileName)")
@@ -176,11 +145,9 @@ extension Stores {
         let found = try queue.read(StoreFile.schema)
         let expected = try StoreFile.expectedSchema(DomainMigrations.migrator)
         guard found == expected else {
-            let extra = Set(found).subtracting(expected).map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.sorted()
-            let missing = Set(expected).subtracting(found).map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.sorted()
-            throw BackupError.damaged("its database schema is not the one Hyzer writes (unexpected: \(extra.joined(separator: ", ")); missing: \(missing.joined(separator: ", ")))")
+            func names(_ entries: Set<String>) -> String { entries.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.sorted().joined(separator: ", ") }
+            throw BackupError.damaged("its database schema is not the one Hyzer writes (unexpected: \(names(Set(found).subtracting(expected))); missing: \(names(Set(expected).subtracting(found))))")
         }
-        return copy
     }
 
     /// `hyzer backup restore` on a data directory whose domain.sqlite cannot be opened: the
@@ -192,51 +159,73 @@ extension Stores {
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
         let work = try folder.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        let recorded = folder.record(at: file)
-        if let recorded, !recorded.isVerified { throw BackupError.notRestorable(recorded.id) }
-        let manifest = try await NIOThreadPool.singleton.runIfActive {
-            let copy = try prepareRestore(file, recorded: recorded, work: work, progress: progress)
-            let domainFile = directory.appendingPathComponent(domainFileName)
-            if FileManager.default.fileExists(atPath: domainFile.path) { _ = try moveAside(domainFile) }
-            try FileManager.default.moveItem(at: copy, to: domainFile)
-            return try BackupCoding.decoder.decode(BackupManifest.self, from: Data(contentsOf: work.appendingPathComponent(BackupArchive.manifestName)))
-        }
+        let (copy, manifest) = try await folder.prepareRestore(file, work: work, progress: progress)
+        try putInPlace(copy, in: directory)
         let stores = try await Stores(directory: directory)
         try await stores.operational.rebase(on: try await stores.domain.recordVersions())
-        try await stores.operational.note(StoreEvent(kind: .restored, detail:
-            "Restored the backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)) (\(manifest.recordCounts.summary)) over a damaged domain.sqlite, which was moved aside."))
+        try await stores.operational.note(StoreEvent(kind: .restored, detail: "Restored the backup of \(manifest.summary) over a damaged domain.sqlite, which was moved aside."))
         return (stores, manifest)
+    }
+
+    /// Puts a prepared copy where domain.sqlite belongs; a file already there is moved aside.
+    static func putInPlace(_ copy: URL, in directory: URL) throws {
+        let domainFile = directory.appendingPathComponent(domainFileName)
+        if FileManager.default.fileExists(atPath: domainFile.path) { _ = try moveAside(domainFile) }
+        try FileManager.default.moveItem(at: copy, to: domainFile)
     }
 }
 
 extension BackupFolder {
     /// Checks an archive against what was recorded when it was made (its SHA-256), then
-    /// opens it and checks every copy. Saves the outcome in the sidecar.
-    func verifyAndRecord(_ recorded: BackupRecord, progress: (BackupProgress) -> Void) throws -> BackupRecord {
+    /// opens it and checks every copy; `restorable` also checks it as a restore would.
+    /// Saves the outcome in the sidecar: a failure is kept with its reason.
+    func verifyAndRecord(_ recorded: BackupRecord, restorable: Bool = false, progress: (BackupProgress) -> Void) throws -> BackupRecord {
         var record = recorded
         let work = try workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         do {
             let archive = archive(record.id)
-            progress(BackupProgress(step: "checksum", done: 0, total: record.archiveBytes))
             guard FileManager.default.fileExists(atPath: archive.path) else { throw BackupError.damaged("the archive file is missing") }
-            guard try BackupArchive.sha256(of: archive) == record.archiveSHA256 else {
-                throw BackupError.damaged("the archive does not match the SHA-256 recorded when it was made")
-            }
-            let manifest = try BackupArchive.verify(archive, into: work, progress: progress)
+            let manifest = try Self.open(archive, recorded: record, into: work, progress: progress)
             if let expected = record.manifest, expected != manifest { throw BackupError.damaged("its manifest differs from the one recorded") }
+            if restorable { try Stores.migrateAndCheck(work.appendingPathComponent(Stores.domainFileName)) }
             record.manifest = manifest
             record.status = .verified
             record.failure = nil
             record.verifiedAt = Date()
             try save(record)
             return record
-        } catch let error as BackupError {
+        } catch {
             record.status = .failed
-            if case .damaged(let reason) = error { record.failure = reason } else { record.failure = error.description }
+            record.failure = (error as? BackupError)?.reason ?? "\(error)"
             record.verifiedAt = Date()
             try? save(record)
             throw error
+        }
+    }
+
+    /// The recorded digest first (when there is a record), then the archive's own checks.
+    static func open(_ archive: URL, recorded: BackupRecord?, into work: URL, progress: (BackupProgress) -> Void) throws -> BackupManifest {
+        if let recorded {
+            progress(BackupProgress(step: "checksum", done: 0, total: recorded.archiveBytes))
+            guard try BackupArchive.sha256(of: archive) == recorded.archiveSHA256 else {
+                throw BackupError.damaged("the archive does not match the SHA-256 recorded when it was made")
+            }
+        }
+        return try BackupArchive.verify(archive, into: work, progress: progress)
+    }
+
+    /// Opens a backup for a restore (one of this folder's, which must be verified, or any
+    /// file) into `work`: verified, migrated and schema-checked. Returns the domain copy,
+    /// ready to replace the live data, and the manifest.
+    func prepareRestore(_ file: URL, work: URL, progress: @escaping @Sendable (BackupProgress) -> Void) async throws -> (URL, BackupManifest) {
+        let recorded = record(at: file)
+        if let recorded, !recorded.isVerified { throw BackupError.notRestorable(recorded.id) }
+        return try await NIOThreadPool.singleton.runIfActive {
+            let manifest = try Self.open(file, recorded: recorded, into: work, progress: progress)
+            let copy = work.appendingPathComponent(Stores.domainFileName)
+            try Stores.migrateAndCheck(copy)
+            return (copy, manifest)
         }
     }
 

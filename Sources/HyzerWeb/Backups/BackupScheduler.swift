@@ -71,7 +71,3 @@ actor BackupScheduler: Service {
 private func gracefulShutdown(after seconds: Duration) async throws {
     try await cancelWhenGracefulShutdown { try await Task.sleep(for: seconds) }
 }
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
