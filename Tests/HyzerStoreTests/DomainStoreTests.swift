@@ -53,7 +53,7 @@ import Testing
         let snapshot = try await fixture.store.snapshot(of: fixture.round.id)
         #expect(snapshot.version == start + 1)
         #expect(snapshot.events == [first.event])
-        #expect(snapshot.standings.entries.first?.toPar == -1)
+        #expect(snapshot.board.standings.entries.first?.toPar == -1)
     }
 
     @Test func aRefusedScoreWritesNothing() async throws {
@@ -144,8 +144,8 @@ import Testing
         #expect(try await stores.domain.seedDemoIfEmpty() == nil)
         let snapshot = try await stores.domain.snapshot(of: roundID)
         #expect(snapshot.round.status == .active)
-        #expect(snapshot.standings.entries.count == 6)
-        #expect(snapshot.standings.entries.allSatisfy { $0.thru > 0 })
+        #expect(snapshot.board.standings.entries.count == 6)
+        #expect(snapshot.board.standings.entries.allSatisfy { $0.thru > 0 })
         #expect(try await stores.domain.roundSummaries().map(\.id) == [roundID])
     }
 }

@@ -51,7 +51,7 @@ import Testing
         #expect(snapshot.round.name == expected.roundName)
         #expect(snapshot.players.count == expected.players)
         #expect(snapshot.events.count == expected.scoreEvents)
-        let standings = snapshot.leaderboard.rows
+        let standings = snapshot.board.leaderboard.rows
         #expect(standings.first?.displayName == expected.leader.displayName)
         #expect(standings.first?.strokes == String(expected.leader.strokes))
         #expect(standings.last?.dnf == expected.lastIsDNF)

@@ -33,7 +33,7 @@ struct Device {
     }
 
     func standings(_ round: UUID) async throws -> Standings {
-        try await domain.snapshot(of: round).standings
+        try await domain.snapshot(of: round).board.standings
     }
 
     func events(_ round: UUID) async throws -> [ScoreEvent] {

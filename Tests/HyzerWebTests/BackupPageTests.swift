@@ -71,7 +71,7 @@ import Testing
             let location = try #require(try uploaded.json()["location"] as? String)
             let confirm = try await admin.get(location)
             #expect(confirm.status == .ok)
-            #expect(confirm.text.contains(Display.timestamp(try #require(record.manifest?.createdAt))))
+            #expect(confirm.text.contains(Format.timestamp(try #require(record.manifest?.createdAt))))
             #expect(confirm.text.contains(try #require(record.manifest?.recordCounts.summary)))
 
             let name = String(location.dropFirst("/admin/backups/".count).dropLast("/restore".count))

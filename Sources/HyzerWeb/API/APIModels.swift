@@ -29,7 +29,7 @@ struct RoundListResponse: ResponseEncodable {
 
     init(_ summaries: [RoundSummary]) {
         rounds = summaries.map {
-            Item(id: Display.id($0.id), name: $0.name, courseName: $0.courseName, status: $0.status.rawValue, startedAt: $0.startedAt)
+            Item(id: Format.id($0.id), name: $0.name, courseName: $0.courseName, status: $0.status.rawValue, startedAt: $0.startedAt)
         }
     }
 }
@@ -55,14 +55,14 @@ struct RoundDetailResponse: ResponseEncodable {
     var players: [PlayerItem]
 
     init(_ snapshot: RoundSnapshot) {
-        id = Display.id(snapshot.round.id)
+        id = Format.id(snapshot.round.id)
         name = snapshot.round.name
         status = snapshot.round.status.rawValue
         courseName = snapshot.course.name
         holes = snapshot.course.holes.map { HoleItem(number: $0.number, par: $0.par, distance: $0.distance) }
         let players = Dictionary(snapshot.players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.players = snapshot.round.playerIDs.compactMap { players[$0] }.map {
-            PlayerItem(id: Display.id($0.id), displayName: $0.displayName, handle: $0.handle.value)
+            PlayerItem(id: Format.id($0.id), displayName: $0.displayName, handle: $0.handle.value)
         }
     }
 }
@@ -89,15 +89,15 @@ struct StandingsResponse: ResponseEncodable {
     var standings: [Entry]
     var conflicts: [Conflict]
 
-    init(_ snapshot: RoundSnapshot) {
-        let standings = snapshot.standings
-        roundID = Display.id(snapshot.round.id)
-        version = snapshot.version
+    init(_ board: RoundBoard) {
+        let standings = board.standings
+        roundID = Format.id(board.snapshot.round.id)
+        version = board.version
         self.standings = standings.entries.map {
-            Entry(position: $0.position, playerID: Display.id($0.playerID), displayName: $0.displayName, toPar: $0.toPar, thru: $0.thru, strokes: $0.strokes, dnf: $0.dnf)
+            Entry(position: $0.position, playerID: Format.id($0.playerID), displayName: $0.displayName, toPar: $0.toPar, thru: $0.thru, strokes: $0.strokes, dnf: $0.dnf)
         }
         conflicts = standings.conflicts.map {
-            Conflict(playerID: Display.id($0.playerID), hole: $0.hole, eventIDs: $0.eventIDs.map(Display.id))
+            Conflict(playerID: Format.id($0.playerID), hole: $0.hole, eventIDs: $0.eventIDs.map(Format.id))
         }
     }
 }
@@ -117,16 +117,16 @@ struct ScoreEventItem: Encodable {
     var hlc: String
 
     init(_ event: ScoreEvent) {
-        id = Display.id(event.id)
-        roundID = Display.id(event.roundID)
-        playerID = Display.id(event.playerID)
+        id = Format.id(event.id)
+        roundID = Format.id(event.roundID)
+        playerID = Format.id(event.playerID)
         hole = event.hole
         strokes = StrokesValue(event.strokes)
         dnf = event.strokes == .dnf
-        reportedBy = event.reportedBy.map(Display.id)
-        deviceID = Display.id(event.deviceID)
-        supersedes = event.supersedes.map(Display.id)
-        resolves = event.resolves.map(Display.id)
+        reportedBy = event.reportedBy.map(Format.id)
+        deviceID = Format.id(event.deviceID)
+        supersedes = event.supersedes.map(Format.id)
+        resolves = event.resolves.map(Format.id)
         recordedAt = event.recordedAt.date
         hlc = event.recordedAt.description
     }

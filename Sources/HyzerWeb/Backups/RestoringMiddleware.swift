@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HyzerCore
 import HyzerStore
 
 /// While a restore replaces the data, every request gets a clear "restoring" answer (503
@@ -14,7 +15,7 @@ struct RestoringMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let detail: String
         if let since = stores.restoringSince {
-            detail = "Hyzer is restoring a backup (since \(Display.date(since))). This takes a few seconds; try again shortly."
+            detail = "Hyzer is restoring a backup (since \(Format.date(since))). This takes a few seconds; try again shortly."
         } else if stores.isRefilling {
             detail = "Hyzer recovered its damaged store and is refilling it from the cloud before it serves. Try again shortly."
         } else {

@@ -148,10 +148,10 @@ struct InvitesController {
         let unclaimed = players.filter { player in grantable.last.map { player.isClaimable(through: $0) } ?? false }
         return InvitesPage(
             roles: grantable.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == .athlete) },
-            players: unclaimed.map { Option(value: Display.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: false) },
+            players: unclaimed.map { Option(value: Format.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: false) },
             link: link,
             invites: try await stores.operational.invites().map {
-                InvitesPage.Item(role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player", created: Display.date($0.createdAt),
+                InvitesPage.Item(role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player", created: Format.date($0.createdAt),
                                  status: $0.usedAt != nil ? "used" : ($0.expiresAt < Date() ? "expired" : "open"))
             },
             form: form

@@ -22,18 +22,18 @@ struct RoundPagesController {
         let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
         // An athlete scores only themselves: their name is already chosen.
         var form = FormState()
-        if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Display.id(identity.playerID) }
-        return renderer.page(RoundPage(snapshot: snapshot, form: form), "round")
+        if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
+        return renderer.page(RoundPage(board: snapshot.board, form: form), "round")
     }
 
     @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
-        return renderer.page(LeaderboardPage(snapshot: snapshot), "leaderboard-page")
+        return renderer.page(LeaderboardPage(board: snapshot.board), "leaderboard-page")
     }
 
     @Sendable func correction(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
-        guard let page = CorrectionPage(snapshot: snapshot, eventID: try context.uuid("eventID", "Score")) else {
+        guard let page = CorrectionPage(board: snapshot.board, eventID: try context.uuid("eventID", "Score")) else {
             throw StoreError.notFound("Score")
         }
         return renderer.page(page, "score-correct")
@@ -50,7 +50,7 @@ struct RoundPagesController {
                 strokes: form.strokes, supersedes: form.supersedes
             )
             _ = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
-            return .redirect(to: "/rounds/\(Display.id(roundID))#scorecard", type: .normal)
+            return .redirect(to: "/rounds/\(Format.id(roundID))#scorecard", type: .normal)
         } catch ScoreRejection.notYours {
             // A refusal by role is a 403 page, like every other (see `Problem`).
             throw ScoreRejection.notYours
@@ -65,10 +65,10 @@ struct RoundPagesController {
         let snapshot = try await stores.domain.snapshot(of: roundID)
         let form = FormState(values: submitted.values, errors: errors)
         if let corrected = submitted.supersedes.flatMap(UUID.init(text:)),
-           let page = CorrectionPage(snapshot: snapshot, eventID: corrected, form: form) {
+           let page = CorrectionPage(board: snapshot.board, eventID: corrected, form: form) {
             return try renderer.page(page, "score-correct", status: .unprocessableContent).response(from: request, context: context)
         }
-        return try renderer.page(RoundPage(snapshot: snapshot, form: form), "round", status: .unprocessableContent).response(from: request, context: context)
+        return try renderer.page(RoundPage(board: snapshot.board, form: form), "round", status: .unprocessableContent).response(from: request, context: context)
     }
 
     static func fieldErrors(_ rejection: ScoreRejection) -> FieldErrors {
@@ -91,12 +91,12 @@ struct RoundPagesController {
         let roundID = try context.uuid("id", "Round")
         do {
             _ = try await stores.domain.setStatus(of: roundID, to: status)
-            return .redirect(to: "/rounds/\(Display.id(roundID))", type: .normal)
+            return .redirect(to: "/rounds/\(Format.id(roundID))", type: .normal)
         } catch let rejection as ScoreRejection {
             let snapshot = try await stores.domain.snapshot(of: roundID)
             var form = FormState()
             form.message = rejection.message
-            return try renderer.page(RoundPage(snapshot: snapshot, form: form), "round", status: .conflict).response(from: request, context: context)
+            return try renderer.page(RoundPage(board: snapshot.board, form: form), "round", status: .conflict).response(from: request, context: context)
         }
     }
 }

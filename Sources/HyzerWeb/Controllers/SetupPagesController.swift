@@ -29,7 +29,7 @@ struct SetupPagesController {
         do {
             let valid = try CourseDraft(name: form.name, holeCount: form.holeCount, pars: form.pars, distances: form.distances).validated()
             let course = try await stores.domain.createCourse(valid)
-            return .redirect(to: "/rounds/new?courseID=\(Display.id(course.id))", type: .normal)
+            return .redirect(to: "/rounds/new?courseID=\(Format.id(course.id))", type: .normal)
         } catch let errors as FieldErrors {
             return try renderer.page(CourseFormPage(form: FormState(values: form.values, errors: errors)), "course-new", status: .unprocessableContent)
                 .response(from: request, context: context)
@@ -76,7 +76,7 @@ struct SetupPagesController {
                 "\(names[course] ?? "Round") — \(Date().formatted(.dateTime.weekday(.wide).day().month(.abbreviated)))"
             }
             let round = try await stores.domain.createRound(valid)
-            return .redirect(to: "/rounds/\(Display.id(round.id))", type: .normal)
+            return .redirect(to: "/rounds/\(Format.id(round.id))", type: .normal)
         } catch let errors as FieldErrors {
             return try await roundForm(FormState(values: form.values, errors: errors), chosenPlayers: Set(form.playerIDs ?? []), startNow: draft.startNow, status: .unprocessableContent)
                 .response(from: request, context: context)

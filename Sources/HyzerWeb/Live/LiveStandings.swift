@@ -103,12 +103,12 @@ public actor LiveStandings: Service {
             return
         }
         let id = String(snapshot.version)
-        let page = RoundPage(snapshot: snapshot)
-        var bytes = ByteBuffer(string: ServerSentEvent.encode(event: "standings", id: id, data: ServerSentEvent.compactHTML(renderer.render(page.leaderboard, "leaderboard"))))
+        let roundBoard = snapshot.board
+        var bytes = ByteBuffer(string: ServerSentEvent.encode(event: "standings", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.leaderboard, "leaderboard"))))
         framesRendered += 1
         if wantsBoard { hub.publish(StreamFrame(version: snapshot.version, bytes: bytes), to: board) }
         if wantsFull {
-            bytes.writeString(ServerSentEvent.encode(event: "scorecard", id: id, data: ServerSentEvent.compactHTML(renderer.render(page.scorecard, "scorecard"))))
+            bytes.writeString(ServerSentEvent.encode(event: "scorecard", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.scorecard, "scorecard"))))
             hub.publish(StreamFrame(version: snapshot.version, bytes: bytes), to: full)
         }
     }
@@ -119,7 +119,7 @@ public actor LiveStandings: Service {
         let sequence = tvSequence
         do {
             let snapshots = try await store.activeRoundSnapshots()
-            let html = ServerSentEvent.compactHTML(renderer.render(TVBoards(snapshots: snapshots), "tv-boards"))
+            let html = ServerSentEvent.compactHTML(renderer.render(TVBoards(boards: snapshots.map(\.board)), "tv-boards"))
             framesRendered += 1
             hub.publish(StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "tv", id: String(sequence), data: html))), to: .tv)
         } catch {

@@ -92,22 +92,22 @@ struct AdminPage: Sendable {
         self.users = users.map { entry in
             let player = entry.player
             return User(
-                id: Display.id(player.id), displayName: player.displayName, handle: player.handle.value, role: player.role.rawValue,
+                id: Format.id(player.id), displayName: player.displayName, handle: player.handle.value, role: player.role.rawValue,
                 roles: Role.allCases.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == player.role) },
                 disabled: player.disabled, canSignIn: player.passwordHash != nil,
-                lastSignIn: signIns[player.id].map { Display.date($0) } ?? "—",
-                origin: player.originDeviceID.map { $0 == deviceID ? "this device" : String(Display.id($0).prefix(8)) } ?? "—",
-                aliases: entry.aliases.map { "\($0.displayName) (\(String(Display.id($0.id).prefix(8))))" }.joined(separator: ", "),
+                lastSignIn: signIns[player.id].map { Format.date($0) } ?? "—",
+                origin: player.originDeviceID.map { $0 == deviceID ? "this device" : String(Format.id($0).prefix(8)) } ?? "—",
+                aliases: entry.aliases.map { "\($0.displayName) (\(String(Format.id($0.id).prefix(8))))" }.joined(separator: ", "),
                 hasAliases: !entry.aliases.isEmpty
             )
         }
         let handles = Dictionary(users.map { ($0.player.id, $0.player.handle.value) }, uniquingKeysWith: { first, _ in first })
         self.tokens = tokens.map {
-            Token(id: Display.id($0.id), name: $0.name, owner: handles[$0.playerID].map { "@\($0)" } ?? "unknown", created: Display.date($0.createdAt),
-                  lastUsed: $0.lastUsedAt.map { Display.date($0) } ?? "never", revoked: $0.revoked)
+            Token(id: Format.id($0.id), name: $0.name, owner: handles[$0.playerID].map { "@\($0)" } ?? "unknown", created: Format.date($0.createdAt),
+                  lastUsed: $0.lastUsedAt.map { Format.date($0) } ?? "never", revoked: $0.revoked)
         }
         hasTokens = !tokens.isEmpty
-        self.audit = audit.map { Audit(at: Display.date($0.at), actor: $0.actor, player: $0.player, change: $0.change) }
+        self.audit = audit.map { Audit(at: Format.date($0.at), actor: $0.actor, player: $0.player, change: $0.change) }
         hasAudit = !audit.isEmpty
         clubName = settings.clubName.value
         tvPageSeconds = settings.tvPageSeconds.value

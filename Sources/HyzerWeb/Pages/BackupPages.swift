@@ -22,12 +22,12 @@ struct BackupsView: Sendable {
         init(_ record: BackupRecord, now: Date) {
             id = record.id
             let made = record.manifest?.createdAt ?? record.createdAt
-            created = Display.timestamp(made)
+            created = Format.timestamp(made)
             age = Format.age(now.timeIntervalSince(made))
             size = Format.bytes(record.archiveBytes)
             counts = record.manifest?.recordCounts.summary ?? "—"
             reason = record.imported == true ? "uploaded" : record.manifest?.reason.rawValue ?? ""
-            uploaded = record.imported == true ? Display.timestamp(record.createdAt) : nil
+            uploaded = record.imported == true ? Format.timestamp(record.createdAt) : nil
             ratio = record.compressionRatio.map { String(format: "%.1f×", $0) } ?? "—"
             failure = record.failure ?? ""
         }
@@ -82,10 +82,10 @@ struct BackupsView: Sendable {
                         lastSync: status.lastSyncAt.map { "\(Format.age(now.timeIntervalSince($0))) ago" } ?? "not yet since this start")
         }
         self.retention = "the newest \(retention.recent) plus one a day for \(retention.days) days"
-        self.events = events.map { Event(at: Display.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
+        self.events = events.map { Event(at: Format.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
         hasEvents = !events.isEmpty
         recentRecovery = events.first { $0.kind != .restored && now.timeIntervalSince($0.at) < 7 * 86_400 }
-            .map { Event(at: Display.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
+            .map { Event(at: Format.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
     }
 }
 

@@ -10,20 +10,6 @@ struct Option: Sendable {
     var selected: Bool
 }
 
-enum Display {
-    static func date(_ date: Date?) -> String {
-        guard let date else { return "" }
-        return date.formatted(.dateTime.weekday(.abbreviated).day().month(.abbreviated).hour().minute())
-    }
-
-    /// With the year and seconds, for records people compare (backups, store events).
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(.dateTime.year().month(.abbreviated).day().hour().minute().second())
-    }
-
-    static func id(_ id: UUID) -> String { id.lowercasedText }
-}
-
 struct RoundItem: Sendable {
     var id: String
     var name: String
@@ -33,11 +19,11 @@ struct RoundItem: Sendable {
     var playerCount: Int
 
     init(_ summary: RoundSummary) {
-        id = Display.id(summary.id)
+        id = Format.id(summary.id)
         name = summary.name
         courseName = summary.courseName
         status = summary.status.rawValue
-        when = Display.date(summary.startedAt ?? summary.createdAt)
+        when = Format.date(summary.startedAt ?? summary.createdAt)
         playerCount = summary.playerCount
     }
 }
@@ -59,32 +45,6 @@ struct HomePage: Sendable {
     }
 }
 
-struct RoundHeader: Sendable {
-    var id: String
-    var name: String
-    var courseName: String
-    var status: String
-    var isScheduled: Bool
-    var isActive: Bool
-    var isCompleted: Bool
-    var holeCount: Int
-    var totalPar: Int
-    var started: String?
-
-    init(_ snapshot: RoundSnapshot) {
-        id = Display.id(snapshot.round.id)
-        name = snapshot.round.name
-        courseName = snapshot.course.name
-        status = snapshot.round.status.rawValue
-        isScheduled = snapshot.round.status == .scheduled
-        isActive = snapshot.round.status == .active
-        isCompleted = snapshot.round.status == .completed
-        holeCount = snapshot.course.holes.count
-        totalPar = snapshot.course.totalPar
-        started = snapshot.round.startedAt.map { Display.date($0) }
-    }
-}
-
 /// The round page: scorecard, score entry, conflicts and the leaderboard.
 struct RoundPage: Sendable {
     var title: String
@@ -95,15 +55,14 @@ struct RoundPage: Sendable {
     var holeOptions: [Option]
     var form: FormState
 
-    init(snapshot: RoundSnapshot, form: FormState = FormState()) {
+    init(board: RoundBoard, form: FormState = FormState()) {
+        let snapshot = board.snapshot
         title = snapshot.round.name
-        round = RoundHeader(snapshot)
-        let scores = snapshot.scores
-        let standings = Standings.compute(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores)
-        scorecard = ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings, version: snapshot.version)
-        leaderboard = LeaderboardView(standings: standings, roundName: snapshot.round.name, courseName: snapshot.course.name, status: snapshot.round.status, version: snapshot.version)
+        round = board.header
+        scorecard = board.scorecard
+        leaderboard = board.leaderboard
         let chosenPlayer = form.values["playerID"]
-        let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: scores)
+        let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: board.scores)
         playerOptions = scorecard.rows.map { Option(value: $0.playerID, label: $0.displayName, selected: $0.playerID == chosenPlayer) }
         holeOptions = snapshot.course.holes.map { Option(value: String($0.number), label: "Hole \($0.number) · par \($0.par)", selected: String($0.number) == chosenHole) }
         self.form = form
@@ -121,10 +80,10 @@ struct LeaderboardPage: Sendable {
     var round: RoundHeader
     var leaderboard: LeaderboardView
 
-    init(snapshot: RoundSnapshot) {
-        title = "Leaderboard · \(snapshot.round.name)"
-        round = RoundHeader(snapshot)
-        leaderboard = snapshot.leaderboard
+    init(board: RoundBoard) {
+        title = "Leaderboard · \(board.snapshot.round.name)"
+        round = board.header
+        leaderboard = board.leaderboard
     }
 }
 
@@ -142,15 +101,16 @@ struct CorrectionPage: Sendable {
     var others: [String]
     var form: FormState
 
-    init?(snapshot: RoundSnapshot, eventID: UUID, form: FormState? = nil) {
+    init?(board: RoundBoard, eventID: UUID, form: FormState? = nil) {
+        let snapshot = board.snapshot
         guard let event = snapshot.events.first(where: { $0.id == eventID }) else { return nil }
-        round = RoundHeader(snapshot)
-        self.eventID = Display.id(eventID)
-        playerID = Display.id(event.playerID)
+        round = board.header
+        self.eventID = Format.id(eventID)
+        playerID = Format.id(event.playerID)
         playerName = snapshot.playerNames[event.playerID] ?? "Unknown player"
         hole = event.hole
         par = snapshot.course.hole(event.hole)?.par ?? 0
-        let state = snapshot.scores[event.playerID, event.hole]
+        let state = board.scores[event.playerID, event.hole]
         current = event.strokes.description
         conflict = state?.isConflict ?? false
         others = state?.leaves.filter { $0.id != eventID }.map(\.strokes.description) ?? []
@@ -193,8 +153,8 @@ struct RoundFormPage: Sendable {
 
     init(courses: [Course], players: [Player], form: FormState, chosenPlayers: Set<String>, startNow: Bool) {
         let chosenCourse = form.values["courseID"]
-        self.courses = courses.map { Option(value: Display.id($0.id), label: "\($0.name) · \($0.holes.count) holes, par \($0.totalPar)", selected: Display.id($0.id) == chosenCourse) }
-        self.players = players.map { PlayerChoice(id: Display.id($0.id), displayName: $0.displayName, handle: $0.handle.value, checked: chosenPlayers.contains(Display.id($0.id))) }
+        self.courses = courses.map { Option(value: Format.id($0.id), label: "\($0.name) · \($0.holes.count) holes, par \($0.totalPar)", selected: Format.id($0.id) == chosenCourse) }
+        self.players = players.map { PlayerChoice(id: Format.id($0.id), displayName: $0.displayName, handle: $0.handle.value, checked: chosenPlayers.contains(Format.id($0.id))) }
         hasCourses = !courses.isEmpty
         hasPlayers = !players.isEmpty
         self.startNow = startNow
@@ -205,24 +165,6 @@ struct RoundFormPage: Sendable {
 struct MessagePage: Sendable {
     var title: String
     var message: String
-}
-
-/// The TV screen's boards: every active round, each with the shared leaderboard partial.
-struct TVBoards: Sendable {
-    struct Board: Sendable {
-        var roundID: String
-        var name: String
-        var courseName: String
-        var leaderboard: LeaderboardView
-    }
-
-    var rounds: [Board]
-
-    init(snapshots: [RoundSnapshot]) {
-        rounds = snapshots.map {
-            Board(roundID: Display.id($0.round.id), name: $0.round.name, courseName: $0.course.name, leaderboard: $0.leaderboard)
-        }
-    }
 }
 
 struct TVPage: Sendable {

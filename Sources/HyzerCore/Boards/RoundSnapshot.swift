@@ -17,16 +17,6 @@ public struct RoundSnapshot: Sendable {
         self.version = version
     }
 
-    public var scores: CurrentScores { CurrentScores(events: events) }
-
-    public var standings: Standings {
-        Standings.compute(course: course, round: round, players: players, scores: scores)
-    }
-
-    public var leaderboard: LeaderboardView {
-        LeaderboardView(standings: standings, roundName: round.name, courseName: course.name, status: round.status, version: version)
-    }
-
     public var playerNames: [UUID: String] {
         Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
     }

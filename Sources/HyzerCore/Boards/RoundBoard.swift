@@ -1,0 +1,32 @@
+import Foundation
+
+/// The one board pipeline: snapshot → current scores → standings → view models. The round
+/// page, the leaderboard page, the TV, the live streams and the standings API all read a
+/// round through this value, so a rule changes the board in one place and they all agree.
+public struct RoundBoard: Sendable {
+    public let snapshot: RoundSnapshot
+    public let scores: CurrentScores
+    public let standings: Standings
+
+    public init(_ snapshot: RoundSnapshot) {
+        self.snapshot = snapshot
+        scores = CurrentScores(events: snapshot.events)
+        standings = Standings.compute(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores)
+    }
+
+    public var version: Int { snapshot.version }
+
+    public var header: RoundHeader { RoundHeader(snapshot) }
+
+    public var leaderboard: LeaderboardView {
+        LeaderboardView(standings: standings, roundName: snapshot.round.name, courseName: snapshot.course.name, status: snapshot.round.status, version: snapshot.version)
+    }
+
+    public var scorecard: ScorecardView {
+        ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings, version: snapshot.version)
+    }
+}
+
+extension RoundSnapshot {
+    public var board: RoundBoard { RoundBoard(self) }
+}
