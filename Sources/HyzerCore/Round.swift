@@ -24,13 +24,23 @@ public struct Round: Identifiable, Hashable, Sendable {
     public var createdBy: UUID?
     public var createdAt: Date
     public var updatedAt: HLC
+    /// The event (tournament, league night) this round is part of.
+    public var eventID: UUID?
+    /// Each player's division by name; empty in a round without divisions.
+    public var divisions: [UUID: String]
+    /// The groups that play and score together.
+    public var cards: [Card]
 
     public static let playerCountRange = 1...200
 
     public init(
         id: UUID, name: String, courseID: UUID, playerIDs: [UUID], status: RoundStatus,
-        startedAt: Date? = nil, completedAt: Date? = nil, createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC
+        startedAt: Date? = nil, completedAt: Date? = nil, createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC,
+        eventID: UUID? = nil, divisions: [UUID: String] = [:], cards: [Card] = []
     ) {
+        self.eventID = eventID
+        self.divisions = divisions
+        self.cards = cards
         self.id = id
         self.name = name
         self.courseID = courseID
@@ -50,8 +60,13 @@ public struct RoundDraft: Sendable, Hashable {
     public var courseID: String?
     public var playerIDs: [String]
     public var startNow: Bool
+    public var eventID: String?
+    /// Player id text → division name, for a round with divisions.
+    public var divisions: [String: String]
 
-    public init(name: String? = nil, courseID: String? = nil, playerIDs: [String] = [], startNow: Bool = true) {
+    public init(name: String? = nil, courseID: String? = nil, playerIDs: [String] = [], startNow: Bool = true, eventID: String? = nil, divisions: [String: String] = [:]) {
+        self.eventID = eventID
+        self.divisions = divisions
         self.name = name
         self.courseID = courseID
         self.playerIDs = playerIDs
@@ -63,8 +78,12 @@ public struct RoundDraft: Sendable, Hashable {
         public var courseID: UUID
         public var playerIDs: [UUID]
         public var startNow: Bool
+        public var eventID: UUID?
+        public var divisions: [UUID: String]
 
-        public init(name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool) {
+        public init(name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool, eventID: UUID? = nil, divisions: [UUID: String] = [:]) {
+            self.eventID = eventID
+            self.divisions = divisions
             self.name = name
             self.courseID = courseID
             self.playerIDs = playerIDs
@@ -73,8 +92,14 @@ public struct RoundDraft: Sendable, Hashable {
     }
 
     /// Checks the draft against what exists; `defaultName` names the round when the person left it blank.
-    public func validated(knownCourses: Set<UUID>, knownPlayers: Set<UUID>, defaultName: (UUID) -> String) throws(FieldErrors) -> Valid {
+    public func validated(knownCourses: Set<UUID>, knownPlayers: Set<UUID>, events: [UUID: Event] = [:], defaultName: (UUID) -> String) throws(FieldErrors) -> Valid {
         var errors = FieldErrors()
+        var event: Event?
+        let eventText = TextRules.cleaned(eventID)
+        if !eventText.isEmpty {
+            event = UUID(text: eventText).flatMap { events[$0] }
+            if event == nil { errors.add("eventID", "That event does not exist.") }
+        }
         let course = UUID(text: TextRules.cleaned(courseID))
         if TextRules.cleaned(courseID).isEmpty {
             errors.add("courseID", "Choose a course.")
@@ -96,6 +121,24 @@ public struct RoundDraft: Sendable, Hashable {
             errors.add("playerIDs", "A round can have at most \(Round.playerCountRange.upperBound) players.")
         }
 
+        var divisions: [UUID: String] = [:]
+        for (playerText, raw) in self.divisions {
+            let text = TextRules.cleaned(raw)
+            guard !text.isEmpty, let player = UUID(text: TextRules.cleaned(playerText)), players.contains(player) else { continue }
+            guard let division = Division.validated(text) else {
+                errors.add("divisions", "Division names are 1 to \(Division.maxLength) letters, digits, spaces or dashes.")
+                continue
+            }
+            if let event, !event.divisions.isEmpty, !event.divisions.contains(division) {
+                errors.add("divisions", "\(division) is not a division of \(event.name) (\(event.divisions.joined(separator: ", "))).")
+                continue
+            }
+            divisions[player] = division
+        }
+        if let event, !event.divisions.isEmpty, errors["divisions"] == nil, players.contains(where: { divisions[$0] == nil }) {
+            errors.add("divisions", "Choose a division for every player: \(event.name) has divisions.")
+        }
+
         var name = TextRules.cleaned(self.name)
         if name.isEmpty, let course, knownCourses.contains(course) {
             name = defaultName(course)
@@ -104,6 +147,6 @@ public struct RoundDraft: Sendable, Hashable {
         }
         try errors.throwIfAny()
         // `course` is non-nil here: a missing or unknown course added an error above.
-        return Valid(name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow)
+        return Valid(name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow, eventID: event?.id, divisions: divisions)
     }
 }

@@ -59,11 +59,16 @@ public struct ScoreEvent: Identifiable, Hashable, Sendable {
     /// while a hole is in conflict closes every leaf the person saw, not only the one named.
     public var resolves: [UUID]
     public var recordedAt: HLC
+    /// Penalty throws on the hole, counted in the hole's score on top of `strokes` (the throws).
+    public var penalties: Int
+
+    public static let penaltyRange = 0...9
 
     public init(
         id: UUID, roundID: UUID, playerID: UUID, hole: Int, strokes: Strokes, reportedBy: UUID? = nil,
-        deviceID: UUID, supersedes: UUID? = nil, resolves: [UUID] = [], recordedAt: HLC
+        deviceID: UUID, supersedes: UUID? = nil, resolves: [UUID] = [], recordedAt: HLC, penalties: Int = 0
     ) {
+        self.penalties = penalties
         self.id = id
         self.roundID = roundID
         self.playerID = playerID
@@ -85,7 +90,35 @@ public struct ScoreEvent: Identifiable, Hashable, Sendable {
     /// duplicate, the same id with other content is a client error.
     public func hasSameContent(as other: ScoreEvent) -> Bool {
         roundID == other.roundID && playerID == other.playerID && hole == other.hole
-            && strokes == other.strokes && supersedes == other.supersedes
+            && strokes == other.strokes && supersedes == other.supersedes && penalties == other.penalties
+    }
+
+    /// The hole's score: throws plus penalty throws; nil for a DNF.
+    public var score: Int? { strokes.count.map { $0 + penalties } }
+
+    /// What two scorekeepers must agree on for one player and hole.
+    public var result: HoleResult { HoleResult(strokes: strokes, penalties: penalties) }
+
+    /// "4", "5 (1 penalty)", "DNF": the hole's score as the scorecard and conflict lists show it.
+    public var resultText: String { result.description }
+}
+
+/// A hole's entered result: throws and penalties. Entries of two scorekeepers that differ in
+/// either are a mismatch.
+public struct HoleResult: Hashable, Sendable, CustomStringConvertible {
+    public var strokes: Strokes
+    public var penalties: Int
+
+    public init(strokes: Strokes, penalties: Int = 0) {
+        self.strokes = strokes
+        self.penalties = penalties
+    }
+
+    public var score: Int? { strokes.count.map { $0 + penalties } }
+
+    public var description: String {
+        guard let score, penalties > 0 else { return strokes.description }
+        return "\(score) (\(penalties) penalt\(penalties == 1 ? "y" : "ies"))"
     }
 }
 

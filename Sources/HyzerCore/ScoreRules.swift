@@ -8,8 +8,15 @@ public struct ScoreSubmission: Hashable, Sendable {
     public var strokes: Strokes
     public var supersedes: UUID?
     public var reportedBy: UUID?
+    public var penalties: Int
+    /// An entry of a card's scorekeeper made independently of the other scorekeepers': it
+    /// corrects only the reporter's own earlier entry, and where it differs from another
+    /// scorekeeper's it is a mismatch to resolve, not a refusal.
+    public var crossCheck: Bool
 
-    public init(id: UUID? = nil, playerID: UUID, hole: Int, strokes: Strokes, supersedes: UUID? = nil, reportedBy: UUID? = nil) {
+    public init(id: UUID? = nil, playerID: UUID, hole: Int, strokes: Strokes, supersedes: UUID? = nil, reportedBy: UUID? = nil, penalties: Int = 0, crossCheck: Bool = false) {
+        self.penalties = penalties
+        self.crossCheck = crossCheck
         self.id = id
         self.playerID = playerID
         self.hole = hole
@@ -26,12 +33,15 @@ public enum ScoreRejection: Error, Hashable, Sendable {
     case conflict(field: String, message: String)
     /// An athlete tried to record someone else's score.
     case notYours
+    /// The player signed their card; only a coach changes it now.
+    case signed(String)
 
     public var message: String {
         switch self {
         case .invalid(let errors): errors.summary
         case .conflict(_, let message): message
-        case .notYours: "Athletes enter their own scores. A coach can enter or correct anyone's."
+        case .notYours: "Athletes enter their own scores and those of their card. A coach can enter or correct anyone's."
+        case .signed(let name): "\(name) has signed their card: only a coach can change their scores now."
         }
     }
 }
@@ -57,12 +67,17 @@ public enum ScoreRules {
         existing: [ScoreEvent],
         newID: UUID,
         deviceID: UUID,
-        recordedAt: HLC
+        recordedAt: HLC,
+        signed: Set<UUID> = [],
+        mayChangeSigned: Bool = true
     ) -> Result<ScoreDecision, ScoreRejection> {
+        var submission = submission
+        if submission.strokes == .dnf { submission.penalties = 0 }
         if let id = submission.id, let previous = existing.first(where: { $0.id == id }) {
             let candidate = ScoreEvent(
                 id: id, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
-                strokes: submission.strokes, deviceID: deviceID, supersedes: submission.supersedes, recordedAt: recordedAt
+                strokes: submission.strokes, deviceID: deviceID, supersedes: submission.supersedes, recordedAt: recordedAt,
+                penalties: submission.penalties
             )
             guard previous.hasSameContent(as: candidate) else {
                 return .failure(.conflict(field: "id", message: "A different score was already recorded with id \(id.lowercasedText)."))
@@ -77,6 +92,11 @@ public enum ScoreRules {
         if course.hole(submission.hole) == nil {
             errors.add("hole", "Hole \(submission.hole) is not on \(course.name) (holes 1–\(course.holes.count)).")
         }
+        if !ScoreEvent.penaltyRange.contains(submission.penalties) {
+            errors.add("penalties", "Penalties must be from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
+        } else if let count = submission.strokes.count, count + submission.penalties > Strokes.range.upperBound {
+            errors.add("penalties", "Throws and penalties together can be at most \(Strokes.range.upperBound).")
+        }
         if !errors.isEmpty { return .failure(.invalid(errors)) }
 
         switch round.status {
@@ -88,10 +108,17 @@ public enum ScoreRules {
         }
 
         let name = playerNames[submission.playerID] ?? "this player"
+        if signed.contains(submission.playerID) && !mayChangeSigned {
+            return .failure(.signed(name))
+        }
         let scores = CurrentScores(events: existing)
         let state = scores[submission.playerID, submission.hole]
         var resolves: [UUID] = []
-        if let corrected = submission.supersedes {
+        if submission.crossCheck && submission.supersedes == nil {
+            // The reporter's own current entry, if any, is what this one corrects; the other
+            // scorekeepers' entries stay as they are, so a difference shows as a mismatch.
+            submission.supersedes = state?.leaves.first { $0.reportedBy != nil && $0.reportedBy == submission.reportedBy }?.id
+        } else if let corrected = submission.supersedes {
             guard let target = existing.first(where: { $0.id == corrected }) else {
                 return .failure(.invalid(FieldErrors("supersedes", "The score being corrected does not exist in this round.")))
             }
@@ -110,7 +137,7 @@ public enum ScoreRules {
         return .success(.record(ScoreEvent(
             id: submission.id ?? newID, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
             strokes: submission.strokes, reportedBy: submission.reportedBy, deviceID: deviceID,
-            supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt
+            supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt, penalties: submission.penalties
         )))
     }
 }
@@ -118,7 +145,7 @@ public enum ScoreRules {
 extension ScoreSubmission {
     /// Reads a submission from text fields, as a form or the JSON API delivers them, and
     /// names every field that is wrong.
-    public static func parse(id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?) throws(FieldErrors) -> ScoreSubmission {
+    public static func parse(id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?, penalties: String? = nil) throws(FieldErrors) -> ScoreSubmission {
         var errors = FieldErrors()
         func uuid(_ text: String?, field: String, label: String, required: Bool) -> UUID? {
             let cleaned = TextRules.cleaned(text)
@@ -147,8 +174,13 @@ extension ScoreSubmission {
         case .success(let value): parsedStrokes = value
         case .failure(let problems): problems.entries.forEach { errors.add($0.field, $0.message) }
         }
+        let penaltyText = TextRules.cleaned(penalties)
+        let penaltyCount = penaltyText.isEmpty ? 0 : Int(penaltyText)
+        if penaltyCount == nil || !ScoreEvent.penaltyRange.contains(penaltyCount ?? 0) {
+            errors.add("penalties", "Penalties must be a number from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
+        }
         try errors.throwIfAny()
         // Both are non-nil here: a missing player or hole added an error above.
-        return ScoreSubmission(id: id, playerID: player ?? UUID(), hole: holeNumber ?? 0, strokes: parsedStrokes, supersedes: supersedes)
+        return ScoreSubmission(id: id, playerID: player ?? UUID(), hole: holeNumber ?? 0, strokes: parsedStrokes, supersedes: supersedes, penalties: penaltyCount ?? 0)
     }
 }

@@ -123,6 +123,44 @@ enum DomainMigrations {
                 t.column("change", .text).notNull()
             }
         }
+        // Leagues and tournaments: events with divisions, rounds in an event with a division per
+        // player and cards, penalty throws on a score, and players' signatures (append-only,
+        // like score events: a signed card stays signed on every device).
+        migrator.registerMigration("v4-leagues") { db in
+            try db.create(table: "events") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("divisions", .text).notNull().defaults(to: "[]")
+                t.column("playoffWinners", .text).notNull().defaults(to: "{}")
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+            try db.alter(table: "rounds") { t in
+                t.add(column: "eventID", .text)
+                t.add(column: "cards", .text).notNull().defaults(to: "[]")
+            }
+            try db.create(index: "rounds_by_event", on: "rounds", columns: ["eventID"])
+            try db.alter(table: "round_players") { t in
+                t.add(column: "division", .text).notNull().defaults(to: "")
+            }
+            try db.alter(table: "score_events") { t in
+                t.add(column: "penalties", .integer).notNull().defaults(to: 0).check(sql: "penalties BETWEEN 0 AND 9")
+            }
+            try db.create(table: "signatures") { t in
+                t.primaryKey("id", .text)
+                t.column("roundID", .text).notNull().indexed()
+                t.column("playerID", .text).notNull()
+                t.column("signedBy", .text)
+                t.column("signedAt", .text).notNull()
+            }
+            try db.execute(sql: """
+                CREATE TRIGGER signatures_are_immutable BEFORE UPDATE ON signatures
+                BEGIN SELECT RAISE(ABORT, 'signatures are append-only'); END;
+                CREATE TRIGGER signatures_are_permanent BEFORE DELETE ON signatures
+                BEGIN SELECT RAISE(ABORT, 'signatures are append-only'); END;
+                """)
+        }
         return migrator
     }
 }

@@ -78,8 +78,7 @@ extension DomainStore {
             let course = try course(record, db)
             return CloudRecord(type: type, id: id, hlc: course.updatedAt, payload: try RecordCoding.encode(CoursePayload(course)))
         case .round:
-            guard let record = try RoundRecord.fetchOne(db, key: id) else { return nil }
-            let round = try record.domain(playerIDs: try RoundRecord.playerIDs(of: id, db))
+            guard let round = try RoundRecord.round(id, db) else { return nil }
             return CloudRecord(type: type, id: id, hlc: round.updatedAt, payload: try RecordCoding.encode(RoundPayload(round)))
         case .scoreEvent:
             guard let event = try ScoreEventRecord.fetchOne(db, key: id)?.domain() else { return nil }
@@ -87,6 +86,12 @@ extension DomainStore {
         case .clubSettings:
             guard let settings = try settings(db) else { return nil }
             return CloudRecord(type: type, id: id, hlc: settings.newest, payload: try RecordCoding.encode(settings))
+        case .event:
+            guard let event = try EventRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: event.updatedAt, payload: try RecordCoding.encode(EventPayload(event)))
+        case .signature:
+            guard let signature = try SignatureRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: signature.signedAt, payload: try RecordCoding.encode(SignaturePayload(signature)))
         }
     }
 
@@ -133,9 +138,9 @@ extension DomainStore {
     static func apply(_ change: RemoteChange, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
         switch change {
         case .scoreEvent(let event):
-            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO score_events (id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO score_events (id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             let row = ScoreEventRecord(event)
-            try statement.execute(arguments: [row.id, row.roundID, row.playerID, row.hole, row.strokes, row.dnf, row.reportedBy, row.deviceID, row.supersedes, row.resolves, row.recordedAt])
+            try statement.execute(arguments: [row.id, row.roundID, row.playerID, row.hole, row.strokes, row.dnf, row.reportedBy, row.deviceID, row.supersedes, row.resolves, row.recordedAt, row.penalties])
             guard db.changesCount > 0 else { return false }
             result.rounds.insert(event.roundID)
             return true
@@ -165,11 +170,23 @@ extension DomainStore {
             let local = try RoundRecord.fetchOne(db, key: id)
             if let local, let stamp = HLC(local.updatedAt), stamp >= round.updatedAt { return false }
             try RoundRecord(round, version: local?.version ?? 0).save(db)
-            try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [id])
-            for (position, playerID) in round.playerIDs.enumerated() {
-                try RoundPlayerRecord(roundID: id, playerID: playerID.text, position: position).insert(db)
-            }
+            try RoundRecord.writePlayers(of: round, db)
             result.rounds.insert(round.id)
+            return true
+
+        case .event(let event):
+            let id = event.id.text
+            if let local = try EventRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= event.updatedAt { return false }
+            try EventRecord(event).save(db)
+            // Its rounds' boards show the event's divisions and playoff.
+            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [id])
+            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
+            return true
+
+        case .signature(let signature):
+            try SignatureRecord(signature).insert(db, onConflict: .ignore)
+            guard db.changesCount > 0 else { return false }
+            result.rounds.insert(signature.roundID)
             return true
 
         case .clubSettings(let offered):

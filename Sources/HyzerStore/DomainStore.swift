@@ -91,13 +91,12 @@ public final class DomainStore: Sendable {
         let round = Round(
             id: UUID(), name: valid.name, courseID: valid.courseID, playerIDs: valid.playerIDs,
             status: valid.startNow ? .active : .scheduled, startedAt: valid.startNow ? created : nil,
-            createdBy: createdBy, createdAt: created, updatedAt: tick()
+            createdBy: createdBy, createdAt: created, updatedAt: tick(),
+            eventID: valid.eventID, divisions: valid.divisions
         )
         let written = try await pool.write { db in
             try RoundRecord(round, version: 1).insert(db)
-            for (position, playerID) in round.playerIDs.enumerated() {
-                try RoundPlayerRecord(roundID: round.id.text, playerID: playerID.text, position: position).insert(db)
-            }
+            try RoundRecord.writePlayers(of: round, db)
             return round
         }
         return await queue(written) { [(.round, $0.id.text, $0.updatedAt)] }
@@ -164,8 +163,21 @@ public final class DomainStore: Sendable {
             if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { event.playerID = canonical }
             return event
         }
-        let round = try record.domain(playerIDs: playerIDs)
-        return RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version)
+        var divisions: [String: String] = [:]
+        for (id, division) in try RoundRecord.divisions(of: record.id, db) { divisions[aliases[id] ?? id] = division }
+        var round = try record.domain(playerIDs: playerIDs, divisions: divisions)
+        round.cards = round.cards.map { card in
+            var card = card
+            card.playerIDs = card.playerIDs.map { aliases[$0.text].flatMap(UUID.init(text:)) ?? $0 }
+            return card
+        }
+        let event = try record.eventID.flatMap { try EventRecord.fetchOne(db, key: $0) }?.domain()
+        let signatures = try SignatureRecord.filter(Column("roundID") == record.id).fetchAll(db).map { row in
+            var signature = try row.domain()
+            if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { signature.playerID = canonical }
+            return signature
+        }
+        return RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
     }
 
     // MARK: Scores
@@ -188,14 +200,15 @@ public final class DomainStore: Sendable {
         let written = try await pool.write { db in
             var submission = submission
             submission.playerID = try Self.canonicalID(submission.playerID, db)
+            let before = try Self.snapshot(roundID, db)
             if let reporter {
-                guard ScorePermission.allows(reporter, toScore: submission.playerID) else { throw ScoreRejection.notYours }
+                guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: before.round.cards) else { throw ScoreRejection.notYours }
                 submission.reportedBy = reporter.playerID
             }
-            let before = try Self.snapshot(roundID, db)
             let decision = ScoreRules.decide(
                 submission, round: before.round, course: before.course, playerNames: before.playerNames,
-                existing: before.events, newID: UUID(), deviceID: deviceID, recordedAt: stamp
+                existing: before.events, newID: UUID(), deviceID: deviceID, recordedAt: stamp,
+                signed: Set(before.signatures.map(\.playerID)), mayChangeSigned: reporter.map { $0.role.includes(.coach) } ?? true
             )
             switch decision {
             case .failure(let rejection):

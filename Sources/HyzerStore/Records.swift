@@ -89,8 +89,13 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     var updatedAt: String
     /// Local bookkeeping, never synced: the round's change counter.
     var version: Int
+    var eventID: String?
+    /// JSON: a short list that is only ever read whole.
+    var cards: String
 
     init(_ round: Round, version: Int) {
+        eventID = round.eventID?.text
+        cards = (try? String(decoding: RecordCoding.encode(round.cards), as: UTF8.self)) ?? "[]"
         id = round.id.text
         name = round.name
         courseID = round.courseID.text
@@ -104,18 +109,41 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     /// The round with the given players (as stored, or as an alias map reads them).
-    func domain(playerIDs: [String]) throws -> Round {
+    func domain(playerIDs: [String], divisions: [String: String] = [:]) throws -> Round {
         Round(
             id: try StoredValue.uuid(id, "rounds.id"), name: name, courseID: try StoredValue.uuid(courseID, "rounds.courseID"),
             playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
             status: RoundStatus(rawValue: status) ?? .scheduled, startedAt: startedAt, completedAt: completedAt,
             createdBy: try createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
-            createdAt: createdAt, updatedAt: try StoredValue.hlc(updatedAt, "rounds.updatedAt")
+            createdAt: createdAt, updatedAt: try StoredValue.hlc(updatedAt, "rounds.updatedAt"),
+            eventID: try eventID.map { try StoredValue.uuid($0, "rounds.eventID") },
+            divisions: divisions.reduce(into: [:]) { result, pair in if let id = UUID(text: pair.key), !pair.value.isEmpty { result[id] = pair.value } },
+            cards: (try? RecordCoding.decode([Card].self, Data(cards.utf8))) ?? []
         )
     }
 
     static func playerIDs(of roundID: String, _ db: Database) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? ORDER BY position", arguments: [roundID])
+    }
+
+    static func divisions(of roundID: String, _ db: Database) throws -> [String: String] {
+        let rows = try Row.fetchAll(db, sql: "SELECT playerID, division FROM round_players WHERE roundID = ? AND division != ''", arguments: [roundID])
+        return Dictionary(rows.map { ($0["playerID"], $0["division"]) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The round as stored, with its players and divisions.
+    static func round(_ id: String, _ db: Database) throws -> Round? {
+        guard let record = try fetchOne(db, key: id) else { return nil }
+        return try record.domain(playerIDs: try playerIDs(of: id, db), divisions: try divisions(of: id, db))
+    }
+
+    /// Replaces the round's players (in order, with their divisions).
+    static func writePlayers(of round: Round, _ db: Database) throws {
+        let id = round.id.text
+        try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [id])
+        for (position, playerID) in round.playerIDs.enumerated() {
+            try RoundPlayerRecord(roundID: id, playerID: playerID.text, position: position, division: round.divisions[playerID] ?? "").insert(db)
+        }
     }
 }
 
@@ -128,6 +156,8 @@ enum VersionedTables {
         (.round, "rounds", "updatedAt"),
         (.scoreEvent, "score_events", "recordedAt"),
         (.clubSettings, "club_settings", "updatedAt"),
+        (.event, "events", "updatedAt"),
+        (.signature, "signatures", "signedAt"),
     ]
 }
 
@@ -136,6 +166,61 @@ struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
     var roundID: String
     var playerID: String
     var position: Int
+    var division: String
+}
+
+struct EventRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "events"
+    var id: String
+    var name: String
+    var divisions: String
+    var playoffWinners: String
+    var createdBy: String?
+    var createdAt: Date
+    var updatedAt: String
+
+    init(_ event: Event) {
+        id = event.id.text
+        name = event.name
+        divisions = (try? String(decoding: RecordCoding.encode(event.divisions), as: UTF8.self)) ?? "[]"
+        playoffWinners = (try? String(decoding: RecordCoding.encode(event.playoffWinners.mapValues(\.text)), as: UTF8.self)) ?? "{}"
+        createdBy = event.createdBy?.text
+        createdAt = event.createdAt
+        updatedAt = event.updatedAt.description
+    }
+
+    func domain() throws -> Event {
+        Event(
+            id: try StoredValue.uuid(id, "events.id"), name: name,
+            divisions: (try? RecordCoding.decode([String].self, Data(divisions.utf8))) ?? [],
+            playoffWinners: ((try? RecordCoding.decode([String: String].self, Data(playoffWinners.utf8))) ?? [:]).compactMapValues(UUID.init(text:)),
+            createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
+            updatedAt: try StoredValue.hlc(updatedAt, "events.updatedAt")
+        )
+    }
+}
+
+struct SignatureRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "signatures"
+    var id: String
+    var roundID: String
+    var playerID: String
+    var signedBy: String?
+    var signedAt: String
+
+    init(_ signature: Signature) {
+        id = signature.id.text
+        roundID = signature.roundID.text
+        playerID = signature.playerID.text
+        signedBy = signature.signedBy?.text
+        signedAt = signature.signedAt.description
+    }
+
+    func domain() throws -> Signature {
+        Signature(id: try StoredValue.uuid(id, "signatures.id"), roundID: try StoredValue.uuid(roundID, "signatures.roundID"),
+                  playerID: try StoredValue.uuid(playerID, "signatures.playerID"), signedBy: signedBy.flatMap(UUID.init(text:)),
+                  signedAt: try StoredValue.hlc(signedAt, "signatures.signedAt"))
+    }
 }
 
 struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
@@ -152,8 +237,10 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     /// Space-separated ids: a short list that is only ever read whole.
     var resolves: String
     var recordedAt: String
+    var penalties: Int
 
     init(_ event: ScoreEvent) {
+        penalties = event.penalties
         id = event.id.text
         roundID = event.roundID.text
         playerID = event.playerID.text
@@ -185,7 +272,8 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
             deviceID: try StoredValue.uuid(deviceID, "score_events.deviceID"),
             supersedes: try supersedes.map { try StoredValue.uuid($0, "score_events.supersedes") },
             resolves: try resolves.split(separator: " ").map { try StoredValue.uuid(String($0), "score_events.resolves") },
-            recordedAt: try StoredValue.hlc(recordedAt, "score_events.recordedAt")
+            recordedAt: try StoredValue.hlc(recordedAt, "score_events.recordedAt"),
+            penalties: penalties
         )
     }
 }

@@ -21,8 +21,10 @@ public enum PasswordRules {
 /// Who may record a score for whom: an athlete only their own, in a round they play;
 /// coaches and admins anyone in the round.
 public enum ScorePermission {
-    public static func allows(_ reporter: Identity, toScore playerID: UUID) -> Bool {
+    /// Coaches score anyone; an athlete scores themselves and the other players of their card.
+    public static func allows(_ reporter: Identity, toScore playerID: UUID, cards: [Card] = []) -> Bool {
         reporter.role.includes(.coach) || reporter.playerID == playerID
+            || cards.contains { $0.playerIDs.contains(reporter.playerID) && $0.playerIDs.contains(playerID) }
     }
 }
 

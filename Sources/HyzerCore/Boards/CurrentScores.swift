@@ -16,12 +16,15 @@ public struct PlayerHole: Hashable, Sendable, Comparable {
 }
 
 /// The state of one (player, hole): its leaves — events nothing supersedes — with the
-/// winner first. More than one leaf is a conflict.
+/// winner first. Leaves that disagree are a conflict (a mismatch between scorekeepers); leaves
+/// that agree are the same score confirmed by more than one scorekeeper.
 public struct HoleState: Hashable, Sendable {
     public var leaves: [ScoreEvent]
 
     public var winner: ScoreEvent { leaves[0] }
-    public var isConflict: Bool { leaves.count > 1 }
+    public var isConflict: Bool { leaves.contains { $0.result != leaves[0].result } }
+    /// How many independent entries say the winner's result.
+    public var confirmations: Int { leaves.filter { $0.result == leaves[0].result }.count }
 }
 
 /// Current scores of a round: the leaf of each supersession chain, never "the newest by

@@ -11,7 +11,8 @@ public struct RoundBoard: Sendable {
     public init(_ snapshot: RoundSnapshot) {
         self.snapshot = snapshot
         scores = CurrentScores(events: snapshot.events)
-        standings = Standings.compute(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores)
+        standings = Standings.compute(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores,
+                                      divisionOrder: snapshot.event?.divisions ?? [])
     }
 
     public var version: Int { snapshot.version }

@@ -8,8 +8,13 @@ public struct RoundSnapshot: Sendable {
     public var events: [ScoreEvent]
     /// Increases with every stored change to this round, and only then.
     public var version: Int
+    /// The event the round belongs to, for its division order and name.
+    public var event: Event?
+    public var signatures: [Signature]
 
-    public init(round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int) {
+    public init(round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int, event: Event? = nil, signatures: [Signature] = []) {
+        self.event = event
+        self.signatures = signatures
         self.round = round
         self.course = course
         self.players = players

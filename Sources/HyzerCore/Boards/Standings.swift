@@ -1,6 +1,6 @@
 import Foundation
 
-public struct StandingsEntry: Hashable, Sendable {
+public struct StandingsEntry: Hashable, Sendable, Ranked {
     /// "1", "T2", "–" for a player who has not scored a hole yet, "DNF".
     public var position: String
     public var playerID: UUID
@@ -10,6 +10,11 @@ public struct StandingsEntry: Hashable, Sendable {
     public var thru: Int
     public var strokes: Int
     public var dnf: Bool
+    /// Empty in a round without divisions.
+    public var division: String = ""
+
+    var started: Bool { thru > 0 }
+    var holesPlayed: Int { thru }
 }
 
 public struct ScoreConflictSummary: Hashable, Sendable {
@@ -19,19 +24,28 @@ public struct ScoreConflictSummary: Hashable, Sendable {
     public var eventIDs: [UUID]
 }
 
+/// One division's own standings: the same entries, positioned among the division only.
+public struct DivisionStandings: Hashable, Sendable {
+    public var name: String
+    public var entries: [StandingsEntry]
+}
+
 /// A round's leaderboard: a pure function of (course, round, players, events).
 public struct Standings: Hashable, Sendable {
     public var roundID: UUID
+    /// The whole field in order, positioned across divisions.
     public var entries: [StandingsEntry]
+    /// Each division in the club's order; empty in a round without divisions.
+    public var divisions: [DivisionStandings]
     public var conflicts: [ScoreConflictSummary]
     public var holeCount: Int
 
-    public static func compute(course: Course, round: Round, players: [Player], events: [ScoreEvent]) -> Standings {
+    public static func compute(course: Course, round: Round, players: [Player], events: [ScoreEvent], divisionOrder: [String] = []) -> Standings {
         let scores = CurrentScores(events: events.filter { $0.roundID == round.id })
-        return compute(course: course, round: round, players: players, scores: scores)
+        return compute(course: course, round: round, players: players, scores: scores, divisionOrder: divisionOrder)
     }
 
-    public static func compute(course: Course, round: Round, players: [Player], scores: CurrentScores) -> Standings {
+    public static func compute(course: Course, round: Round, players: [Player], scores: CurrentScores, divisionOrder: [String] = []) -> Standings {
         let pars = Dictionary(course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
         let playersByID = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -43,11 +57,10 @@ public struct Standings: Hashable, Sendable {
             for hole in course.holes {
                 guard let state = scores[playerID, hole.number] else { continue }
                 thru += 1
-                switch state.winner.strokes {
-                case .count(let count):
-                    strokes += count
+                if let score = state.winner.score {
+                    strokes += score
                     par += pars[hole.number] ?? 0
-                case .dnf:
+                } else {
                     dnf = true
                 }
             }
@@ -55,44 +68,21 @@ public struct Standings: Hashable, Sendable {
                 position: "", playerID: playerID,
                 displayName: player?.displayName ?? "Unknown player",
                 handle: player?.handle.value ?? "",
-                toPar: strokes - par, thru: thru, strokes: strokes, dnf: dnf
+                toPar: strokes - par, thru: thru, strokes: strokes, dnf: dnf,
+                division: round.divisions[playerID] ?? ""
             ))
         }
+        Ranking.rank(&rows)
 
-        rows.sort(by: ranksAbove)
-        assignPositions(&rows)
+        let divisions = Divisions.ordered(present: rows.map(\.division), preferred: divisionOrder).map { name in
+            var members = rows.filter { $0.division == name }
+            Ranking.rank(&members)
+            return DivisionStandings(name: name, entries: members)
+        }
 
         let conflicts = scores.conflicts
             .filter { round.playerIDs.contains($0.0.playerID) }
             .map { ScoreConflictSummary(playerID: $0.0.playerID, hole: $0.0.hole, eventIDs: $0.1.leaves.map(\.id)) }
-        return Standings(roundID: round.id, entries: rows, conflicts: conflicts, holeCount: course.holes.count)
-    }
-
-    /// Players who have scored rank by to-par; then players yet to start; DNF last. Within
-    /// a tie the order is stable but says nothing (no count-back): more holes played, then name.
-    static func ranksAbove(_ lhs: StandingsEntry, _ rhs: StandingsEntry) -> Bool {
-        func tier(_ entry: StandingsEntry) -> Int {
-            entry.dnf ? 2 : (entry.thru == 0 ? 1 : 0)
-        }
-        if tier(lhs) != tier(rhs) { return tier(lhs) < tier(rhs) }
-        if tier(lhs) == 0, lhs.toPar != rhs.toPar { return lhs.toPar < rhs.toPar }
-        if lhs.thru != rhs.thru { return lhs.thru > rhs.thru }
-        if lhs.displayName != rhs.displayName { return lhs.displayName < rhs.displayName }
-        return lhs.playerID.lowercasedText < rhs.playerID.lowercasedText
-    }
-
-    static func assignPositions(_ rows: inout [StandingsEntry]) {
-        let ranked = rows.indices.filter { !rows[$0].dnf && rows[$0].thru > 0 }
-        for index in rows.indices where !ranked.contains(index) {
-            rows[index].position = rows[index].dnf ? "DNF" : "–"
-        }
-        var start = 0
-        while start < ranked.count {
-            var end = start
-            while end + 1 < ranked.count, rows[ranked[end + 1]].toPar == rows[ranked[start]].toPar { end += 1 }
-            let label = end > start ? "T\(start + 1)" : "\(start + 1)"
-            for offset in start...end { rows[ranked[offset]].position = label }
-            start = end + 1
-        }
+        return Standings(roundID: round.id, entries: rows, divisions: divisions, conflicts: conflicts, holeCount: course.holes.count)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
-    case player, course, round, scoreEvent, clubSettings
+    case player, course, round, scoreEvent, clubSettings, event, signature
 
     /// The order a batch applies in, so a round's course and players precede it and a
     /// score its round.
@@ -11,8 +11,10 @@ public enum RecordType: String, Codable, CaseIterable, Sendable {
         case .clubSettings: 0
         case .player: 1
         case .course: 2
-        case .round: 3
-        case .scoreEvent: 4
+        case .event: 3
+        case .round: 4
+        case .scoreEvent: 5
+        case .signature: 6
         }
     }
 }
@@ -40,7 +42,7 @@ public enum CloudMerge {
     public static func merge(existing: CloudRecord?, incoming: CloudRecord) -> CloudRecord? {
         guard let existing else { return incoming }
         switch incoming.type {
-        case .scoreEvent:
+        case .scoreEvent, .signature:
             return nil
         case .clubSettings:
             guard let stored = try? RecordCoding.decode(ClubSettingsPayload.self, existing.payload),
@@ -49,7 +51,7 @@ public enum CloudMerge {
             let merged = stored.merged(with: offered)
             guard merged != stored, let payload = try? RecordCoding.encode(merged) else { return nil }
             return CloudRecord(type: .clubSettings, id: incoming.id, hlc: merged.newest, payload: payload)
-        case .player, .course, .round:
+        case .player, .course, .round, .event:
             return incoming.hlc > existing.hlc ? incoming : nil
         }
     }

@@ -64,8 +64,16 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     public var completedAt: Date?
     public var createdBy: UUID?
     public var createdAt: Date
+    // League fields, absent from rounds written before events and divisions existed.
+    public var eventID: UUID?
+    /// Player id (upper-case text, as every id in payloads) → division name.
+    public var divisions: [String: String]?
+    public var cards: [Card]?
 
     public init(_ round: Round) {
+        eventID = round.eventID
+        divisions = round.divisions.isEmpty ? nil : Dictionary(round.divisions.map { ($0.key.uppercasedText, $0.value) }, uniquingKeysWith: { first, _ in first })
+        cards = round.cards.isEmpty ? nil : round.cards
         id = round.id
         name = round.name
         courseID = round.courseID
@@ -78,8 +86,12 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     }
 
     public func round(updatedAt: HLC) -> Round {
-        Round(id: id, name: name, courseID: courseID, playerIDs: playerIDs, status: status, startedAt: startedAt,
-              completedAt: completedAt, createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+        let divisions = (divisions ?? [:]).reduce(into: [UUID: String]()) { result, pair in
+            if let player = UUID(text: pair.key), let name = Division.validated(pair.value) { result[player] = name }
+        }
+        return Round(id: id, name: name, courseID: courseID, playerIDs: playerIDs, status: status, startedAt: startedAt,
+                     completedAt: completedAt, createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt,
+                     eventID: eventID, divisions: divisions, cards: cards ?? [])
     }
 }
 
@@ -94,8 +106,11 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
     public var deviceID: UUID
     public var supersedes: UUID?
     public var resolves: [UUID]
+    /// Absent when zero, so events without penalties keep the bytes they always had.
+    public var penalties: Int?
 
     public init(_ event: ScoreEvent) {
+        penalties = event.penalties > 0 ? event.penalties : nil
         id = event.id
         roundID = event.roundID
         playerID = event.playerID
@@ -109,7 +124,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves
+        case id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, penalties
     }
 
     // Written by hand: a first sync decodes every event, and Foundation's UUID coding goes
@@ -135,6 +150,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         roundID = try uuid(.roundID)
         playerID = try uuid(.playerID)
         hole = try container.decode(Int.self, forKey: .hole)
+        penalties = try container.decodeIfPresent(Int.self, forKey: .penalties)
         strokes = try container.decodeIfPresent(Int.self, forKey: .strokes)
         dnf = try container.decode(Bool.self, forKey: .dnf)
         reportedBy = try optionalUUID(.reportedBy)
@@ -160,15 +176,61 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         try container.encode(deviceID.uppercasedText, forKey: .deviceID)
         try container.encodeIfPresent(supersedes?.uppercasedText, forKey: .supersedes)
         try container.encode(resolves.map(\.uppercasedText), forKey: .resolves)
+        try container.encodeIfPresent(penalties, forKey: .penalties)
     }
 
     /// The event, or nil when its values break the rules every local event obeys.
     public func event(recordedAt: HLC) -> ScoreEvent? {
         let value: Strokes
         if dnf { value = .dnf } else if let strokes, Strokes.range.contains(strokes) { value = .count(strokes) } else { return nil }
-        guard Course.holeCountRange.contains(hole) else { return nil }
+        let penalties = penalties ?? 0
+        guard Course.holeCountRange.contains(hole), ScoreEvent.penaltyRange.contains(penalties) else { return nil }
         return ScoreEvent(id: id, roundID: roundID, playerID: playerID, hole: hole, strokes: value, reportedBy: reportedBy,
-                          deviceID: deviceID, supersedes: supersedes, resolves: resolves, recordedAt: recordedAt)
+                          deviceID: deviceID, supersedes: supersedes, resolves: resolves, recordedAt: recordedAt, penalties: penalties)
+    }
+}
+
+public struct EventPayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var divisions: [String]
+    /// Division name → the player id (upper-case text) who won its playoff.
+    public var playoffWinners: [String: String]?
+    public var createdBy: UUID?
+    public var createdAt: Date
+
+    public init(_ event: Event) {
+        id = event.id
+        name = event.name
+        divisions = event.divisions
+        playoffWinners = event.playoffWinners.isEmpty ? nil : event.playoffWinners.mapValues(\.uppercasedText)
+        createdBy = event.createdBy
+        createdAt = event.createdAt
+    }
+
+    public func event(updatedAt: HLC) -> Event? {
+        let divisions = divisions.compactMap(Division.validated)
+        guard divisions.count == self.divisions.count, !name.isEmpty else { return nil }
+        return Event(id: id, name: name, divisions: divisions, playoffWinners: (playoffWinners ?? [:]).compactMapValues(UUID.init(text:)),
+                     createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+public struct SignaturePayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var roundID: UUID
+    public var playerID: UUID
+    public var signedBy: UUID?
+
+    public init(_ signature: Signature) {
+        id = signature.id
+        roundID = signature.roundID
+        playerID = signature.playerID
+        signedBy = signature.signedBy
+    }
+
+    public func signature(signedAt: HLC) -> Signature {
+        Signature(id: id, roundID: roundID, playerID: playerID, signedBy: signedBy, signedAt: signedAt)
     }
 }
 

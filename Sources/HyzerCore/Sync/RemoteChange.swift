@@ -8,6 +8,8 @@ public enum RemoteChange: Sendable {
     case round(Round)
     case scoreEvent(ScoreEvent)
     case clubSettings(ClubSettingsPayload)
+    case event(Event)
+    case signature(Signature)
 
     /// The value, or nil when the payload is malformed, breaks the domain's rules, or names
     /// another id than its record: such a record is skipped, never half-applied.
@@ -34,6 +36,14 @@ public enum RemoteChange: Sendable {
             case .clubSettings:
                 guard record.id == ClubSettingsPayload.sentinelID else { return nil }
                 return .clubSettings(try RecordCoding.decode(ClubSettingsPayload.self, record.payload))
+            case .event:
+                let event = try RecordCoding.decode(EventPayload.self, record.payload).event(updatedAt: record.hlc)
+                guard let event, event.id.lowercasedText == record.id else { return nil }
+                return .event(event)
+            case .signature:
+                let signature = try RecordCoding.decode(SignaturePayload.self, record.payload).signature(signedAt: record.hlc)
+                guard signature.id.lowercasedText == record.id else { return nil }
+                return .signature(signature)
             }
         } catch {
             return nil
@@ -47,6 +57,8 @@ public enum RemoteChange: Sendable {
         case .round: .round
         case .scoreEvent: .scoreEvent
         case .clubSettings: .clubSettings
+        case .event: .event
+        case .signature: .signature
         }
     }
 
@@ -57,6 +69,8 @@ public enum RemoteChange: Sendable {
         case .round(let round): round.updatedAt
         case .scoreEvent(let event): event.recordedAt
         case .clubSettings(let settings): settings.newest
+        case .event(let event): event.updatedAt
+        case .signature(let signature): signature.signedAt
         }
     }
 }

@@ -159,6 +159,7 @@ struct ScorePayload: Decodable {
     var hole: LooseValue?
     var strokes: LooseValue?
     var supersedes: LooseValue?
+    var penalties: LooseValue?
 }
 
 enum LooseValue: Decodable {

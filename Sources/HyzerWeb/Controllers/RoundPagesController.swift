@@ -47,7 +47,7 @@ struct RoundPagesController {
         do {
             let submission = try ScoreSubmission.parse(
                 id: form.id, playerID: form.playerID, hole: form.hole,
-                strokes: form.strokes, supersedes: form.supersedes
+                strokes: form.strokes, supersedes: form.supersedes, penalties: form.penalties
             )
             _ = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
             return .redirect(to: "/rounds/\(Format.id(roundID))#scorecard", type: .normal)
@@ -76,6 +76,7 @@ struct RoundPagesController {
         case .invalid(let errors): errors
         case .conflict(let field, let message): FieldErrors(field, message)
         case .notYours: FieldErrors("playerID", ScoreRejection.notYours.message)
+        case .signed: FieldErrors("playerID", rejection.message)
         }
     }
 

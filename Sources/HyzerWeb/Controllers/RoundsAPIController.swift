@@ -38,7 +38,7 @@ struct RoundsAPIController {
         }
         let submission = try ScoreSubmission.parse(
             id: payload.id?.text, playerID: payload.playerID?.text, hole: payload.hole?.text,
-            strokes: payload.strokes?.text, supersedes: payload.supersedes?.text
+            strokes: payload.strokes?.text, supersedes: payload.supersedes?.text, penalties: payload.penalties?.text
         )
         let recorded = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
         let body = ScoreCreatedResponse(event: ScoreEventItem(recorded.event), duplicate: recorded.duplicate ? true : nil)

@@ -10,9 +10,10 @@ struct ScoreForm: Decodable, Sendable {
     var hole: String?
     var strokes: String?
     var supersedes: String?
+    var penalties: String?
 
     var values: [String: String] {
-        ["playerID": playerID ?? "", "hole": hole ?? "", "strokes": strokes ?? ""]
+        ["playerID": playerID ?? "", "hole": hole ?? "", "strokes": strokes ?? "", "penalties": penalties ?? ""]
     }
 }
 

@@ -85,6 +85,12 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict", errors: [FieldProblem(field: field, message: message)])
         case ScoreRejection.notYours:
             self.init(status: .forbidden, title: "Not allowed", detail: ScoreRejection.notYours.message, type: "/problems/forbidden")
+        case ScoreRejection.signed(let name):
+            self.init(status: .conflict, title: "Card signed", detail: ScoreRejection.signed(name).message, type: "/problems/signed")
+        case LeagueRejection.invalid(let errors):
+            self = Problem(invalid: errors)
+        case LeagueRejection.conflict(let message):
+            self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict")
         case let error as AccountError:
             self.init(status: .conflict, title: "Not allowed", detail: error.description, type: "/problems/conflict")
         case StoreError.notFound(let what):

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A group that plays and scores together, from a starting hole (shotgun) or at a tee time.
+public struct Card: Hashable, Sendable, Codable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var startingHole: Int
+    public var teeTime: Date?
+    /// In throwing order on the first tee.
+    public var playerIDs: [UUID]
+
+    public static let sizeRange = 1...6
+
+    public init(id: UUID, name: String, startingHole: Int, teeTime: Date? = nil, playerIDs: [UUID]) {
+        self.id = id
+        self.name = name
+        self.startingHole = startingHole
+        self.teeTime = teeTime
+        self.playerIDs = playerIDs
+    }
+
+    /// The holes in the order this card plays them: from its starting hole, wrapping round.
+    public func holeOrder(_ holes: [Int]) -> [Int] {
+        guard let start = holes.firstIndex(of: startingHole) else { return holes }
+        return Array(holes[start...] + holes[..<start])
+    }
+
+    /// The hole after `hole` in this card's order; nil after the last.
+    public func hole(after hole: Int, of holes: [Int]) -> Int? {
+        let order = holeOrder(holes)
+        guard let index = order.firstIndex(of: hole), index + 1 < order.count else { return nil }
+        return order[index + 1]
+    }
+}
+
+/// Groups a round's players into cards the way tournament directors do (PDGA's
+/// competition manual): each division on its own cards, players ordered by the standings
+/// so far so the leaders play together on the lead card, cards of four where possible and
+/// never more than five, the lead cards first.
+public enum CardPlanner {
+    public static let preferredSize = 4
+    public static let maxSize = 5
+
+    /// Card sizes for `count` players: as close to four as possible, the larger cards first.
+    public static func sizes(for count: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        let cards = max(Int((Double(count) / Double(preferredSize)).rounded()), Int((Double(count) / Double(maxSize)).rounded(.up)), 1)
+        let base = count / cards, extra = count % cards
+        return (0..<cards).map { $0 < extra ? base + 1 : base }
+    }
+
+    /// The order players are carded in within one division: by the standings so far (rank,
+    /// then the score of the latest round, then name), or as registered before a first round.
+    public static func order(_ playerIDs: [UUID], by previous: EventDivisionStandings?) -> [UUID] {
+        guard let previous else { return playerIDs }
+        let rank = Dictionary(previous.entries.enumerated().map { ($1.playerID, $0) }, uniquingKeysWith: { first, _ in first })
+        return playerIDs.enumerated().sorted { lhs, rhs in
+            let (l, r) = (rank[lhs.element] ?? Int.max, rank[rhs.element] ?? Int.max)
+            return l != r ? l < r : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// Cards for groups of players (one group per division, each already in order). With
+    /// `shotgun` the cards start on successive holes; otherwise all start on the first hole at
+    /// tee times `interval` apart from `firstTee`.
+    public static func plan(groups: [[UUID]], holes: [Int], shotgun: Bool, firstTee: Date? = nil, interval: TimeInterval = 600, makeID: () -> UUID = UUID.init) -> [Card] {
+        var cards: [Card] = []
+        for group in groups {
+            var rest = group[...]
+            for size in sizes(for: group.count) {
+                let members = Array(rest.prefix(size))
+                rest = rest.dropFirst(size)
+                let index = cards.count
+                let start = shotgun && !holes.isEmpty ? holes[index % holes.count] : (holes.first ?? 1)
+                let tee = shotgun ? firstTee : firstTee.map { $0.addingTimeInterval(Double(index) * interval) }
+                cards.append(Card(id: makeID(), name: "Card \(index + 1)", startingHole: start, teeTime: tee, playerIDs: members))
+            }
+        }
+        return cards
+    }
+}
+
+public enum CardRules {
+    /// A round's cards as a coach may set them: each player on at most one card, every card's
+    /// players in the round, a starting hole on the course, at most six on a card.
+    public static func check(_ cards: [Card], round: Round, course: Course) throws(FieldErrors) {
+        var errors = FieldErrors()
+        var seen: Set<UUID> = []
+        for card in cards {
+            if card.playerIDs.isEmpty { errors.add("cards", "\(card.name) has no players.") }
+            if card.playerIDs.count > sizeLimit { errors.add("cards", "\(card.name) has \(card.playerIDs.count) players: at most \(sizeLimit) play together.") }
+            if course.hole(card.startingHole) == nil { errors.add("cards", "\(card.name) starts on hole \(card.startingHole), which is not on \(course.name).") }
+            let name = TextRules.cleaned(card.name)
+            if name.isEmpty || name.count > 40 { errors.add("cards", "Card names are 1 to 40 characters.") }
+            for player in card.playerIDs {
+                if !round.playerIDs.contains(player) { errors.add("cards", "\(card.name) names a player who is not in this round.") }
+                if !seen.insert(player).inserted { errors.add("cards", "A player is on more than one card.") }
+            }
+        }
+        try errors.throwIfAny()
+    }
+
+    public static let sizeLimit = Card.sizeRange.upperBound
+}

@@ -1,0 +1,228 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+/// An event with its rounds, read in one transaction: what its standings are computed from.
+public struct EventSnapshot: Sendable {
+    public var event: Event
+    /// In the order they are played (created).
+    public var rounds: [RoundSnapshot]
+
+    public var standings: EventStandings {
+        EventStandings.compute(event: event, rounds: rounds.map { .init(round: $0.round, standings: $0.board.standings) })
+    }
+}
+
+/// Why a card, a signature or a playoff was refused (HTTP 409 or 422 with the message).
+public enum LeagueRejection: Error, Hashable, Sendable {
+    case invalid(FieldErrors)
+    case conflict(String)
+
+    public var message: String {
+        switch self {
+        case .invalid(let errors): errors.summary
+        case .conflict(let message): message
+        }
+    }
+}
+
+extension DomainStore {
+    // MARK: Events
+
+    public func createEvent(_ valid: EventDraft.Valid, createdBy: UUID? = nil) async throws -> Event {
+        let event = Event(id: UUID(), name: valid.name, divisions: valid.divisions, createdBy: createdBy, createdAt: now(), updatedAt: tick())
+        let written = try await pool.write { db in
+            try EventRecord(event).insert(db)
+            return event
+        }
+        return await queue(written) { [(.event, $0.id.text, $0.updatedAt)] }
+    }
+
+    public func events() async throws -> [Event] {
+        try await pool.read { db in try EventRecord.order(Column("createdAt").desc).fetchAll(db).map { try $0.domain() } }
+    }
+
+    public func eventSnapshot(_ id: UUID) async throws -> EventSnapshot {
+        try await pool.read { db in try Self.eventSnapshot(id, db) }
+    }
+
+    static func eventSnapshot(_ id: UUID, _ db: Database) throws -> EventSnapshot {
+        guard let event = try EventRecord.fetchOne(db, key: id.text)?.domain() else { throw StoreError.notFound("Event") }
+        let roundIDs = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ? ORDER BY createdAt, id", arguments: [id.text])
+        let rounds = try roundIDs.compactMap(UUID.init(text:)).compactMap { roundID -> RoundSnapshot? in
+            // A round whose course has not arrived through sync yet is left out until it has.
+            do { return try snapshot(roundID, db) } catch StoreError.notFound { return nil }
+        }
+        return EventSnapshot(event: event, rounds: rounds)
+    }
+
+    /// Records who won a division's playoff. Only a tie for first of a finished event has one.
+    public func recordPlayoff(eventID: UUID, division: String, winner: UUID) async throws -> EventSnapshot {
+        let stamp = tick()
+        let written = try await pool.write { db in
+            var snapshot = try Self.eventSnapshot(eventID, db)
+            let standings = snapshot.standings
+            guard standings.isFinal else { throw LeagueRejection.conflict("The playoff is decided once every round of the event is completed.") }
+            guard let group = standings.division(division) else { throw LeagueRejection.invalid(FieldErrors("division", "\(snapshot.event.name) has no division \(division).")) }
+            let tied = group.entries.filter { $0.playoff != nil }
+            guard !tied.isEmpty else { throw LeagueRejection.conflict("Nobody is tied for first\(division.isEmpty ? "" : " in \(division)"): there is no playoff.") }
+            guard tied.contains(where: { $0.playerID == winner }) else {
+                throw LeagueRejection.invalid(FieldErrors("winner", "The winner must be one of the players tied for first."))
+            }
+            snapshot.event.playoffWinners[division] = winner
+            snapshot.event.updatedAt = stamp
+            try EventRecord(snapshot.event).update(db)
+            try Self.bumpRounds(of: eventID, db)
+            return snapshot
+        }
+        return await queue(written) { [(.event, $0.event.id.text, $0.event.updatedAt)] }
+    }
+
+    static func bumpRounds(of eventID: UUID, _ db: Database) throws {
+        try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE eventID = ?", arguments: [eventID.text])
+    }
+
+    // MARK: Cards
+
+    /// Replaces a round's cards. Every player on at most one card, every card's players in the
+    /// round, its starting hole on the course.
+    public func setCards(_ cards: [Card], of roundID: UUID) async throws -> RoundSnapshot {
+        let stamp = tick()
+        let written = try await pool.write { db in
+            var snapshot = try Self.snapshot(roundID, db)
+            do throws(FieldErrors) { try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch { throw LeagueRejection.invalid(error) }
+            snapshot.round.cards = cards
+            snapshot.round.updatedAt = stamp
+            try Self.saveRound(snapshot.round, db)
+            snapshot.version += 1
+            return snapshot
+        }
+        return await queue(written) { [(.round, $0.round.id.text, $0.round.updatedAt)] }
+    }
+
+    /// Cards made the tournament director's way (`CardPlanner`): by division, ordered by the
+    /// event's standings before this round.
+    public func planCards(of roundID: UUID, shotgun: Bool, firstTee: Date?) async throws -> RoundSnapshot {
+        let snapshot = try await snapshot(of: roundID)
+        var previous: EventStandings?
+        if let eventID = snapshot.round.eventID {
+            var event = try await eventSnapshot(eventID)
+            event.rounds = Array(event.rounds.prefix { $0.round.id != roundID })
+            if !event.rounds.isEmpty { previous = event.standings }
+        }
+        let round = snapshot.round
+        let names = Divisions.ordered(present: round.playerIDs.map { round.divisions[$0] ?? "" }, preferred: snapshot.event?.divisions ?? [])
+        let groups = (names + (round.playerIDs.contains { (round.divisions[$0] ?? "").isEmpty } ? [""] : [])).map { name in
+            CardPlanner.order(round.playerIDs.filter { (round.divisions[$0] ?? "") == name }, by: previous?.division(name))
+        }
+        let cards = CardPlanner.plan(groups: groups, holes: snapshot.course.holes.map(\.number), shotgun: shotgun, firstTee: firstTee)
+        return try await setCards(cards, of: roundID)
+    }
+
+    static func saveRound(_ round: Round, _ db: Database) throws {
+        guard var record = try RoundRecord.fetchOne(db, key: round.id.text) else { throw StoreError.notFound("Round") }
+        let version = record.version + 1
+        record = RoundRecord(round, version: version)
+        try record.update(db)
+        try RoundRecord.writePlayers(of: round, db)
+    }
+
+    // MARK: Card scoring
+
+    public struct CardEntry: Sendable {
+        public var playerID: UUID
+        public var strokes: Strokes
+        public var penalties: Int
+
+        public init(playerID: UUID, strokes: Strokes, penalties: Int = 0) {
+            self.playerID = playerID
+            self.strokes = strokes
+            self.penalties = penalties
+        }
+    }
+
+    /// One hole for a whole card, in one transaction: each player's entry is this
+    /// scorekeeper's own (it corrects only their earlier entry), so two scorekeepers of one
+    /// card cross-check each other and a difference shows as a mismatch. Entries equal to the
+    /// scorekeeper's current one are left alone. Nothing is written if any entry is refused.
+    public func recordCardHole(_ entries: [CardEntry], hole: Int, card cardID: UUID, in roundID: UUID, by reporter: Identity?) async throws -> RoundSnapshot {
+        let stamp = tick()
+        let deviceID = deviceID
+        let written = try await pool.write { db -> (RoundSnapshot, [ScoreEvent]) in
+            var snapshot = try Self.snapshot(roundID, db)
+            guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
+            let coach = reporter.map { $0.role.includes(.coach) } ?? true
+            if let reporter, !coach, !card.playerIDs.contains(reporter.playerID) { throw ScoreRejection.notYours }
+            var recorded: [ScoreEvent] = []
+            var clock = stamp
+            for entry in entries {
+                guard card.playerIDs.contains(entry.playerID) else {
+                    throw ScoreRejection.invalid(FieldErrors("playerID", "That player is not on \(card.name)."))
+                }
+                let mine = CurrentScores(events: snapshot.events)[entry.playerID, hole]?.leaves.first { $0.reportedBy != nil && $0.reportedBy == reporter?.playerID }
+                if let mine, mine.result == HoleResult(strokes: entry.strokes, penalties: entry.strokes == .dnf ? 0 : entry.penalties) { continue }
+                let submission = ScoreSubmission(playerID: entry.playerID, hole: hole, strokes: entry.strokes, reportedBy: reporter?.playerID,
+                                                 penalties: entry.penalties, crossCheck: true)
+                let decision = ScoreRules.decide(
+                    submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
+                    existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: clock,
+                    signed: Set(snapshot.signatures.map(\.playerID)), mayChangeSigned: coach)
+                switch decision {
+                case .failure(let rejection): throw rejection
+                case .success(.duplicate): continue
+                case .success(.record(let event)):
+                    try ScoreEventRecord(event).insert(db)
+                    snapshot.events.append(event)
+                    recorded.append(event)
+                    clock = HLC(wallMillis: clock.wallMillis, counter: clock.counter + 1, deviceID: clock.deviceID)
+                }
+            }
+            if !recorded.isEmpty {
+                try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
+                snapshot.version += 1
+            }
+            return (snapshot, recorded)
+        }
+        if let last = written.1.last { advanceClock(past: last.recordedAt) }
+        return await queue(written) { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }.0
+    }
+
+    func advanceClock(past reading: HLC) {
+        let wall = now().millisecondsSince1970
+        clock.withLock { $0.receive(reading, wallMillis: wall) }
+    }
+
+    // MARK: Signing
+
+    /// A player confirms their own card: every hole scored, no mismatch left. Athletes sign
+    /// for themselves; a coach may sign for anyone (a player without a phone).
+    public func sign(playerID: UUID, in roundID: UUID, by reporter: Identity?) async throws -> RoundSnapshot {
+        let stamp = tick()
+        let written = try await pool.write { db -> (RoundSnapshot, Signature?) in
+            var snapshot = try Self.snapshot(roundID, db)
+            let name = snapshot.playerNames[playerID] ?? "This player"
+            guard snapshot.round.playerIDs.contains(playerID) else { throw LeagueRejection.invalid(FieldErrors("playerID", "That player is not in this round.")) }
+            if let reporter, !reporter.role.includes(.coach), reporter.playerID != playerID {
+                throw ScoreRejection.notYours
+            }
+            if snapshot.signatures.contains(where: { $0.playerID == playerID }) { return (snapshot, nil) }
+            let board = snapshot.board
+            let missing = snapshot.course.holes.map(\.number).filter { board.scores[playerID, $0] == nil }
+            let finished = board.standings.entries.first { $0.playerID == playerID }?.dnf == true
+            if !missing.isEmpty && !finished {
+                throw LeagueRejection.conflict("\(name) cannot sign yet: hole\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) \(missing.count == 1 ? "has" : "have") no score.")
+            }
+            let open = board.standings.conflicts.filter { $0.playerID == playerID }.map(\.hole)
+            if !open.isEmpty {
+                throw LeagueRejection.conflict("\(name) cannot sign yet: the scorekeepers disagree on hole\(open.count == 1 ? "" : "s") \(open.map(String.init).joined(separator: ", ")).")
+            }
+            let signature = Signature(id: UUID(), roundID: roundID, playerID: playerID, signedBy: reporter?.playerID, signedAt: stamp)
+            try SignatureRecord(signature).insert(db)
+            try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
+            snapshot.signatures.append(signature)
+            snapshot.version += 1
+            return (snapshot, signature)
+        }
+        return await queue(written) { $0.1.map { [(.signature, $0.id.text, $0.signedAt)] } ?? [] }.0
+    }
+}
