@@ -76,28 +76,62 @@ struct StandingsResponse: ResponseEncodable {
         var thru: Int
         var strokes: Int
         var dnf: Bool
+        var division: String?
+        var signed: Bool
+
+        init(_ entry: StandingsEntry, signed: Bool) {
+            position = entry.position
+            playerID = Format.id(entry.playerID)
+            displayName = entry.displayName
+            toPar = entry.toPar
+            thru = entry.thru
+            strokes = entry.strokes
+            dnf = entry.dnf
+            division = entry.division.isEmpty ? nil : entry.division
+            self.signed = signed
+        }
+    }
+
+    struct Division: Encodable {
+        var name: String
+        var standings: [Entry]
+    }
+
+    /// Who entered what: each disagreeing entry of a mismatch.
+    struct ConflictEntry: Encodable {
+        var eventID: String
+        var strokes: StrokesValue
+        var penalties: Int
+        var reportedBy: String?
+        var reportedByName: String?
     }
 
     struct Conflict: Encodable {
         var playerID: String
         var hole: Int
         var eventIDs: [String]
+        var entries: [ConflictEntry]
     }
 
     var roundID: String
     var version: Int
     var standings: [Entry]
+    var divisions: [Division]
     var conflicts: [Conflict]
 
     init(_ board: RoundBoard) {
         let standings = board.standings
+        let signed = Set(board.snapshot.signatures.map(\.playerID))
+        let names = board.snapshot.playerNames
         roundID = Format.id(board.snapshot.round.id)
         version = board.version
-        self.standings = standings.entries.map {
-            Entry(position: $0.position, playerID: Format.id($0.playerID), displayName: $0.displayName, toPar: $0.toPar, thru: $0.thru, strokes: $0.strokes, dnf: $0.dnf)
-        }
-        conflicts = standings.conflicts.map {
-            Conflict(playerID: Format.id($0.playerID), hole: $0.hole, eventIDs: $0.eventIDs.map(Format.id))
+        self.standings = standings.entries.map { Entry($0, signed: signed.contains($0.playerID)) }
+        divisions = standings.divisions.map { Division(name: $0.name, standings: $0.entries.map { Entry($0, signed: signed.contains($0.playerID)) }) }
+        conflicts = standings.conflicts.map { conflict in
+            let leaves = board.scores[conflict.playerID, conflict.hole]?.leaves ?? []
+            return Conflict(playerID: Format.id(conflict.playerID), hole: conflict.hole, eventIDs: conflict.eventIDs.map(Format.id),
+                            entries: leaves.map { ConflictEntry(eventID: Format.id($0.id), strokes: StrokesValue($0.strokes), penalties: $0.penalties,
+                                                                reportedBy: $0.reportedBy.map(Format.id), reportedByName: $0.reportedBy.flatMap { names[$0] }) })
         }
     }
 }
@@ -115,8 +149,10 @@ struct ScoreEventItem: Encodable {
     var resolves: [String]
     var recordedAt: Date
     var hlc: String
+    var penalties: Int
 
     init(_ event: ScoreEvent) {
+        penalties = event.penalties
         id = Format.id(event.id)
         roundID = Format.id(event.roundID)
         playerID = Format.id(event.playerID)
@@ -133,9 +169,21 @@ struct ScoreEventItem: Encodable {
 }
 
 /// Strokes as the API writes them: a number, or "DNF".
-struct StrokesValue: Encodable {
+struct StrokesValue: Codable {
     let strokes: Strokes
     init(_ strokes: Strokes) { self.strokes = strokes }
+
+    /// A whole number from 1 to 99, or "DNF".
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Int.self), case .success(let strokes) = Strokes.validated(value) {
+            self.strokes = strokes
+        } else if let text = try? container.decode(String.self), text.uppercased() == "DNF" {
+            strokes = .dnf
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "strokes must be a whole number from 1 to 99, or \"DNF\".")
+        }
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

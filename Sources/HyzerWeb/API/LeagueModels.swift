@@ -1,0 +1,238 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+// Bodies and answers of the setup and league API (DESIGN.md, "Contracts"). Bodies are typed
+// JSON: a wrong type or a missing key is a 422 naming the field.
+
+struct CourseBody: Decodable {
+    struct HoleBody: Decodable {
+        var number: Int
+        var par: Int
+        var distance: Int?
+    }
+
+    var name: String?
+    var holes: [HoleBody]
+}
+
+struct PlayerBody: Decodable {
+    var displayName: String?
+    var handle: String?
+    var role: String?
+}
+
+struct EventBody: Decodable {
+    var name: String?
+    var divisions: [String]?
+}
+
+struct RoundBody: Decodable {
+    struct Entry: Decodable {
+        var playerID: String
+        var division: String?
+    }
+
+    var courseID: String?
+    var name: String?
+    var eventID: String?
+    var start: Bool?
+    var players: [Entry]
+}
+
+struct CardsBody: Decodable {
+    struct CardBody: Decodable {
+        var name: String?
+        var startingHole: Int?
+        var teeTime: Date?
+        var playerIDs: [String]
+    }
+
+    struct AutoBody: Decodable {
+        var shotgun: Bool?
+        var firstTee: Date?
+    }
+
+    var cards: [CardBody]?
+    var auto: AutoBody?
+}
+
+struct CardHoleBody: Decodable {
+    struct Entry: Decodable {
+        var playerID: String
+        var strokes: StrokesValue
+        var penalties: Int?
+    }
+
+    var scores: [Entry]
+}
+
+struct SignatureBody: Decodable {
+    var playerID: String
+}
+
+struct PlayoffBody: Decodable {
+    var division: String?
+    var winner: String
+}
+
+struct CourseResponse: ResponseEncodable {
+    var id: String
+    var name: String
+    var holes: [RoundDetailResponse.HoleItem]
+    var totalPar: Int
+
+    init(_ course: Course) {
+        id = Format.id(course.id)
+        name = course.name
+        holes = course.holes.map { .init(number: $0.number, par: $0.par, distance: $0.distance) }
+        totalPar = course.totalPar
+    }
+}
+
+struct CourseListResponse: ResponseEncodable {
+    var courses: [CourseResponse]
+}
+
+struct PlayerResponse: ResponseEncodable {
+    var id: String
+    var displayName: String
+    var handle: String
+    var role: String
+
+    init(_ player: Player) {
+        id = Format.id(player.id)
+        displayName = player.displayName
+        handle = player.handle.value
+        role = player.role.rawValue
+    }
+}
+
+struct PlayerListResponse: ResponseEncodable {
+    var players: [PlayerResponse]
+}
+
+struct EventResponse: ResponseEncodable {
+    struct RoundItem: Encodable {
+        var id: String
+        var name: String
+        var status: String
+    }
+
+    var id: String
+    var name: String
+    var divisions: [String]
+    var rounds: [RoundItem]
+
+    init(_ event: Event, rounds: [RoundSnapshot] = []) {
+        id = Format.id(event.id)
+        name = event.name
+        divisions = event.divisions
+        self.rounds = rounds.map { RoundItem(id: Format.id($0.round.id), name: $0.round.name, status: $0.round.status.rawValue) }
+    }
+}
+
+struct EventListResponse: ResponseEncodable {
+    var events: [EventResponse]
+}
+
+struct EventStandingsResponse: ResponseEncodable {
+    struct RoundScore: Encodable {
+        var roundID: String
+        var strokes: Int
+        var toPar: Int
+        var thru: Int
+        var dnf: Bool
+    }
+
+    struct Entry: Encodable {
+        var position: String
+        var playerID: String
+        var displayName: String
+        var division: String
+        var toPar: Int
+        var total: Int
+        var thru: Int
+        var rounds: [RoundScore]
+        var dnf: Bool
+        var playoff: String?
+    }
+
+    struct Division: Encodable {
+        var name: String
+        var playoffPending: Bool
+        var standings: [Entry]
+    }
+
+    var eventID: String
+    var final: Bool
+    var divisions: [Division]
+
+    init(_ standings: EventStandings) {
+        eventID = Format.id(standings.eventID)
+        final = standings.isFinal
+        divisions = standings.divisions.map { division in
+            Division(name: division.name, playoffPending: division.playoffPending, standings: division.entries.map { entry in
+                Entry(position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName, division: entry.division,
+                      toPar: entry.toPar, total: entry.total, thru: entry.thru,
+                      rounds: entry.rounds.compactMap { $0 }.map { RoundScore(roundID: Format.id($0.roundID), strokes: $0.strokes, toPar: $0.toPar, thru: $0.thru, dnf: $0.dnf) },
+                      dnf: entry.dnf, playoff: entry.playoff?.rawValue)
+            })
+        }
+    }
+}
+
+struct CardsResponse: ResponseEncodable {
+    struct CardItem: Encodable {
+        var id: String
+        var name: String
+        var startingHole: Int
+        var teeTime: Date?
+        var playerIDs: [String]
+        var holeOrder: [Int]
+    }
+
+    var roundID: String
+    var cards: [CardItem]
+
+    init(_ snapshot: RoundSnapshot) {
+        roundID = Format.id(snapshot.round.id)
+        let holes = snapshot.course.holes.map(\.number)
+        cards = snapshot.round.cards.map {
+            CardItem(id: Format.id($0.id), name: $0.name, startingHole: $0.startingHole, teeTime: $0.teeTime,
+                     playerIDs: $0.playerIDs.map(Format.id), holeOrder: $0.holeOrder(holes))
+        }
+    }
+}
+
+extension DecodingError {
+    /// A typed body that does not match: a 422 naming the field; JSON that is not JSON: a 400.
+    var problem: Problem {
+        func path(_ context: Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        switch self {
+        case .keyNotFound(let key, let context):
+            let field = (path(context).isEmpty ? "" : path(context) + ".") + key.stringValue
+            return Problem(invalid: FieldErrors(field, "\(field) is required."))
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return Problem(invalid: FieldErrors(path(context), "\(path(context)) has the wrong type."))
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return Problem(invalid: FieldErrors(path(context), "\(path(context)): \(context.debugDescription)"))
+        default:
+            return Problem(status: .badRequest, title: "Malformed body", detail: "The body is not a JSON document.")
+        }
+    }
+}
+
+extension Request {
+    /// Decodes a typed JSON body; a mismatch is a problem document, never a 500.
+    func decodeBody<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
+        do {
+            return try await decode(as: type, context: context)
+        } catch let error as DecodingError {
+            throw error.problem
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// `/api/v1/…` setup and league play: courses, players, events, rounds with divisions, cards,
+/// a card's hole, signatures and playoffs. Each validates with the same drafts as the forms.
+struct LeagueAPIController {
+    let stores: Stores
+
+    func addRoutes(to api: RouteGroups) {
+        api.viewer.get("/courses", use: courses)
+        api.coach.post("/courses", use: createCourse)
+        api.viewer.get("/players", use: players)
+        api.coach.post("/players", use: createPlayer)
+        api.viewer.get("/events", use: events)
+        api.coach.post("/events", use: createEvent)
+        api.viewer.get("/events/:id", use: event)
+        api.viewer.get("/events/:id/standings", use: eventStandings)
+        api.coach.post("/events/:id/playoff", use: playoff)
+        api.coach.post("/rounds", use: createRound)
+        api.coach.post("/rounds/:id/start", use: start)
+        api.coach.post("/rounds/:id/complete", use: complete)
+        api.viewer.get("/rounds/:id/cards", use: cards)
+        api.coach.post("/rounds/:id/cards", use: setCards)
+        api.scorer.post("/rounds/:id/cards/:cardID/holes/:hole", use: scoreCardHole)
+        api.scorer.post("/rounds/:id/signatures", use: sign)
+    }
+
+    // MARK: Courses and players
+
+    @Sendable func courses(_ request: Request, context: AppRequestContext) async throws -> CourseListResponse {
+        CourseListResponse(courses: try await stores.domain.courses().map(CourseResponse.init))
+    }
+
+    @Sendable func createCourse(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<CourseResponse> {
+        let body = try await request.decodeBody(CourseBody.self, context: context)
+        let numbers = body.holes.map(\.number)
+        guard numbers == Array(stride(from: 1, through: numbers.count, by: 1)) else {
+            throw FieldErrors("holes", "Holes are numbered 1, 2, 3… in order.")
+        }
+        let distances = body.holes.map(\.distance)
+        let draft = CourseDraft(
+            name: body.name, holeCount: String(body.holes.count),
+            pars: body.holes.map { String($0.par) }.joined(separator: " "),
+            distances: distances.allSatisfy({ $0 == nil }) ? nil : distances.map { $0.map(String.init) ?? "" }.joined(separator: ",")
+        )
+        let course = try await stores.domain.createCourse(try draft.validated())
+        return EditedResponse(status: .created, response: CourseResponse(course))
+    }
+
+    @Sendable func players(_ request: Request, context: AppRequestContext) async throws -> PlayerListResponse {
+        PlayerListResponse(players: try await stores.domain.players().map(PlayerResponse.init))
+    }
+
+    @Sendable func createPlayer(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerResponse> {
+        let body = try await request.decodeBody(PlayerBody.self, context: context)
+        let valid = try PlayerDraft(displayName: body.displayName, handle: body.handle, role: body.role ?? Role.athlete.rawValue).validated()
+        let creator = context.identity?.role ?? .athlete
+        guard creator.grantable.contains(valid.role) else {
+            throw FieldErrors("role", "A \(creator.rawValue) can add \(creator.grantable.map(\.rawValue).joined(separator: " or ")) players.")
+        }
+        return EditedResponse(status: .created, response: PlayerResponse(try await stores.domain.createPlayer(valid)))
+    }
+
+    // MARK: Events
+
+    @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> EventListResponse {
+        EventListResponse(events: try await stores.domain.events().map { EventResponse($0) })
+    }
+
+    @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EventResponse> {
+        let body = try await request.decodeBody(EventBody.self, context: context)
+        let valid = try EventDraft(name: body.name, divisions: body.divisions ?? []).validated()
+        let event = try await stores.domain.createEvent(valid, createdBy: context.identity?.playerID)
+        return EditedResponse(status: .created, response: EventResponse(event))
+    }
+
+    @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> EventResponse {
+        let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
+        return EventResponse(snapshot.event, rounds: snapshot.rounds)
+    }
+
+    @Sendable func eventStandings(_ request: Request, context: AppRequestContext) async throws -> EventStandingsResponse {
+        EventStandingsResponse(try await stores.domain.eventSnapshot(try context.uuid("id", "Event")).standings)
+    }
+
+    @Sendable func playoff(_ request: Request, context: AppRequestContext) async throws -> EventStandingsResponse {
+        let body = try await request.decodeBody(PlayoffBody.self, context: context)
+        guard let winner = UUID(text: body.winner) else { throw FieldErrors("winner", "The winner must be a player id.") }
+        let snapshot = try await stores.domain.recordPlayoff(eventID: try context.uuid("id", "Event"), division: body.division ?? "", winner: winner)
+        return EventStandingsResponse(snapshot.standings)
+    }
+
+    // MARK: Rounds
+
+    @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RoundDetailResponse> {
+        let body = try await request.decodeBody(RoundBody.self, context: context)
+        let courses = try await stores.domain.courses()
+        let players = try await stores.domain.players()
+        let events = try await stores.domain.events()
+        let draft = RoundDraft(
+            name: body.name, courseID: body.courseID, playerIDs: body.players.map(\.playerID), startNow: body.start ?? true,
+            eventID: body.eventID,
+            divisions: Dictionary(body.players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first })
+        )
+        let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
+                                        events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })) { names[$0] ?? "Round" }
+        let round = try await stores.domain.createRound(valid, createdBy: context.identity?.playerID)
+        return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))
+    }
+
+    @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> RoundDetailResponse {
+        RoundDetailResponse(try await stores.domain.setStatus(of: try context.uuid("id", "Round"), to: .active))
+    }
+
+    @Sendable func complete(_ request: Request, context: AppRequestContext) async throws -> RoundDetailResponse {
+        RoundDetailResponse(try await stores.domain.setStatus(of: try context.uuid("id", "Round"), to: .completed))
+    }
+
+    // MARK: Cards
+
+    @Sendable func cards(_ request: Request, context: AppRequestContext) async throws -> CardsResponse {
+        CardsResponse(try await stores.domain.snapshot(of: try context.uuid("id", "Round")))
+    }
+
+    /// Either `{"cards": […]}` set by hand or `{"auto": {"shotgun": true}}` planned.
+    @Sendable func setCards(_ request: Request, context: AppRequestContext) async throws -> CardsResponse {
+        let roundID = try context.uuid("id", "Round")
+        let body = try await request.decodeBody(CardsBody.self, context: context)
+        if let auto = body.auto {
+            return CardsResponse(try await stores.domain.planCards(of: roundID, shotgun: auto.shotgun ?? true, firstTee: auto.firstTee))
+        }
+        guard let bodies = body.cards else { throw FieldErrors("cards", "Send the cards, or \"auto\" to plan them.") }
+        let snapshot = try await stores.domain.snapshot(of: roundID)
+        var cards: [Card] = []
+        for (index, card) in bodies.enumerated() {
+            let ids = try card.playerIDs.map { text in
+                guard let id = UUID(text: text) else { throw FieldErrors("cards[\(index)].playerIDs", "\"\(text.prefix(40))\" is not a player id.") }
+                return id
+            }
+            cards.append(Card(id: UUID(), name: card.name ?? "Card \(index + 1)", startingHole: card.startingHole ?? snapshot.course.holes.first?.number ?? 1,
+                              teeTime: card.teeTime, playerIDs: ids))
+        }
+        return CardsResponse(try await stores.domain.setCards(cards, of: roundID))
+    }
+
+    /// One hole for the whole card, as the card page saves it; answers the round's standings.
+    @Sendable func scoreCardHole(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {
+        let roundID = try context.uuid("id", "Round")
+        let cardID = try context.uuid("cardID", "Card")
+        guard let hole = context.parameters.get("hole", as: Int.self) else { throw StoreError.notFound("Hole") }
+        let body = try await request.decodeBody(CardHoleBody.self, context: context)
+        let entries = try body.scores.enumerated().map { index, entry in
+            guard let player = UUID(text: entry.playerID) else { throw FieldErrors("scores[\(index)].playerID", "That is not a player id.") }
+            return DomainStore.CardEntry(playerID: player, strokes: entry.strokes.strokes, penalties: entry.penalties ?? 0)
+        }
+        let snapshot = try await stores.domain.recordCardHole(entries, hole: hole, card: cardID, in: roundID, by: context.identity)
+        return StandingsResponse(snapshot.board)
+    }
+
+    @Sendable func sign(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {
+        let body = try await request.decodeBody(SignatureBody.self, context: context)
+        guard let player = UUID(text: body.playerID) else { throw FieldErrors("playerID", "That is not a player id.") }
+        let snapshot = try await stores.domain.sign(playerID: player, in: try context.uuid("id", "Round"), by: context.identity)
+        return StandingsResponse(snapshot.board)
+    }
+}
