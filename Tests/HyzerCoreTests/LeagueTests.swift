@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+@testable import HyzerCore
+
+/// Divisions, events of several rounds, playoffs, cards and cross-checked scoring: pure rules.
+@Suite struct LeagueTests {
+    /// A round of `world` with Ann and Ben in MPO, Cleo and Dev in FPO.
+    static func divided(_ world: inout World) {
+        world.round.divisions = [world.players[0].id: "MPO", world.players[1].id: "MPO", world.players[2].id: "FPO", world.players[3].id: "FPO"]
+    }
+
+    @Test func divisionsHaveTheirOwnPositionsInTheClubsOrder() {
+        var world = World()
+        Self.divided(&world)
+        // Cleo (FPO) leads the field at -1; Ann and Ben tie in MPO at par; Dev is +1.
+        let events = [world.event(0, hole: 1, .count(3)), world.event(1, hole: 1, .count(3)),
+                      world.event(2, hole: 1, .count(2)), world.event(3, hole: 1, .count(4))]
+        let standings = Standings.compute(course: world.course, round: world.round, players: world.players, events: events, divisionOrder: ["MPO", "FPO"])
+        #expect(standings.entries.map(\.position) == ["1", "T2", "T2", "4"])
+        #expect(standings.divisions.map(\.name) == ["MPO", "FPO"])
+        #expect(standings.divisions[0].entries.map(\.position) == ["T1", "T1"])
+        #expect(standings.divisions[1].entries.map { "\($0.displayName) \($0.position)" } == ["Cleo 1", "Dev 2"])
+        // Without divisions, the same scores make one field and no division lists.
+        world.round.divisions = [:]
+        let undivided = world.standings(events)
+        #expect(undivided.divisions.isEmpty && undivided.entries.map(\.position) == ["1", "T2", "T2", "4"])
+    }
+
+    /// Two rounds on layouts with different pars: totals add each round's to-par.
+    static func twoRoundEvent(statuses: (RoundStatus, RoundStatus) = (.completed, .completed)) -> (Event, World, World) {
+        var front = World()
+        var back = front
+        back.round.id = UUID()
+        let shortCourse = Course(id: UUID(), name: "Short", holes: (1...9).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: front.course.updatedAt)
+        back.round.courseID = shortCourse.id
+        front.round.status = statuses.0
+        back.round.status = statuses.1
+        let event = Event(id: UUID(), name: "League night", divisions: [], createdAt: Date(), updatedAt: front.course.updatedAt)
+        front.round.eventID = event.id
+        back.round.eventID = event.id
+        return (event, front, back)
+    }
+
+    @Test func eventTotalsAddEachRoundsToParOnItsOwnLayout() {
+        var (event, front, back) = Self.twoRoundEvent(statuses: (.completed, .active))
+        let short = Course(id: back.round.courseID, name: "Short", holes: (1...9).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: front.course.updatedAt)
+        // Front: Ann 4 on the par-4 hole 5 (E), Ben 5 (+1). Back: Ann 2 on hole 1 (-1), Ben thru 0.
+        let frontEvents = [front.event(0, hole: 5, .count(4)), front.event(1, hole: 5, .count(5))]
+        let backEvents = [back.event(0, hole: 1, .count(2))]
+        let standings = EventStandings.compute(event: event, rounds: [
+            .init(round: front.round, standings: Standings.compute(course: front.course, round: front.round, players: front.players, events: frontEvents)),
+            .init(round: back.round, standings: Standings.compute(course: short, round: back.round, players: back.players, events: backEvents)),
+        ])
+        let rows = standings.divisions[0].entries
+        #expect(rows[0].displayName == "Ann" && rows[0].toPar == -1 && rows[0].total == 6 && rows[0].thru == 1 && rows[0].thruOf == 9)
+        #expect(rows[0].rounds.map { $0?.toPar } == [0, -1])
+        #expect(rows[1].displayName == "Ben" && rows[1].toPar == 1 && rows[1].position == "2")
+        #expect(!standings.isFinal)
+        #expect(rows.allSatisfy { $0.playoff == nil })
+        event.name = "unused"
+    }
+
+    @Test func aTieForFirstAtTheEndIsAPlayoffDecidedByTheRecordedWinner() {
+        var (event, front, back) = Self.twoRoundEvent()
+        let frontEvents = [front.event(0, hole: 1, .count(3)), front.event(1, hole: 1, .count(2)), front.event(2, hole: 1, .count(4))]
+        let backEvents = [back.event(0, hole: 1, .count(2)), back.event(1, hole: 1, .count(3)), back.event(2, hole: 1, .count(3))]
+        func compute() -> EventStandings {
+            EventStandings.compute(event: event, rounds: [
+                .init(round: front.round, standings: front.standings(frontEvents)),
+                .init(round: back.round, standings: Standings.compute(course: front.course, round: back.round, players: back.players, events: backEvents)),
+            ])
+        }
+        let tied = compute()
+        #expect(tied.isFinal && tied.divisions[0].playoffPending)
+        #expect(tied.divisions[0].entries.prefix(2).map(\.position) == ["T1", "T1"])
+        #expect(tied.divisions[0].entries.prefix(2).allSatisfy { $0.playoff == .pending })
+
+        event.playoffWinners[""] = front.players[1].id
+        let decided = compute()
+        #expect(!decided.divisions[0].playoffPending)
+        let rows = decided.divisions[0].entries.filter(\.started)
+        #expect(rows.map { "\($0.displayName) \($0.position)" } == ["Ben 1", "Ann 2", "Cleo 3"])
+        #expect(rows[0].playoff == .won && rows[1].playoff == .lost)
+        // Playoff throws never count: the totals are unchanged.
+        #expect(rows[0].toPar == rows[1].toPar)
+
+        // While a round is still being played, a tie for first is only a tie.
+        back.round.status = .active
+        #expect(!compute().divisions[0].playoffPending)
+    }
+
+    @Test func aDNFInAnyRoundRanksAfterEveryFinisherOfTheEvent() {
+        let (event, front, back) = Self.twoRoundEvent()
+        var f = front, b = back
+        // Ann leads after round one by far, then withdraws in round two.
+        let frontEvents = [f.event(0, hole: 1, .count(1)), f.event(1, hole: 1, .count(5))]
+        let backEvents = [b.event(0, hole: 1, .dnf), b.event(1, hole: 1, .count(5))]
+        let standings = EventStandings.compute(event: event, rounds: [
+            .init(round: f.round, standings: f.standings(frontEvents)),
+            .init(round: b.round, standings: b.standings(backEvents)),
+        ])
+        let rows = standings.divisions[0].entries.filter { $0.started }
+        #expect(rows.map { "\($0.displayName) \($0.position)" } == ["Ben 1", "Ann DNF"])
+    }
+
+    @Test func cardsAreByDivisionOfFourWithTheLeadersTogetherAndShotgunStarts() {
+        #expect(CardPlanner.sizes(for: 10) == [4, 3, 3])
+        #expect(CardPlanner.sizes(for: 5) == [5])
+        #expect(CardPlanner.sizes(for: 9) == [5, 4])
+        #expect(CardPlanner.sizes(for: 13) == [5, 4, 4])
+        #expect(CardPlanner.sizes(for: 0) == [])
+        let men = (0..<6).map { _ in UUID() }, women = (0..<3).map { _ in UUID() }
+        let cards = CardPlanner.plan(groups: [men, women], holes: Array(1...18), shotgun: true)
+        #expect(cards.map(\.playerIDs) == [Array(men[0..<3]), Array(men[3..<6]), women])
+        #expect(cards.map(\.startingHole) == [1, 2, 3])
+        #expect(cards.map(\.name) == ["Card 1", "Card 2", "Card 3"])
+
+        // By the standings so far: leaders first, unranked players after in registration order.
+        let standings = EventDivisionStandings(name: "MPO", entries: [men[4], men[1], men[2]].map { id in
+            EventStandingsEntry(position: "", playerID: id, displayName: "", handle: "", division: "MPO", toPar: 0, total: 0, thru: 0, thruOf: 0, rounds: [], dnf: false)
+        }, playoffPending: false)
+        #expect(CardPlanner.order(men, by: standings) == [men[4], men[1], men[2], men[0], men[3], men[5]])
+
+        // Tee times instead of a shotgun: everyone from the first hole, ten minutes apart.
+        let tee = Date(timeIntervalSince1970: 1_800_000_000)
+        let timed = CardPlanner.plan(groups: [men], holes: Array(1...18), shotgun: false, firstTee: tee)
+        #expect(timed.map(\.startingHole) == [1, 1])
+        #expect(timed.map(\.teeTime) == [tee, tee.addingTimeInterval(600)])
+    }
+
+    @Test func aCardPlaysFromItsStartingHoleAndWraps() {
+        let card = Card(id: UUID(), name: "Card 3", startingHole: 16, playerIDs: [])
+        #expect(card.holeOrder(Array(1...18)) == [16, 17, 18] + Array(1...15))
+        #expect(card.hole(after: 18, of: Array(1...18)) == 1)
+        #expect(card.hole(after: 15, of: Array(1...18)) == nil)
+    }
+
+    @Test func twoScorekeepersWhoDifferAreOneMismatchWithWhoEnteredWhat() {
+        var world = World()
+        let (keeperA, keeperB) = (world.players[0].id, world.players[1].id)
+        var onA = world.event(2, hole: 4, .count(3))
+        onA.reportedBy = keeperA
+        var onB = world.event(2, hole: 4, .count(4), device: world.otherDevice)
+        onB.reportedBy = keeperB
+        var agreeA = world.event(2, hole: 5, .count(4))
+        agreeA.reportedBy = keeperA
+        var agreeB = world.event(2, hole: 5, .count(4), device: world.otherDevice)
+        agreeB.reportedBy = keeperB
+        let scores = CurrentScores(events: [onA, onB, agreeA, agreeB])
+        #expect(scores.conflicts.map(\.0.hole) == [4])
+        #expect(Set(scores[world.players[2].id, 4]?.leaves.compactMap(\.reportedBy) ?? []) == [keeperA, keeperB])
+        #expect(scores[world.players[2].id, 5]?.confirmations == 2)
+        // A penalty is part of the result: the same throws with a penalty is a mismatch.
+        var penalised = agreeB
+        penalised.penalties = 1
+        #expect(CurrentScores(events: [agreeA, penalised]).conflicts.count == 1)
+    }
+
+    @Test func aCrossCheckedEntryCorrectsOnlyTheKeepersOwnAndASignedCardNeedsACoach() {
+        var world = World()
+        let keeperA = world.players[0].id, keeperB = world.players[1].id
+        var existing: [ScoreEvent] = []
+        func enter(_ strokes: Int, by keeper: UUID, signed: Set<UUID> = [], coach: Bool = false) -> Result<ScoreDecision, ScoreRejection> {
+            world.wall += 1000
+            let submission = ScoreSubmission(playerID: world.players[2].id, hole: 3, strokes: .count(strokes), reportedBy: keeper, crossCheck: true)
+            let result = ScoreRules.decide(submission, round: world.round, course: world.course, playerNames: world.names, existing: existing,
+                                           newID: UUID(), deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall),
+                                           signed: signed, mayChangeSigned: coach)
+            if case .success(.record(let event)) = result { existing.append(event) }
+            return result
+        }
+        guard case .success(.record(let first)) = enter(3, by: keeperA) else { Issue.record("A's entry refused"); return }
+        guard case .success(.record(let second)) = enter(4, by: keeperB) else { Issue.record("B's independent entry refused"); return }
+        #expect(second.supersedes == nil)
+        #expect(CurrentScores(events: existing).conflicts.count == 1)
+        guard case .success(.record(let fix)) = enter(4, by: keeperA) else { Issue.record("A's correction refused"); return }
+        #expect(fix.supersedes == first.id && fix.resolves.isEmpty)
+        #expect(CurrentScores(events: existing).conflicts.isEmpty)
+
+        #expect(enter(5, by: keeperA, signed: [world.players[2].id]) == .failure(.signed("Cleo")))
+        guard case .success(.record) = enter(5, by: keeperA, signed: [world.players[2].id], coach: true) else { Issue.record("coach refused"); return }
+    }
+
+    @Test func eventDraftsNameDivisionsOnceEach() throws {
+        let valid = try EventDraft(name: " Tuesday league ", divisions: EventDraft.divisionList("MPO, FPO\nMA1")).validated()
+        #expect(valid.divisions == ["MPO", "FPO", "MA1"])
+        #expect(throws: FieldErrors.self) { try EventDraft(name: "x", divisions: ["MPO", "mpo"]).validated() }
+        #expect(throws: FieldErrors.self) { try EventDraft(name: "x", divisions: ["<script>"]).validated() }
+        #expect(throws: FieldErrors.self) { try EventDraft(name: "", divisions: []).validated() }
+    }
+}
