@@ -45,6 +45,13 @@
       before[board.getAttribute("data-round")] = positions(board);
     });
     container.innerHTML = html;
+    // A page showing one division keeps to it: the stream carries every division.
+    var only = container.getAttribute("data-division");
+    if (only) {
+      container.querySelectorAll(".division[data-division]").forEach(function (division) {
+        if (division.getAttribute("data-division") !== only) division.remove();
+      });
+    }
     container.querySelectorAll(".leaderboard[data-round]").forEach(function (board) {
       var old = before[board.getAttribute("data-round")];
       if (!old) return;

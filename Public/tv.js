@@ -42,11 +42,11 @@
   function show() {
     var list = rounds();
     if (list.length === 0) return;
-    var index = list.findIndex(function (r) { return r.getAttribute("data-round") === current.round; });
+    var index = list.findIndex(function (r) { return r.getAttribute("data-board") === current.round; });
     if (index < 0) { index = 0; current.page = 0; }
     list.forEach(function (section, i) { section.classList.toggle("tv-active", i === index); });
     var section = list[index];
-    current.round = section.getAttribute("data-round");
+    current.round = section.getAttribute("data-board");
     var pages = pagesOf(section);
     if (current.page >= pages.length) current.page = 0;
     pages.forEach(function (rows, i) {
@@ -64,8 +64,8 @@
     if (current.page + 1 < count) {
       current.page += 1;
     } else {
-      var index = list.findIndex(function (r) { return r.getAttribute("data-round") === current.round; });
-      current.round = list[(index + 1) % list.length].getAttribute("data-round");
+      var index = list.findIndex(function (r) { return r.getAttribute("data-board") === current.round; });
+      current.round = list[(index + 1) % list.length].getAttribute("data-board");
       current.page = 0;
     }
     show();

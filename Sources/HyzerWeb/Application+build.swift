@@ -138,6 +138,7 @@ func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
     InvitesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    CardPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     TVController(stores: stores, renderer: renderer).addRoutes(to: pages)
     SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
     RoundsAPIController(stores: stores).addRoutes(to: api)

@@ -13,6 +13,7 @@ public struct LeaderboardView: Hashable, Sendable {
         public var thru: String
         public var strokes: String
         public var dnf: Bool
+        public var signed: Bool
     }
 
     public var roundID: String
@@ -21,12 +22,20 @@ public struct LeaderboardView: Hashable, Sendable {
     public var status: String
     public var version: Int
     public var rows: [Row]
+    /// Each division with its own positions; empty in a round without divisions.
+    public var divisions: [Division]
+    public var hasDivisions: Bool
     public var conflictCount: Int
     // Stored, not computed: templates read values through reflection, which sees only stored properties.
     public var hasConflicts: Bool
     public var isCompleted: Bool
 
-    public init(standings: Standings, roundName: String, courseName: String, status: RoundStatus, version: Int) {
+    public struct Division: Hashable, Sendable {
+        public var name: String
+        public var rows: [Row]
+    }
+
+    public init(standings: Standings, roundName: String, courseName: String, status: RoundStatus, version: Int, signed: Set<UUID> = []) {
         roundID = standings.roundID.lowercasedText
         self.roundName = roundName
         self.courseName = courseName
@@ -35,7 +44,7 @@ public struct LeaderboardView: Hashable, Sendable {
         conflictCount = standings.conflicts.count
         hasConflicts = conflictCount > 0
         isCompleted = status == .completed
-        rows = standings.entries.map { entry in
+        func row(_ entry: StandingsEntry) -> Row {
             Row(
                 position: entry.position,
                 playerID: entry.playerID.lowercasedText,
@@ -45,8 +54,20 @@ public struct LeaderboardView: Hashable, Sendable {
                 toParClass: entry.dnf || entry.thru == 0 ? "none" : ScoreFormat.toParClass(entry.toPar),
                 thru: ScoreFormat.thru(entry.thru, of: standings.holeCount),
                 strokes: entry.thru == 0 ? "–" : String(entry.strokes),
-                dnf: entry.dnf
+                dnf: entry.dnf,
+                signed: signed.contains(entry.playerID)
             )
         }
+        rows = standings.entries.map(row)
+        divisions = standings.divisions.map { Division(name: $0.name, rows: $0.entries.map(row)) }
+        hasDivisions = !divisions.isEmpty
+    }
+
+    /// The board of one division alone (the TV's page for it, a filtered leaderboard).
+    public func only(_ division: String) -> LeaderboardView {
+        var copy = self
+        copy.divisions = divisions.filter { $0.name == division }
+        copy.rows = copy.divisions.first?.rows ?? []
+        return copy
     }
 }

@@ -20,11 +20,13 @@ public struct RoundBoard: Sendable {
     public var header: RoundHeader { RoundHeader(snapshot) }
 
     public var leaderboard: LeaderboardView {
-        LeaderboardView(standings: standings, roundName: snapshot.round.name, courseName: snapshot.course.name, status: snapshot.round.status, version: snapshot.version)
+        LeaderboardView(standings: standings, roundName: snapshot.round.name, courseName: snapshot.course.name, status: snapshot.round.status, version: snapshot.version,
+                        signed: Set(snapshot.signatures.map(\.playerID)))
     }
 
     public var scorecard: ScorecardView {
-        ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings, version: snapshot.version)
+        ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings, version: snapshot.version,
+                      signatures: snapshot.signatures)
     }
 }
 

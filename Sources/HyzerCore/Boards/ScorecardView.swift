@@ -17,6 +17,10 @@ public struct ScorecardView: Hashable, Sendable {
         public var eventID: String
         public var conflict: Bool
         public var scored: Bool
+        public var penalty: Bool
+        /// Changed after the player signed: only a coach can, and it stays marked.
+        public var afterSigning: Bool
+        public var title: String
     }
 
     public struct Row: Hashable, Sendable {
@@ -34,6 +38,7 @@ public struct ScorecardView: Hashable, Sendable {
         public var strokes: String
         public var winner: Bool
         public var recordedAt: String
+        public var enteredBy: String
     }
 
     public struct Conflict: Hashable, Sendable {
@@ -53,7 +58,8 @@ public struct ScorecardView: Hashable, Sendable {
     public var totalPar: Int
     public var hasConflicts: Bool
 
-    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int) {
+    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int, signatures: [Signature] = []) {
+        let signedAt = signatures.firstByPlayer
         roundID = round.id.lowercasedText
         self.version = version
         let names = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -63,15 +69,18 @@ public struct ScorecardView: Hashable, Sendable {
         rows = round.playerIDs.map { playerID in
             let cells = course.holes.map { hole -> Cell in
                 guard let state = scores[playerID, hole.number] else {
-                    return Cell(hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false)
+                    return Cell(hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false, penalty: false, afterSigning: false, title: "")
                 }
                 return Cell(
                     hole: hole.number,
-                    text: state.winner.strokes.description,
-                    cssClass: ScoreFormat.holeClass(state.winner.strokes, par: hole.par),
+                    text: state.winner.score.map(String.init) ?? state.winner.strokes.description,
+                    cssClass: ScoreFormat.holeClass(state.winner.score.map(Strokes.count) ?? .dnf, par: hole.par),
                     eventID: state.winner.id.lowercasedText,
                     conflict: state.isConflict,
-                    scored: true
+                    scored: true,
+                    penalty: state.winner.penalties > 0,
+                    afterSigning: signedAt[playerID].map { state.winner.recordedAt > $0.signedAt } ?? false,
+                    title: state.winner.penalties > 0 ? "\(state.winner.resultText)" : ""
                 )
             }
             let entry = totals[playerID]
@@ -94,7 +103,8 @@ public struct ScorecardView: Hashable, Sendable {
                     displayName: names[key.playerID]?.displayName ?? "Unknown player",
                     hole: key.hole,
                     options: state.leaves.enumerated().map { index, event in
-                        ConflictOption(eventID: event.id.lowercasedText, strokes: event.strokes.description, winner: index == 0, recordedAt: event.recordedAt.date.formatted(.iso8601))
+                        ConflictOption(eventID: event.id.lowercasedText, strokes: event.resultText, winner: index == 0, recordedAt: event.recordedAt.date.formatted(.iso8601),
+                                       enteredBy: event.reportedBy.flatMap { names[$0]?.displayName } ?? "")
                     },
                     winnerID: state.winner.id.lowercasedText
                 )

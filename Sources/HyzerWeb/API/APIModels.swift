@@ -77,7 +77,8 @@ struct StandingsResponse: ResponseEncodable {
         var strokes: Int
         var dnf: Bool
         var division: String?
-        var signed: Bool
+        /// Present once the player has signed their card.
+        var signed: Bool?
 
         init(_ entry: StandingsEntry, signed: Bool) {
             position = entry.position
@@ -88,7 +89,7 @@ struct StandingsResponse: ResponseEncodable {
             strokes = entry.strokes
             dnf = entry.dnf
             division = entry.division.isEmpty ? nil : entry.division
-            self.signed = signed
+            self.signed = signed ? true : nil
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Hummingbird
 import HyzerCore
 import HyzerStore
@@ -229,8 +230,12 @@ extension DecodingError {
 extension Request {
     /// Decodes a typed JSON body; a mismatch is a problem document, never a 500.
     func decodeBody<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
+        guard let media = MediaType(from: headers[.contentType] ?? ""), media.isType(.applicationJson) else {
+            throw HTTPError(.unsupportedMediaType, message: "Send the body as application/json.")
+        }
+        let body = try await self.body.collect(upTo: context.maxUploadSize)
         do {
-            return try await decode(as: type, context: context)
+            return try JSONCoding.decoder.decode(type, from: Data(body.readableBytesView))
         } catch let error as DecodingError {
             throw error.problem
         }

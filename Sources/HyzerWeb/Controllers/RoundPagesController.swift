@@ -23,12 +23,12 @@ struct RoundPagesController {
         // An athlete scores only themselves: their name is already chosen.
         var form = FormState()
         if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
-        return renderer.page(RoundPage(board: snapshot.board, form: form), "round")
+        return renderer.page(RoundPage(board: snapshot.board, form: form, viewer: context.identity?.playerID), "round")
     }
 
     @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
-        return renderer.page(LeaderboardPage(board: snapshot.board), "leaderboard-page")
+        return renderer.page(LeaderboardPage(board: snapshot.board, division: request.uri.queryParameters.get("division").map { String($0) }), "leaderboard-page")
     }
 
     @Sendable func correction(_ request: Request, context: AppRequestContext) async throws -> HTML {

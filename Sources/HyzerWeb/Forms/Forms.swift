@@ -90,3 +90,14 @@ struct SettingsForm: Decodable, Sendable {
     var publicLeaderboards: String?
     var openSignUp: String?
 }
+
+/// A card's hole: `strokes[PLAYER_ID]` and `penalties[PLAYER_ID]` for each player of the card.
+struct CardHoleForm: Decodable, Sendable {
+    var strokes: [String: String]?
+    var penalties: [String: String]?
+}
+
+struct SignForm: Decodable, Sendable {
+    var playerID: String?
+    var cardID: String?
+}

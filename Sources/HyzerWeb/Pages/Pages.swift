@@ -54,9 +54,25 @@ struct RoundPage: Sendable {
     var playerOptions: [Option]
     var holeOptions: [Option]
     var form: FormState
+    var cards: [CardLink]
+    var hasCards: Bool
 
-    init(board: RoundBoard, form: FormState = FormState()) {
+    struct CardLink: Sendable {
+        var id: String
+        var name: String
+        var startingHole: Int
+        var players: String
+        var mine: Bool
+    }
+
+    init(board: RoundBoard, form: FormState = FormState(), viewer: UUID? = nil) {
         let snapshot = board.snapshot
+        let names = snapshot.playerNames
+        cards = snapshot.round.cards.map { card in
+            CardLink(id: Format.id(card.id), name: card.name, startingHole: card.startingHole,
+                     players: card.playerIDs.compactMap { names[$0] }.joined(separator: ", "), mine: viewer.map(card.playerIDs.contains) ?? false)
+        }
+        hasCards = !cards.isEmpty
         title = snapshot.round.name
         round = board.header
         scorecard = board.scorecard
@@ -80,10 +96,21 @@ struct LeaderboardPage: Sendable {
     var round: RoundHeader
     var leaderboard: LeaderboardView
 
-    init(board: RoundBoard) {
+    var division: String
+    var filters: [Option]
+    var hasFilters: Bool
+
+    /// `division` shows one division alone (the live stream keeps to it too).
+    init(board: RoundBoard, division: String? = nil) {
         title = "Leaderboard · \(board.snapshot.round.name)"
         round = board.header
-        leaderboard = board.leaderboard
+        let whole = board.leaderboard
+        let chosen = whole.divisions.contains { $0.name == division } ? division ?? "" : ""
+        self.division = chosen
+        leaderboard = chosen.isEmpty ? whole : whole.only(chosen)
+        filters = [Option(value: "", label: "All", selected: chosen.isEmpty)]
+            + whole.divisions.map { Option(value: $0.name, label: $0.name, selected: $0.name == chosen) }
+        hasFilters = whole.hasDivisions
     }
 }
 

@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// The phone pages of league play: a card scored hole by hole, and signing a card.
+struct CardPagesController {
+    let stores: Stores
+    let renderer: TemplateRenderer
+
+    func addRoutes(to groups: RouteGroups) {
+        groups.viewer.get("/rounds/:id/cards/:cardID", use: card)
+        groups.scorer.post("/rounds/:id/cards/:cardID/holes/:hole", use: saveHole)
+        groups.scorer.post("/rounds/:id/signatures", use: sign)
+    }
+
+    @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
+        let hole = request.uri.queryParameters.get("hole").flatMap { Int($0) }
+        guard let page = CardPage(board: snapshot.board, cardID: try context.uuid("cardID", "Card"), hole: hole, viewer: context.identity) else {
+            throw StoreError.notFound("Card")
+        }
+        return renderer.page(page, "card")
+    }
+
+    /// Saves the hole for every player of the card, then shows the card's next hole.
+    @Sendable func saveHole(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        let cardID = try context.uuid("cardID", "Card")
+        guard let hole = context.parameters.get("hole", as: Int.self) else { throw StoreError.notFound("Hole") }
+        let form = try await request.decode(as: CardHoleForm.self, context: context)
+        var values: [String: String] = [:]
+        var errors = FieldErrors()
+        var entries: [DomainStore.CardEntry] = []
+        for (key, text) in form.strokes ?? [:] {
+            values["strokes.\(key)"] = text
+            let penaltyText = form.penalties?[key] ?? ""
+            values["penalties.\(key)"] = penaltyText
+            guard let player = UUID(text: key) else { continue }
+            do {
+                let submission = try ScoreSubmission.parse(id: nil, playerID: key, hole: String(hole), strokes: text, supersedes: nil, penalties: penaltyText)
+                entries.append(DomainStore.CardEntry(playerID: player, strokes: submission.strokes, penalties: submission.penalties))
+            } catch {
+                errors.add("strokes.\(key)", error.summary)
+            }
+        }
+        do {
+            try errors.throwIfAny()
+            let snapshot = try await stores.domain.recordCardHole(entries, hole: hole, card: cardID, in: roundID, by: context.identity)
+            let card = snapshot.round.cards.first { $0.id == cardID }
+            let next = card?.hole(after: hole, of: snapshot.course.holes.map(\.number))
+            let target = "/rounds/\(Format.id(roundID))/cards/\(Format.id(cardID))?hole=\(next ?? hole)\(next == nil ? "#sign" : "")"
+            return .redirect(to: target, type: .normal)
+        } catch ScoreRejection.notYours {
+            throw ScoreRejection.notYours
+        } catch let rejection as ScoreRejection {
+            return try await refused(roundID: roundID, cardID: cardID, hole: hole, values: values, errors: RoundPagesController.fieldErrors(rejection), status: rejection.status, request: request, context: context)
+        } catch let errors as FieldErrors {
+            return try await refused(roundID: roundID, cardID: cardID, hole: hole, values: values, errors: errors, status: .unprocessableContent, request: request, context: context)
+        }
+    }
+
+    private func refused(roundID: UUID, cardID: UUID, hole: Int, values: [String: String], errors: FieldErrors, status: HTTPResponse.Status,
+                         request: Request, context: AppRequestContext) async throws -> Response {
+        let snapshot = try await stores.domain.snapshot(of: roundID)
+        var form = FormState(values: values, errors: errors)
+        form.message = errors.summary
+        guard let page = CardPage(board: snapshot.board, cardID: cardID, hole: hole, viewer: context.identity, form: form) else { throw StoreError.notFound("Card") }
+        return try renderer.page(page, "card", status: status).response(from: request, context: context)
+    }
+
+    @Sendable func sign(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        let form = try await request.decode(as: SignForm.self, context: context)
+        guard let player = form.playerID.flatMap(UUID.init(text:)) else { throw FieldErrors("playerID", "Choose who signs.") }
+        let back = form.cardID.flatMap(UUID.init(text:)).map { "/rounds/\(Format.id(roundID))/cards/\(Format.id($0))#sign" } ?? "/rounds/\(Format.id(roundID))"
+        do {
+            _ = try await stores.domain.sign(playerID: player, in: roundID, by: context.identity)
+            return .redirect(to: back, type: .normal)
+        } catch LeagueRejection.conflict(let message) {
+            let snapshot = try await stores.domain.snapshot(of: roundID)
+            var state = FormState()
+            state.message = message
+            if let cardID = form.cardID.flatMap(UUID.init(text:)), let page = CardPage(board: snapshot.board, cardID: cardID, hole: nil, viewer: context.identity, form: state) {
+                return try renderer.page(page, "card", status: .conflict).response(from: request, context: context)
+            }
+            return try renderer.page(RoundPage(board: snapshot.board, form: state), "round", status: .conflict).response(from: request, context: context)
+        }
+    }
+}
+
+extension ScoreRejection {
+    var status: HTTPResponse.Status {
+        switch self {
+        case .invalid: .unprocessableContent
+        case .conflict, .signed: .conflict
+        case .notYours: .forbidden
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HyzerCore
+
+/// A card scored on a phone, one hole at a time: every player of the card with steppers that
+/// start at par (or at this scorekeeper's entry), saved for the whole card with one tap.
+struct CardPage: Sendable {
+    struct Player: Sendable {
+        var playerID: String
+        var displayName: String
+        var value: String
+        var penalties: String
+        /// Another scorekeeper entered something else for this hole.
+        var mismatch: Bool
+        var others: String
+        var signed: Bool
+        var canSign: Bool
+        var total: String
+        var toPar: String
+    }
+
+    struct HoleLink: Sendable {
+        var number: Int
+        var current: Bool
+        var done: Bool
+    }
+
+    var title: String
+    var round: RoundHeader
+    var cardID: String
+    var cardName: String
+    var hole: Int
+    var par: Int
+    var distance: String
+    var step: Int
+    var holeCount: Int
+    var players: [Player]
+    var holes: [HoleLink]
+    var previousHole: Int?
+    var nextHole: Int?
+    var isLast: Bool
+    var canScore: Bool
+    var form: FormState
+
+    init?(board: RoundBoard, cardID: UUID, hole requested: Int?, viewer: Identity?, form: FormState = FormState()) {
+        let snapshot = board.snapshot
+        guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { return nil }
+        let numbers = snapshot.course.holes.map(\.number)
+        let order = card.holeOrder(numbers)
+        let scores = board.scores
+        // Where the card is: the requested hole, else the first in its order not yet scored.
+        let firstOpen = order.first { number in card.playerIDs.contains { scores[$0, number] == nil } } ?? order.last ?? 1
+        let hole = requested.flatMap { order.contains($0) ? $0 : nil } ?? firstOpen
+        let holeInfo = snapshot.course.hole(hole)
+        self.hole = hole
+        par = holeInfo?.par ?? 3
+        distance = holeInfo?.distance.map { "\($0) m" } ?? ""
+        step = (order.firstIndex(of: hole) ?? 0) + 1
+        holeCount = order.count
+        title = "\(card.name) · hole \(hole)"
+        round = board.header
+        self.cardID = Format.id(card.id)
+        cardName = card.name
+        let index = order.firstIndex(of: hole) ?? 0
+        previousHole = index > 0 ? order[index - 1] : nil
+        nextHole = index + 1 < order.count ? order[index + 1] : nil
+        isLast = nextHole == nil
+        holes = order.map { number in
+            HoleLink(number: number, current: number == hole, done: card.playerIDs.allSatisfy { scores[$0, number] != nil })
+        }
+        let names = snapshot.playerNames
+        let signed = Set(snapshot.signatures.map(\.playerID))
+        let totals = Dictionary(board.standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
+        let coach = viewer?.role.includes(.coach) ?? false
+        canScore = coach || viewer.map { card.playerIDs.contains($0.playerID) } ?? false
+        let par = self.par
+        players = card.playerIDs.map { id in
+            let state = scores[id, hole]
+            let mine = state?.leaves.first { $0.reportedBy != nil && $0.reportedBy == viewer?.playerID }
+            let shown = mine ?? state?.winner
+            let others = state?.leaves.filter { $0.id != mine?.id && $0.result != shown?.result }
+                .map { "\($0.resultText) by \($0.reportedBy.flatMap { names[$0] } ?? "another device")" } ?? []
+            let entry = totals[id]
+            let played = (entry?.thru ?? 0) > 0
+            return Player(
+                playerID: Format.id(id), displayName: names[id] ?? "Unknown player",
+                value: form.values["strokes.\(Format.id(id))"] ?? shown?.strokes.description ?? String(par),
+                penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
+                mismatch: state?.isConflict ?? false, others: others.joined(separator: ", "),
+                signed: signed.contains(id), canSign: !signed.contains(id) && (coach || viewer?.playerID == id),
+                total: played ? String(entry?.strokes ?? 0) : "–",
+                toPar: entry?.dnf == true ? "DNF" : (played ? ScoreFormat.toPar(entry?.toPar ?? 0) : "–")
+            )
+        }
+        self.form = form
+    }
+}
