@@ -10,6 +10,11 @@ import Testing
         try await Scenarios.twoDevicesConverge(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path), zone: "club")
     }
 
+    @Test func scorekeepersCrossCheckAcrossDevices() async throws {
+        let scratch = try Scratch()
+        try await Scenarios.scorekeepersCrossCheckAcrossDevices(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path), zone: "club")
+    }
+
     @Test func offlineDevicesConverge() async throws {
         let scratch = try Scratch()
         let cloud = FaultyCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))

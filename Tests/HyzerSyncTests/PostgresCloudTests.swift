@@ -12,6 +12,13 @@ import Testing
 @Suite(.serialized) struct PostgresCloudTests {
     static func zone() -> String { "test-\(UUID().uuidString.prefix(8))" }
 
+    @Test func scorekeepersCrossCheckAcrossDevices() async throws {
+        let cloud = try TestPostgres.cloud()
+        try await withPostgres(cloud) {
+            try await Scenarios.scorekeepersCrossCheckAcrossDevices(cloud, zone: Self.zone())
+        }
+    }
+
     @Test func twoDevicesConverge() async throws {
         let cloud = try TestPostgres.cloud()
         try await withPostgres(cloud) {
