@@ -153,38 +153,51 @@ extension DomainStore {
             guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
             let coach = reporter.map { $0.role.includes(.coach) } ?? true
             if let reporter, !coach, !card.playerIDs.contains(reporter.playerID) { throw ScoreRejection.notYours }
-            var recorded: [ScoreEvent] = []
-            var clock = stamp
-            for entry in entries {
-                guard card.playerIDs.contains(entry.playerID) else {
-                    throw ScoreRejection.invalid(FieldErrors("playerID", "That player is not on \(card.name)."))
-                }
-                let mine = CurrentScores(events: snapshot.events)[entry.playerID, hole]?.leaves.first { $0.reportedBy != nil && $0.reportedBy == reporter?.playerID }
-                if let mine, mine.result == HoleResult(strokes: entry.strokes, penalties: entry.strokes == .dnf ? 0 : entry.penalties) { continue }
-                let submission = ScoreSubmission(playerID: entry.playerID, hole: hole, strokes: entry.strokes, reportedBy: reporter?.playerID,
-                                                 penalties: entry.penalties, crossCheck: true)
-                let decision = ScoreRules.decide(
-                    submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
-                    existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: clock,
-                    signed: Set(snapshot.signatures.map(\.playerID)), mayChangeSigned: coach)
-                switch decision {
-                case .failure(let rejection): throw rejection
-                case .success(.duplicate): continue
-                case .success(.record(let event)):
-                    try ScoreEventRecord(event).insert(db)
-                    snapshot.events.append(event)
-                    recorded.append(event)
-                    clock = HLC(wallMillis: clock.wallMillis, counter: clock.counter + 1, deviceID: clock.deviceID)
-                }
+            for entry in entries where !card.playerIDs.contains(entry.playerID) {
+                throw ScoreRejection.invalid(FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "That player") is not on \(card.name)."))
             }
-            if !recorded.isEmpty {
-                try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
-                snapshot.version += 1
+            let submissions = entries.map {
+                ScoreSubmission(playerID: $0.playerID, hole: hole, strokes: $0.strokes, reportedBy: reporter?.playerID, penalties: $0.penalties, crossCheck: true)
             }
+            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, mayChangeSigned: coach, skip: { submission, scores in
+                // This scorekeeper already entered exactly this.
+                let mine = scores[submission.playerID, hole]?.leaves.first { $0.reportedBy != nil && $0.reportedBy == submission.reportedBy }
+                return mine?.result == HoleResult(strokes: submission.strokes, penalties: submission.strokes == .dnf ? 0 : submission.penalties)
+            }, db)
             return (snapshot, recorded)
         }
         if let last = written.1.last { advanceClock(past: last.recordedAt) }
         return await queue(written) { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }.0
+    }
+
+    /// Records submissions into `snapshot` inside one write transaction, by the usual rules;
+    /// `skip` leaves out a submission that would change nothing. Throws on the first refusal,
+    /// which rolls the whole transaction back.
+    static func recordAll(_ submissions: [ScoreSubmission], into snapshot: inout RoundSnapshot, at stamp: HLC, deviceID: UUID, mayChangeSigned: Bool,
+                          skip: (ScoreSubmission, CurrentScores) -> Bool, _ db: Database) throws -> [ScoreEvent] {
+        var recorded: [ScoreEvent] = []
+        var clock = stamp
+        for submission in submissions {
+            if skip(submission, CurrentScores(events: snapshot.events)) { continue }
+            let decision = ScoreRules.decide(
+                submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
+                existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: clock,
+                signed: Set(snapshot.signatures.map(\.playerID)), mayChangeSigned: mayChangeSigned)
+            switch decision {
+            case .failure(let rejection): throw rejection
+            case .success(.duplicate): continue
+            case .success(.record(let event)):
+                try ScoreEventRecord(event).insert(db)
+                snapshot.events.append(event)
+                recorded.append(event)
+                clock = HLC(wallMillis: clock.wallMillis, counter: clock.counter + 1, deviceID: clock.deviceID)
+            }
+        }
+        if !recorded.isEmpty {
+            try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [snapshot.round.id.text])
+            snapshot.version += 1
+        }
+        return recorded
     }
 
     func advanceClock(past reading: HLC) {
@@ -224,5 +237,49 @@ extension DomainStore {
             return (snapshot, signature)
         }
         return await queue(written) { $0.1.map { [(.signature, $0.id.text, $0.signedAt)] } ?? [] }.0
+    }
+}
+
+extension DomainStore {
+    // MARK: Imports
+
+    /// Creates every player of a list in one transaction: none if any handle is taken.
+    public func createPlayers(_ list: [PlayerDraft.Valid]) async throws -> [Player] {
+        let created = now()
+        let players = list.map { valid in
+            Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: tick(), originDeviceID: deviceID)
+        }
+        let written = try await pool.write { db in
+            var errors = FieldErrors()
+            for player in players where try PlayerRecord.filter(Column("handle") == player.handle.value).fetchCount(db) > 0 {
+                errors.add("csv", AccountError.handleTaken(player.handle.value).description)
+            }
+            try errors.throwIfAny()
+            for player in players { try Self.savePlayer(player, db) }
+            return players
+        }
+        return await queue(written) { $0.map { (.player, $0.id.text, $0.updatedAt) } }
+    }
+
+    /// Records a round's results in one transaction, each by the usual rules: a hole that
+    /// already has the same score is left alone, one with another score refuses the whole
+    /// import (correct it instead), so nothing is half-written.
+    public func recordScores(_ submissions: [ScoreSubmission], in roundID: UUID, by reporter: Identity?) async throws -> RoundSnapshot {
+        let stamp = tick()
+        let deviceID = deviceID
+        let written = try await pool.write { db -> (RoundSnapshot, [ScoreEvent]) in
+            var snapshot = try Self.snapshot(roundID, db)
+            let submissions = submissions.map { submission in
+                var submission = submission
+                submission.reportedBy = reporter?.playerID
+                return submission
+            }
+            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, mayChangeSigned: reporter.map { $0.role.includes(.coach) } ?? true, skip: { submission, scores in
+                scores[submission.playerID, submission.hole]?.winner.result == HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+            }, db)
+            return (snapshot, recorded)
+        }
+        if let last = written.1.last { advanceClock(past: last.recordedAt) }
+        return await queue(written) { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }.0
     }
 }

@@ -143,6 +143,7 @@ func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
     SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
     RoundsAPIController(stores: stores).addRoutes(to: api)
     LeagueAPIController(stores: stores).addRoutes(to: api)
+    CSVController(stores: stores).addRoutes(pages: pages, api: api)
     // Anything else under the API is a 404 problem document, not a page.
     for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
         api.everyone.on("**", method: method) { _, _ -> Response in throw HTTPError(.notFound) }

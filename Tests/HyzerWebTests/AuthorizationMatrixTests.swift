@@ -103,6 +103,10 @@ import Testing
         Row(route: "GET /rounds/{id}/cards/{cardID}", method: .get, path: "/rounds/{round}/cards/{missing}", body: .none, expected: (404, 404, 404, 404)),
         Row(route: "POST /rounds/{id}/cards/{cardID}/holes/{hole}", method: .post, path: "/rounds/{round}/cards/{missing}/holes/1", body: .form([]), expected: (303, 404, 404, 404)),
         Row(route: "POST /rounds/{id}/signatures", method: .post, path: "/rounds/{missing}/signatures", body: .form([("playerID", "{player}")]), expected: (303, 404, 404, 404)),
+        Row(route: "GET /rounds/{id}/results.csv", method: .get, path: "/rounds/{round}/results.csv", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /events/{id}/results.csv", method: .get, path: "/events/{missing}/results.csv", body: .none, expected: (404, 404, 404, 404)),
+        Row(route: "POST /api/v1/players/import", method: .post, path: "/api/v1/players/import", body: .json("{}"), expected: (401, 403, 415, 415)),
+        Row(route: "POST /api/v1/rounds/{id}/results", method: .post, path: "/api/v1/rounds/{round}/results", body: .json("{}"), expected: (401, 403, 415, 415)),
         // admin
         Row(route: "GET /admin", method: .get, path: "/admin", body: .none, expected: (303, 403, 403, 200)),
         Row(route: "POST /admin/users/{id}/role", method: .post, path: "/admin/users/{missing}/role", body: .form([("role", "coach")]), expected: (303, 403, 403, 404)),

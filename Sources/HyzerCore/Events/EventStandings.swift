@@ -33,7 +33,7 @@ public struct EventStandingsEntry: Hashable, Sendable, Ranked {
     public var dnf: Bool
     public var playoff: PlayoffState?
 
-    var holesPlayed: Int { rounds.compactMap { $0?.thru }.reduce(0, +) }
+    public var holesPlayed: Int { rounds.compactMap { $0?.thru }.reduce(0, +) }
     var started: Bool { holesPlayed > 0 }
 }
 

@@ -82,7 +82,7 @@ struct CSRFCheckMiddleware: RouterMiddleware {
     }
 }
 
-/// The JSON API's front door: a body must be JSON (415 otherwise: a cross-site HTML form can
+/// The JSON API's front door: a body must be JSON or CSV (415 otherwise: a cross-site HTML form can
 /// only send form types), and a state-changing call from another site's page is refused.
 struct APIGuardMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
@@ -94,8 +94,9 @@ struct APIGuardMiddleware: RouterMiddleware {
             }
             let type = request.headers[.contentType].flatMap(MediaType.init(from:))
             if request.headers[.contentType] != nil || request.headers[.contentLength].map({ $0 != "0" }) == true,
-               type?.isType(.applicationJson) != true {
-                throw Problem(status: .unsupportedMediaType, title: "Unsupported media type", detail: "Send the body as application/json.")
+               type?.isType(.applicationJson) != true, type?.isType(MediaType(type: .text, subType: "csv")) != true {
+                // Neither type is one a page on another site can send without a CORS preflight.
+                throw Problem(status: .unsupportedMediaType, title: "Unsupported media type", detail: "Send the body as application/json (or text/csv for imports).")
             }
         }
         return try await next(request, context)

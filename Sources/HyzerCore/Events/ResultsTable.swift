@@ -1,0 +1,122 @@
+import Foundation
+
+/// Results as tables (rows of text), for CSV out and in. The CSV format itself is the web
+/// layer's (a CSV library); what the columns mean and how a row is read are rules, here.
+public enum ResultsTable {
+    // MARK: Out
+
+    /// A round: position, name, handle, division, every hole, total, to par.
+    public static func round(_ board: RoundBoard) -> [[String]] {
+        let holes = board.snapshot.course.holes
+        var rows = [["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par"]]
+        for entry in board.standings.entries {
+            let cells = holes.map { hole in board.scores[entry.playerID, hole.number].map { $0.winner.score.map(String.init) ?? "DNF" } ?? "" }
+            rows.append([entry.position, entry.displayName, entry.handle, entry.division] + cells
+                        + [entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar))])
+        }
+        return rows
+    }
+
+    /// An event: each division's players in order, with every round's strokes.
+    public static func event(_ standings: EventStandings, roundNames: [String]) -> [[String]] {
+        var rows = [["Position", "Name", "Handle", "Division"] + roundNames + ["Total", "To par", "Playoff"]]
+        for division in standings.divisions {
+            for entry in division.entries {
+                let rounds = entry.rounds.map { result -> String in
+                    guard let result, result.thru > 0 else { return "" }
+                    return result.dnf ? "DNF" : String(result.strokes)
+                }
+                rows.append([entry.position, entry.displayName, entry.handle, entry.division] + rounds
+                            + [entry.holesPlayed == 0 ? "" : String(entry.total), entry.dnf ? "DNF" : (entry.holesPlayed == 0 ? "" : ScoreFormat.toPar(entry.toPar)),
+                               entry.playoff?.rawValue ?? ""])
+            }
+        }
+        return rows
+    }
+
+    // MARK: In
+
+    public static let maxRows = 500
+
+    /// A player list: a header naming `name` and `handle` (and optionally `role`), one player
+    /// per row. Every row is checked; nothing is valid unless all are.
+    public static func players(_ table: [[String]]) throws(FieldErrors) -> [PlayerDraft.Valid] {
+        var errors = FieldErrors()
+        guard let header = table.first?.map(normalized) else { throw FieldErrors("csv", "The file is empty: send a header row (name,handle) and one player per row.") }
+        guard let name = header.firstIndex(of: "name"), let handle = header.firstIndex(of: "handle") else {
+            throw FieldErrors("csv", "The header row must name the columns name and handle (and optionally role).")
+        }
+        let role = header.firstIndex(of: "role")
+        let body = table.dropFirst().filter { !$0.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        if body.count > maxRows { throw FieldErrors("csv", "At most \(maxRows) players at once.") }
+        var result: [PlayerDraft.Valid] = []
+        var handles: Set<String> = []
+        for (offset, row) in body.enumerated() {
+            let line = offset + 2
+            func cell(_ index: Int?) -> String? { index.flatMap { $0 < row.count ? row[$0] : nil } }
+            do {
+                let valid = try PlayerDraft(displayName: cell(name), handle: cell(handle), role: cell(role).flatMap { $0.isEmpty ? nil : $0 } ?? Role.athlete.rawValue).validated()
+                if !handles.insert(valid.handle.value).inserted {
+                    errors.add("csv", "Line \(line): @\(valid.handle.value) is listed twice.")
+                }
+                result.append(valid)
+            } catch {
+                for entry in error.entries { errors.add("csv", "Line \(line): \(entry.message)") }
+            }
+        }
+        if result.isEmpty && errors.isEmpty { errors.add("csv", "The file has a header but no players.") }
+        try errors.throwIfAny()
+        return result
+    }
+
+    /// A round's hole-by-hole results: a header with a player column (`handle`, `name` or
+    /// `playerID`) and one column per hole number; other columns (position, total…) are
+    /// ignored. A cell is the hole's score, `DNF`, or blank (not played).
+    public static func results(_ table: [[String]], round: Round, course: Course, players: [Player]) throws(FieldErrors) -> [ScoreSubmission] {
+        var errors = FieldErrors()
+        guard let header = table.first?.map(normalized) else { throw FieldErrors("csv", "The file is empty: send a header row and one player per row.") }
+        guard let key = ["playerid", "handle", "name"].compactMap({ header.firstIndex(of: $0).map { (column: $0, kind: header[$0]) } }).first else {
+            throw FieldErrors("csv", "The header row must have a column playerID, handle or name to say whose scores each row holds.")
+        }
+        let holeColumns = header.enumerated().compactMap { index, title -> (Int, Int)? in
+            guard let number = Int(title), course.hole(number) != nil else { return nil }
+            return (index, number)
+        }
+        if holeColumns.isEmpty { throw FieldErrors("csv", "No column is a hole of \(course.name) (1–\(course.holes.count)).") }
+        let inRound = players.filter { round.playerIDs.contains($0.id) }
+        var submissions: [ScoreSubmission] = []
+        var seen: Set<UUID> = []
+        let body = table.dropFirst().filter { !$0.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        if body.count > maxRows { throw FieldErrors("csv", "At most \(maxRows) rows at once.") }
+        for (offset, row) in body.enumerated() {
+            let line = offset + 2
+            let who = key.column < row.count ? TextRules.cleaned(row[key.column]) : ""
+            let matches = inRound.filter { player in
+                switch key.kind {
+                case "playerid": player.id.lowercasedText == who.lowercased()
+                case "handle": player.handle.value == who.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "@"))
+                default: player.displayName.caseInsensitiveCompare(who) == .orderedSame
+                }
+            }
+            guard matches.count == 1, let player = matches.first else {
+                errors.add("csv", "Line \(line): \(who.isEmpty ? "no player named" : "\"\(who.prefix(60))\" is \(matches.isEmpty ? "not a player of this round" : "more than one player of this round")").")
+                continue
+            }
+            if !seen.insert(player.id).inserted { errors.add("csv", "Line \(line): \(player.displayName) has a second row.") }
+            for (column, hole) in holeColumns where column < row.count {
+                let text = TextRules.cleaned(row[column])
+                if text.isEmpty { continue }
+                switch Strokes.parse(text) {
+                case .success(let strokes): submissions.append(ScoreSubmission(playerID: player.id, hole: hole, strokes: strokes))
+                case .failure(let problem): errors.add("csv", "Line \(line), hole \(hole): \(problem.summary)")
+                }
+            }
+        }
+        try errors.throwIfAny()
+        return submissions
+    }
+
+    static func normalized(_ title: String) -> String {
+        title.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().replacingOccurrences(of: " ", with: "")
+    }
+}

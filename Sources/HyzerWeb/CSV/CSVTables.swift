@@ -1,0 +1,61 @@
+import CSV
+import Foundation
+import Hummingbird
+import HyzerCore
+import NIOCore
+
+/// Tables to and from CSV with the CSV library (RFC 4180 quoting both ways).
+enum CSVTables {
+    static let maxBytes = 256 * 1024
+
+    static func encode(_ rows: [[String]]) throws -> String {
+        let stream = OutputStream(toMemory: ())
+        let writer = try CSVWriter(stream: stream, newline: .crlf)
+        for row in rows {
+            // A cell that starts like a formula is quoted with a leading apostrophe, so a
+            // spreadsheet shows a player's name instead of running it.
+            try writer.write(row: row.map { cell in "=+-@".contains(cell.first ?? " ") && Int(cell) == nil ? "'" + cell : cell })
+        }
+        writer.stream.close()
+        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decode(_ text: String) throws(FieldErrors) -> [[String]] {
+        do {
+            let reader = try CSVReader(string: text, hasHeaderRow: false, trimFields: true)
+            var rows: [[String]] = []
+            while let row = reader.next() {
+                rows.append(row)
+                if rows.count > ResultsTable.maxRows + 1 { break }
+            }
+            if let error = reader.error { throw FieldErrors("csv", "The file is not valid CSV: \(error).") }
+            return rows
+        } catch let errors as FieldErrors {
+            throw errors
+        } catch {
+            throw FieldErrors("csv", "The file is not valid CSV: \(error).")
+        }
+    }
+
+    /// A `text/csv` body as rows; another type is a 415, a larger one a 413.
+    static func rows(of request: Request) async throws -> [[String]] {
+        guard let media = MediaType(from: request.headers[.contentType] ?? ""), media.isType(MediaType(type: .text, subType: "csv")) else {
+            throw HTTPError(.unsupportedMediaType, message: "Send the file as text/csv.")
+        }
+        let body = try await request.body.collect(upTo: maxBytes)
+        guard let text = String(validating: body.readableBytesView, as: UTF8.self) else {
+            throw FieldErrors("csv", "The file must be UTF-8 text.")
+        }
+        return try decode(text)
+    }
+
+    static func response(_ rows: [[String]], filename: String) throws -> Response {
+        let safe = filename.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(String(safe)).csv\""],
+            body: .init(byteBuffer: ByteBuffer(string: try encode(rows)))
+        )
+    }
+}

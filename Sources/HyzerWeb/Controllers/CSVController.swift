@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// Results as CSV (a round, an event) and imports of a player list and of a round's
+/// hole-by-hole results. Imports are all-or-nothing: one bad line refuses the file (422).
+struct CSVController {
+    let stores: Stores
+
+    func addRoutes(pages: RouteGroups, api: RouteGroups) {
+        pages.viewer.get("/rounds/:id/results.csv", use: roundResults)
+        pages.viewer.get("/events/:id/results.csv", use: eventResults)
+        api.coach.post("/players/import", use: importPlayers)
+        api.coach.post("/rounds/:id/results", use: importResults)
+    }
+
+    @Sendable func roundResults(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let board = try await stores.domain.snapshot(of: try context.uuid("id", "Round")).board
+        return try CSVTables.response(ResultsTable.round(board), filename: board.snapshot.round.name)
+    }
+
+    @Sendable func eventResults(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
+        return try CSVTables.response(ResultsTable.event(snapshot.standings, roundNames: snapshot.rounds.map(\.round.name)), filename: snapshot.event.name)
+    }
+
+    @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerListResponse> {
+        let list = try ResultsTable.players(try await CSVTables.rows(of: request))
+        let creator = context.identity?.role ?? .athlete
+        if let refused = list.first(where: { !creator.grantable.contains($0.role) }) {
+            throw FieldErrors("csv", "A \(creator.rawValue) cannot add \(refused.role.rawValue) players (@\(refused.handle.value)).")
+        }
+        let players = try await stores.domain.createPlayers(list)
+        return EditedResponse(status: .created, response: PlayerListResponse(players: players.map(PlayerResponse.init)))
+    }
+
+    @Sendable func importResults(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {
+        let roundID = try context.uuid("id", "Round")
+        let table = try await CSVTables.rows(of: request)
+        let snapshot = try await stores.domain.snapshot(of: roundID)
+        let submissions = try ResultsTable.results(table, round: snapshot.round, course: snapshot.course, players: snapshot.players)
+        return StandingsResponse(try await stores.domain.recordScores(submissions, in: roundID, by: context.identity).board)
+    }
+}

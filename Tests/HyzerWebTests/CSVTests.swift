@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// CSV in and out: each real PDGA round imported as a player list and hole-by-hole results
+/// reproduces every published position; exports read back; a bad file writes nothing.
+@Suite struct CSVTests {
+    typealias RealRound = LeagueAPITests.RealRound
+
+    static func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    static func postCSV(_ client: Client, _ path: String, _ csv: String) async throws -> TestResponse {
+        try await client.execute(uri: path, method: .post, headers: [.contentType: "text/csv"], body: ByteBuffer(string: csv))
+    }
+
+    @Test(arguments: ["pdga-2024-dynamic-discs-open-mpo-r1", "pdga-2024-dynamic-discs-open-fpo-r1", "pdga-2024-ale-open-fpo-r1"])
+    func importingARealRoundReproducesEveryPublishedPosition(_ name: String) async throws {
+        let real = try RealRound.load(name)
+        try await withApp(seedDemo: false) { client in
+            let players = "Name,Handle\r\n" + real.players.enumerated().map { index, player in "\(Self.quoted(player.name)),p\(index)" }.joined(separator: "\r\n")
+            let imported = try LeagueAPITests.object(try await Self.postCSV(client, "/api/v1/players/import", players))
+            let ids = try #require(imported["players"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+            #expect(ids.count == real.players.count)
+
+            let holes = real.holes.map { "{\"number\":\($0.number),\"par\":\($0.par)}" }.joined(separator: ",")
+            let course = try LeagueAPITests.object(await client.postJSON("/api/v1/courses", "{\"name\":\"Layout\",\"holes\":[\(holes)]}"))
+            let entries = ids.map { "{\"playerID\":\"\($0)\"}" }.joined(separator: ",")
+            let round = try LeagueAPITests.object(await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[\(entries)]}"))
+            let roundID = try #require(round["id"] as? String)
+
+            let header = "Name," + real.holes.map { String($0.number) }.joined(separator: ",") + ",Total"
+            let lines = real.players.map { player in
+                ([Self.quoted(player.name)] + real.holes.map { real.entry(player, hole: $0.number)?.replacingOccurrences(of: "\"", with: "") ?? "" } + ["ignored"]).joined(separator: ",")
+            }
+            let results = try LeagueAPITests.object(try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", ([header] + lines).joined(separator: "\n")), .ok)
+            LeagueAPITests.expectPublished(real, ids: ids, rows: try #require(results["standings"] as? [[String: Any]]))
+
+            // Importing the same file again changes nothing.
+            let version = results["version"] as? Int
+            _ = try LeagueAPITests.object(try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", ([header] + lines).joined(separator: "\n")), .ok)
+            #expect(try await client.standings(roundID)["version"] as? Int == version)
+
+            // The export lists the same positions, in order, with every hole.
+            let export = try await client.get("/rounds/\(roundID)/results.csv")
+            #expect(export.headers[.contentType]?.hasPrefix("text/csv") == true)
+            let rows = export.text.split(separator: "\r\n").map(String.init)
+            #expect(rows.first?.hasPrefix("Position,Name,Handle,Division,1,2,") == true)
+            #expect(rows.count == real.players.count + 1)
+            let published = real.players.filter { !$0.dnf }.map(\.published_position).sorted()
+            let exported = rows.dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[0]) }.filter { $0 != "DNF" }.sorted()
+            #expect(exported == published)
+        }
+    }
+
+    @Test func aBadFileIsRefusedWholeAndWritesNothing() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let detail = try await client.roundDetail(roundID)
+            let handles = try #require(detail["players"] as? [[String: Any]]).compactMap { $0["handle"] as? String }
+            let before = try await client.standings(roundID)["version"] as? Int
+            // One good line, one unknown player, one impossible score: 422 naming both lines, nothing recorded.
+            let csv = "handle,1,2\n\(handles[0]),3,3\nnobody,3,3\n\(handles[1]),3,120\n"
+            let refused = try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", csv)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("Line 3") && refused.text.contains("Line 4, hole 2"))
+            #expect(try await client.standings(roundID)["version"] as? Int == before)
+
+            // Not CSV: 415. A player list with a taken handle: 422 and no player created.
+            let json = try await client.postJSON("/api/v1/rounds/\(roundID)/results", "{}")
+            #expect(json.status == .unsupportedMediaType)
+            let count = try #require(try await client.get("/api/v1/players").json()["players"] as? [Any]).count
+            let taken = try await Self.postCSV(client, "/api/v1/players/import", "name,handle\nNew One,new.one\nAgain,\(handles[0])\n")
+            #expect(taken.status == .unprocessableContent)
+            #expect(try #require(try await client.get("/api/v1/players").json()["players"] as? [Any]).count == count)
+            // Athletes import nothing.
+            #expect(try await Self.postCSV(client.as(.athlete), "/api/v1/players/import", "name,handle\nX,x.y\n").status == .forbidden)
+        }
+    }
+
+    @Test func anExportedNameThatLooksLikeAFormulaStaysText() async throws {
+        try await withApp(seedDemo: false) { client in
+            let player = try LeagueAPITests.object(await client.postJSON("/api/v1/players", #"{"displayName":"=HYPERLINK(\"x\")","handle":"formula"}"#))
+            let course = try LeagueAPITests.object(await client.postJSON("/api/v1/courses", #"{"name":"C","holes":[{"number":1,"par":3}]}"#))
+            let round = try LeagueAPITests.object(await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[{\"playerID\":\"\(player["id"] ?? "")\"}]}"))
+            let export = try await client.get("/rounds/\(round["id"] ?? "")/results.csv").text
+            #expect(export.contains("'=HYPERLINK"))
+        }
+    }
+}
