@@ -107,6 +107,11 @@ import Testing
         Row(route: "GET /events/{id}/results.csv", method: .get, path: "/events/{missing}/results.csv", body: .none, expected: (404, 404, 404, 404)),
         Row(route: "POST /api/v1/players/import", method: .post, path: "/api/v1/players/import", body: .json("{}"), expected: (401, 403, 415, 415)),
         Row(route: "POST /api/v1/rounds/{id}/results", method: .post, path: "/api/v1/rounds/{round}/results", body: .json("{}"), expected: (401, 403, 415, 415)),
+        Row(route: "GET /events/new", method: .get, path: "/events/new", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /events", method: .post, path: "/events", body: .form([]), expected: (303, 403, 422, 422)),
+        Row(route: "GET /events/{id}", method: .get, path: "/events/{missing}", body: .none, expected: (404, 404, 404, 404)),
+        Row(route: "POST /events/{id}/playoff", method: .post, path: "/events/{missing}/playoff", body: .form([("winner", "{player}")]), expected: (303, 403, 404, 404)),
+        Row(route: "POST /rounds/{id}/cards/plan", method: .post, path: "/rounds/{missing}/cards/plan", body: .form([]), expected: (303, 403, 404, 404)),
         // admin
         Row(route: "GET /admin", method: .get, path: "/admin", body: .none, expected: (303, 403, 403, 200)),
         Row(route: "POST /admin/users/{id}/role", method: .post, path: "/admin/users/{missing}/role", body: .form([("role", "coach")]), expected: (303, 403, 403, 404)),

@@ -14,7 +14,7 @@ struct HomeController {
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(HomePage(summaries: try await stores.domain.roundSummaries()), "home")
+        renderer.page(HomePage(summaries: try await stores.domain.roundSummaries(), events: try await stores.domain.events()), "home")
     }
 
     /// Liveness plus a read of the store, so a wedged database shows up here.

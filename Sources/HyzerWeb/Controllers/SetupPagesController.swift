@@ -62,31 +62,36 @@ struct SetupPagesController {
 
     @Sendable func newRound(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let courseID = request.uri.queryParameters.get("courseID") ?? ""
-        return try await roundForm(FormState(values: ["courseID": courseID]), chosenPlayers: [], startNow: true)
+        let eventID = request.uri.queryParameters.get("eventID") ?? ""
+        return try await roundForm(FormState(values: ["courseID": String(courseID), "eventID": String(eventID)]), chosenPlayers: [], startNow: true)
     }
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: RoundForm.self, context: context)
         let courses = try await stores.domain.courses()
         let players = try await stores.domain.players()
-        let draft = RoundDraft(name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil)
+        let events = try await stores.domain.events()
+        let draft = RoundDraft(name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil,
+                               eventID: form.eventID, divisions: form.divisions ?? [:])
         do {
             let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id))) { course in
+            let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
+                                            events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })) { course in
                 "\(names[course] ?? "Round") — \(Date().formatted(.dateTime.weekday(.wide).day().month(.abbreviated)))"
             }
-            let round = try await stores.domain.createRound(valid)
+            let round = try await stores.domain.createRound(valid, createdBy: context.identity?.playerID)
             return .redirect(to: "/rounds/\(Format.id(round.id))", type: .normal)
         } catch let errors as FieldErrors {
-            return try await roundForm(FormState(values: form.values, errors: errors), chosenPlayers: Set(form.playerIDs ?? []), startNow: draft.startNow, status: .unprocessableContent)
+            return try await roundForm(FormState(values: form.values, errors: errors), chosenPlayers: Set(form.playerIDs ?? []), startNow: draft.startNow,
+                                       chosenDivisions: form.divisions ?? [:], status: .unprocessableContent)
                 .response(from: request, context: context)
         }
     }
 
-    private func roundForm(_ form: FormState, chosenPlayers: Set<String>, startNow: Bool, status: HTTPResponse.Status = .ok) async throws -> HTML {
+    private func roundForm(_ form: FormState, chosenPlayers: Set<String>, startNow: Bool, chosenDivisions: [String: String] = [:], status: HTTPResponse.Status = .ok) async throws -> HTML {
         let page = RoundFormPage(
             courses: try await stores.domain.courses(), players: try await stores.domain.players(),
-            form: form, chosenPlayers: chosenPlayers, startNow: startNow
+            form: form, chosenPlayers: chosenPlayers, startNow: startNow, events: try await stores.domain.events(), chosenDivisions: chosenDivisions
         )
         return renderer.page(page, "round-new", status: status)
     }

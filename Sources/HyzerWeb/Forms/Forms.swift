@@ -45,9 +45,12 @@ struct RoundForm: Decodable, Sendable {
     var playerIDs: [String]?
     /// A checkbox: present when ticked.
     var startNow: String?
+    var eventID: String?
+    /// `divisions[PLAYER_ID]`: each player's division in an event with divisions.
+    var divisions: [String: String]?
 
     var values: [String: String] {
-        ["name": name ?? "", "courseID": courseID ?? ""]
+        ["name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? ""]
     }
 }
 
@@ -100,4 +103,24 @@ struct CardHoleForm: Decodable, Sendable {
 struct SignForm: Decodable, Sendable {
     var playerID: String?
     var cardID: String?
+}
+
+struct EventForm: Decodable, Sendable {
+    var name: String?
+    /// "MPO, FPO, MA1" or one per line.
+    var divisions: String?
+
+    var values: [String: String] {
+        ["name": name ?? "", "divisions": divisions ?? ""]
+    }
+}
+
+struct PlayoffForm: Decodable, Sendable {
+    var division: String?
+    var winner: String?
+}
+
+struct CardPlanForm: Decodable, Sendable {
+    /// A checkbox: present for a shotgun start, absent for tee times from the first hole.
+    var shotgun: String?
 }

@@ -35,8 +35,12 @@ struct HomePage: Sendable {
     var hasRounds: Bool
     var hasActive: Bool
     var hasOthers: Bool
+    var events: [EventItem]
+    var hasEvents: Bool
 
-    init(summaries: [RoundSummary]) {
+    init(summaries: [RoundSummary], events: [Event] = []) {
+        self.events = events.prefix(20).map { EventItem(id: Format.id($0.id), name: $0.name, divisions: $0.divisions.joined(separator: " · ")) }
+        hasEvents = !self.events.isEmpty
         active = summaries.filter { $0.status == .active }.map(RoundItem.init)
         others = summaries.filter { $0.status != .active }.map(RoundItem.init)
         hasRounds = !summaries.isEmpty
@@ -56,6 +60,9 @@ struct RoundPage: Sendable {
     var form: FormState
     var cards: [CardLink]
     var hasCards: Bool
+    var hasEvent: Bool
+    var eventID: String
+    var eventName: String
 
     struct CardLink: Sendable {
         var id: String
@@ -73,6 +80,9 @@ struct RoundPage: Sendable {
                      players: card.playerIDs.compactMap { names[$0] }.joined(separator: ", "), mine: viewer.map(card.playerIDs.contains) ?? false)
         }
         hasCards = !cards.isEmpty
+        hasEvent = snapshot.event != nil
+        eventID = snapshot.event.map { Format.id($0.id) } ?? ""
+        eventName = snapshot.event?.name ?? ""
         title = snapshot.round.name
         round = board.header
         scorecard = board.scorecard
@@ -168,6 +178,8 @@ struct RoundFormPage: Sendable {
         var displayName: String
         var handle: String
         var checked: Bool
+        var hasDivisions: Bool
+        var divisions: [Option]
     }
 
     var title = "New round"
@@ -177,11 +189,20 @@ struct RoundFormPage: Sendable {
     var hasPlayers: Bool
     var startNow: Bool
     var form: FormState
+    var events: [Option]
 
-    init(courses: [Course], players: [Player], form: FormState, chosenPlayers: Set<String>, startNow: Bool) {
+    init(courses: [Course], players: [Player], form: FormState, chosenPlayers: Set<String>, startNow: Bool, events: [Event] = [], chosenDivisions: [String: String] = [:]) {
+        let chosenEvent = form.values["eventID"]
+        self.events = events.map { Option(value: Format.id($0.id), label: $0.name, selected: Format.id($0.id) == chosenEvent) }
+        let divisionNames = events.first { Format.id($0.id) == chosenEvent }?.divisions ?? []
         let chosenCourse = form.values["courseID"]
         self.courses = courses.map { Option(value: Format.id($0.id), label: "\($0.name) · \($0.holes.count) holes, par \($0.totalPar)", selected: Format.id($0.id) == chosenCourse) }
-        self.players = players.map { PlayerChoice(id: Format.id($0.id), displayName: $0.displayName, handle: $0.handle.value, checked: chosenPlayers.contains(Format.id($0.id))) }
+        self.players = players.map { player in
+            let id = Format.id(player.id)
+            return PlayerChoice(id: id, displayName: player.displayName, handle: player.handle.value, checked: chosenPlayers.contains(id),
+                                hasDivisions: !divisionNames.isEmpty,
+                                divisions: divisionNames.map { Option(value: $0, label: $0, selected: chosenDivisions[id] == $0) })
+        }
         hasCourses = !courses.isEmpty
         hasPlayers = !players.isEmpty
         self.startNow = startNow
@@ -199,4 +220,21 @@ struct TVPage: Sendable {
     var boards: TVBoards
     var pinnedRound: String
     var pageSeconds: Int
+}
+
+struct EventPage: Sendable {
+    var title: String
+    var board: EventBoardView
+    var form: FormState
+}
+
+struct EventFormPage: Sendable {
+    var title = "New event"
+    var form: FormState
+}
+
+struct EventItem: Sendable {
+    var id: String
+    var name: String
+    var divisions: String
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What the event page shows: each division's standings with every round's score, thru for
+/// the round in progress, and a playoff to decide where first place is tied at the end.
+public struct EventBoardView: Sendable {
+    public struct RoundCell: Sendable {
+        public var text: String
+        public var toPar: String
+    }
+
+    public struct Row: Sendable {
+        public var position: String
+        public var playerID: String
+        public var displayName: String
+        public var rounds: [RoundCell]
+        public var total: String
+        public var toPar: String
+        public var toParClass: String
+        public var thru: String
+        public var playoff: String
+        public var inPlayoff: Bool
+    }
+
+    public struct Division: Sendable {
+        public var name: String
+        public var hasName: Bool
+        public var rows: [Row]
+        public var playoffPending: Bool
+        /// The tied players, for the coach's playoff form.
+        public var tied: [Row]
+    }
+
+    public struct RoundItem: Sendable {
+        public var id: String
+        public var name: String
+        public var status: String
+    }
+
+    public var eventID: String
+    public var name: String
+    public var divisionNames: String
+    public var rounds: [RoundItem]
+    public var divisions: [Division]
+    public var isFinal: Bool
+    public var hasRounds: Bool
+
+    public init(event: Event, rounds: [RoundSnapshot], standings: EventStandings) {
+        eventID = Format.id(event.id)
+        name = event.name
+        divisionNames = event.divisions.joined(separator: " · ")
+        self.rounds = rounds.map { RoundItem(id: Format.id($0.round.id), name: $0.round.name, status: $0.round.status.rawValue) }
+        hasRounds = !rounds.isEmpty
+        isFinal = standings.isFinal
+        divisions = standings.divisions.map { division in
+            let rows = division.entries.map { entry in
+                Row(
+                    position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName,
+                    rounds: entry.rounds.map { result in
+                        guard let result, result.thru > 0 else { return RoundCell(text: "–", toPar: "") }
+                        if result.dnf { return RoundCell(text: "DNF", toPar: "") }
+                        return RoundCell(text: String(result.strokes), toPar: ScoreFormat.toPar(result.toPar))
+                    },
+                    total: entry.holesPlayed == 0 ? "–" : String(entry.total),
+                    toPar: entry.dnf ? "DNF" : (entry.holesPlayed == 0 ? "–" : ScoreFormat.toPar(entry.toPar)),
+                    toParClass: entry.dnf || entry.holesPlayed == 0 ? "none" : ScoreFormat.toParClass(entry.toPar),
+                    thru: entry.thruOf == 0 ? "–" : ScoreFormat.thru(entry.thru, of: entry.thruOf),
+                    playoff: entry.playoff == .won ? "Won playoff" : (entry.playoff == nil ? "" : "Playoff"),
+                    inPlayoff: entry.playoff != nil
+                )
+            }
+            return Division(name: division.name, hasName: !division.name.isEmpty, rows: rows, playoffPending: division.playoffPending,
+                            tied: division.playoffPending ? rows.filter(\.inPlayoff) : [])
+        }
+    }
+}
