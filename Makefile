@@ -34,6 +34,7 @@ bench: deps
 	scripts/with-postgres .build/release/hyzer-bench pull --events 100000
 	scripts/bench-accounts .build/release/hyzer
 	.build/release/hyzer-bench backup --server .build/release/hyzer --events 100000
+	.build/release/hyzer-bench standings
 
 ## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
 demo: build

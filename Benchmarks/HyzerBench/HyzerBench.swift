@@ -17,6 +17,9 @@ import Synchronization
 ///     hyzer-bench backup [--server PATH] [--events 100000]
 ///         backup + verify and restore of an N-event store, compression ratio, and score
 ///         POST latency on a real server without and with backups running.
+///     hyzer-bench standings
+///         the board pipeline on a real store after one new score: a 10,000-event round's
+///         board, and a 4-round, 150-player event's standings (goal ≤ 2 ms each).
 ///     hyzer-bench idle [--server PATH] [--subscribers 1000]
 ///         N idle keep-alive connections (one /healthz each, then nothing): the server's
 ///         memory floor per connection, to compare with an SSE subscriber's.
@@ -39,6 +42,8 @@ struct HyzerBench {
             print(try await SyncBench.initialPull(cloud: options.cloud, events: options.events))
         case "backup":
             for row in try await BackupBench.run(server: options.server, events: options.events) { print(row) }
+        case "standings":
+            for row in try await StandingsBench.run() { print(row) }
         case "idle":
             for count in options.subscriberCounts {
                 print(try await idle(connections: count, server: options.server))

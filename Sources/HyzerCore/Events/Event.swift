@@ -44,6 +44,11 @@ public struct EventDraft: Sendable, Hashable {
     public struct Valid: Sendable, Hashable {
         public var name: String
         public var divisions: [String]
+
+        public init(name: String, divisions: [String]) {
+            self.name = name
+            self.divisions = divisions
+        }
     }
 
     public func validated() throws(FieldErrors) -> Valid {

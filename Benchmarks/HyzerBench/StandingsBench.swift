@@ -1,0 +1,110 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+
+/// `hyzer-bench standings`: the board pipeline after one new score, on a real store.
+///   - a 10,000-event round (200 players, 18 holes, corrections): read the round, compute its
+///     board (current scores → standings → leaderboard), after each of 200 new scores;
+///   - a 4-round, 150-player event in three divisions: read every round and compute the event
+///     standings after each of 200 new scores in the round in progress.
+/// Goal for each: ≤ 2 ms (p50) for the computation.
+enum StandingsBench {
+    struct Timing {
+        var read: [Double] = []
+        var compute: [Double] = []
+
+        func line(_ name: String, _ detail: String) -> String {
+            func p(_ values: [Double], _ q: Double) -> Double {
+                let sorted = values.sorted()
+                return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
+            }
+            return String(format: "%@ %@ compute_p50=%.2fms compute_p99=%.2fms read_p50=%.2fms read_p99=%.2fms total_p50=%.2fms goal_compute<=2ms",
+                          name, detail, p(compute, 0.5), p(compute, 0.99), p(read, 0.5), p(read, 0.99),
+                          p(zip(read, compute).map { $0 + $1 }, 0.5))
+        }
+    }
+
+    static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    static func run() async throws -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-standings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stores = try await Stores(directory: directory)
+        let domain = stores.domain
+        let course = try await domain.createCourse(CourseDraft(name: "Bench Park", holeCount: "18").validated())
+        let players = try await domain.createPlayers((0..<200).map { index in
+            try PlayerDraft(displayName: "Player \(index)", handle: "bench\(index)").validated()
+        })
+        return [try await bigRound(domain, course: course, players: players), try await event(domain, course: course, players: Array(players.prefix(150)))]
+    }
+
+    static func bigRound(_ domain: DomainStore, course: Course, players: [Player]) async throws -> String {
+        let round = try await domain.createRound(RoundDraft.Valid(name: "Big round", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
+        let holes = course.holes.map(\.number)
+        _ = try await domain.recordScores(players.flatMap { player in holes.map { ScoreSubmission(playerID: player.id, hole: $0, strokes: .count(3)) } }, in: round.id, by: nil)
+        // Corrections until the round holds 10,000 events.
+        var snapshot = try await domain.snapshot(of: round.id)
+        var pass = 0
+        while snapshot.events.count < 10_000 {
+            pass += 1
+            let scores = CurrentScores(events: snapshot.events)
+            let batch = players.flatMap { player in holes.compactMap { hole -> ScoreSubmission? in
+                guard let current = scores[player.id, hole]?.winner else { return nil }
+                return ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3 + (pass % 2)), supersedes: current.id)
+            } }.prefix(10_000 - snapshot.events.count)
+            snapshot = try await domain.recordScores(Array(batch), in: round.id, by: nil)
+        }
+        var timing = Timing()
+        for index in 0..<200 {
+            let board = snapshot.board
+            let player = players[index % players.count].id, hole = holes[index % holes.count]
+            guard let current = board.scores[player, hole]?.winner else { continue }
+            _ = try await domain.recordScore(ScoreSubmission(playerID: player, hole: hole, strokes: .count(2 + index % 3), supersedes: current.id), in: round.id)
+            let start = ContinuousClock.now
+            snapshot = try await domain.snapshot(of: round.id)
+            let elapsed = ContinuousClock.now - start
+            timing.read.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            timing.compute.append(milliseconds { _ = RoundBoard(snapshot).leaderboard })
+        }
+        return timing.line("standings_after_one_new_event", "events=\(snapshot.events.count) players=\(players.count)")
+    }
+
+    static func event(_ domain: DomainStore, course: Course, players: [Player]) async throws -> String {
+        let divisions = ["MPO", "MA1", "FPO"]
+        let event = try await domain.createEvent(EventDraft.Valid(name: "Bench Open", divisions: divisions))
+        let assigned = Dictionary(uniqueKeysWithValues: players.enumerated().map { ($1.id, divisions[$0 % divisions.count]) })
+        let holes = course.holes.map(\.number)
+        var last: UUID?
+        for number in 1...4 {
+            let round = try await domain.createRound(RoundDraft.Valid(name: "Round \(number)", courseID: course.id, playerIDs: players.map(\.id), startNow: true,
+                                                                       eventID: event.id, divisions: assigned))
+            // Rounds 1–3 complete; round 4 in progress (every player through 9).
+            let played = number < 4 ? holes : Array(holes.prefix(9))
+            _ = try await domain.recordScores(players.enumerated().flatMap { index, player in
+                played.map { ScoreSubmission(playerID: player.id, hole: $0, strokes: .count(2 + (index + $0 + number) % 3)) }
+            }, in: round.id, by: nil)
+            if number < 4 { _ = try await domain.setStatus(of: round.id, to: .completed) }
+            last = round.id
+        }
+        guard let roundID = last else { return "event_standings: no round" }
+        var timing = Timing()
+        var snapshot = try await domain.eventSnapshot(event.id)
+        for index in 0..<200 {
+            let player = players[index % players.count].id
+            let hole = 10 + (index / players.count) % 9
+            _ = try await domain.recordScore(ScoreSubmission(playerID: player, hole: hole, strokes: .count(3)), in: roundID)
+            let start = ContinuousClock.now
+            snapshot = try await domain.eventSnapshot(event.id)
+            let elapsed = ContinuousClock.now - start
+            timing.read.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            timing.compute.append(milliseconds { _ = snapshot.standings })
+        }
+        let events = snapshot.rounds.map { $0.events.count }.reduce(0, +)
+        return timing.line("event_standings_after_one_new_score", "rounds=4 players=\(players.count) divisions=3 events=\(events)")
+    }
+}
