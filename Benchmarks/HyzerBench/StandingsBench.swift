@@ -7,9 +7,13 @@ import HyzerStore
 ///     board (current scores → standings → leaderboard), after each of 200 new scores;
 ///   - a 4-round, 150-player event in three divisions: read every round and compute the event
 ///     standings after each of 200 new scores in the round in progress.
-/// Goal for each: ≤ 2 ms (p50) for the computation.
+/// Goal for each: ≤ 2 ms. Each row also gives the from-scratch figures (read every event,
+/// compute everything) that the cached path avoids.
 enum StandingsBench {
     struct Timing {
+        /// The server's path: cached boards, only the new event read and folded in.
+        var total: [Double] = []
+        /// From scratch, for comparison.
         var read: [Double] = []
         var compute: [Double] = []
 
@@ -18,9 +22,8 @@ enum StandingsBench {
                 let sorted = values.sorted()
                 return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
             }
-            return String(format: "%@ %@ compute_p50=%.2fms compute_p99=%.2fms read_p50=%.2fms read_p99=%.2fms total_p50=%.2fms goal_compute<=2ms",
-                          name, detail, p(compute, 0.5), p(compute, 0.99), p(read, 0.5), p(read, 0.99),
-                          p(zip(read, compute).map { $0 + $1 }, 0.5))
+            return String(format: "%@ %@ p50=%.2fms p99=%.2fms goal<=2ms | from scratch: read_p50=%.2fms compute_p50=%.2fms",
+                          name, detail, p(total, 0.5), p(total, 0.99), p(read, 0.5), p(compute, 0.5))
         }
     }
 
@@ -65,10 +68,17 @@ enum StandingsBench {
             let player = players[index % players.count].id, hole = holes[index % holes.count]
             guard let current = board.scores[player, hole]?.winner else { continue }
             _ = try await domain.recordScore(ScoreSubmission(playerID: player, hole: hole, strokes: .count(2 + index % 3), supersedes: current.id), in: round.id)
+            // The server's path: the cached board reads and folds in only the new event.
             let start = ContinuousClock.now
-            snapshot = try await domain.snapshot(of: round.id)
+            let cached = try await domain.board(of: round.id)
+            _ = cached.leaderboard
             let elapsed = ContinuousClock.now - start
-            timing.read.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            timing.total.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            // For comparison, from scratch: read every event, then compute.
+            let readStart = ContinuousClock.now
+            snapshot = try await domain.snapshot(of: round.id)
+            let read = ContinuousClock.now - readStart
+            timing.read.append(Double(read.components.attoseconds) / 1e15 + Double(read.components.seconds) * 1000)
             timing.compute.append(milliseconds { _ = RoundBoard(snapshot).leaderboard })
         }
         return timing.line("standings_after_one_new_event", "events=\(snapshot.events.count) players=\(players.count)")
@@ -100,9 +110,19 @@ enum StandingsBench {
             _ = try await domain.recordScore(ScoreSubmission(playerID: player, hole: hole, strokes: .count(3)), in: roundID)
             let start = ContinuousClock.now
             snapshot = try await domain.eventSnapshot(event.id)
+            let standings = snapshot.standings
             let elapsed = ContinuousClock.now - start
-            timing.read.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
-            timing.compute.append(milliseconds { _ = snapshot.standings })
+            timing.total.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            precondition(!standings.divisions.isEmpty)
+            // For comparison, from scratch: every round read and computed anew.
+            var fresh: [RoundSnapshot] = []
+            let readStart = ContinuousClock.now
+            for round in snapshot.rounds { fresh.append(try await domain.snapshot(of: round.round.id)) }
+            let read = ContinuousClock.now - readStart
+            timing.read.append(Double(read.components.attoseconds) / 1e15 + Double(read.components.seconds) * 1000)
+            timing.compute.append(milliseconds {
+                _ = EventStandings.compute(event: snapshot.event, rounds: fresh.map { .init(round: $0.round, standings: $0.board.standings) })
+            })
         }
         let events = snapshot.rounds.map { $0.events.count }.reduce(0, +)
         return timing.line("event_standings_after_one_new_score", "rounds=4 players=\(players.count) divisions=3 events=\(events)")

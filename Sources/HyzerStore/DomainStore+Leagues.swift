@@ -6,10 +6,12 @@ import HyzerCore
 public struct EventSnapshot: Sendable {
     public var event: Event
     /// In the order they are played (created).
-    public var rounds: [RoundSnapshot]
+    public var boards: [RoundBoard]
+
+    public var rounds: [RoundSnapshot] { boards.map(\.snapshot) }
 
     public var standings: EventStandings {
-        EventStandings.compute(event: event, rounds: rounds.map { .init(round: $0.round, standings: $0.board.standings) })
+        EventStandings.compute(event: event, rounds: boards.map { .init(round: $0.snapshot.round, standings: $0.standings) })
     }
 }
 
@@ -43,24 +45,24 @@ extension DomainStore {
     }
 
     public func eventSnapshot(_ id: UUID) async throws -> EventSnapshot {
-        try await pool.read { db in try Self.eventSnapshot(id, db) }
+        try await pool.read { db in try self.eventSnapshot(id, db) }
     }
 
-    static func eventSnapshot(_ id: UUID, _ db: Database) throws -> EventSnapshot {
+    func eventSnapshot(_ id: UUID, _ db: Database) throws -> EventSnapshot {
         guard let event = try EventRecord.fetchOne(db, key: id.text)?.domain() else { throw StoreError.notFound("Event") }
         let roundIDs = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ? ORDER BY createdAt, id", arguments: [id.text])
-        let rounds = try roundIDs.compactMap(UUID.init(text:)).compactMap { roundID -> RoundSnapshot? in
+        let boards = try roundIDs.compactMap(UUID.init(text:)).compactMap { roundID -> RoundBoard? in
             // A round whose course has not arrived through sync yet is left out until it has.
-            do { return try snapshot(roundID, db) } catch StoreError.notFound { return nil }
+            do { return try board(roundID, db) } catch StoreError.notFound { return nil }
         }
-        return EventSnapshot(event: event, rounds: rounds)
+        return EventSnapshot(event: event, boards: boards)
     }
 
     /// Records who won a division's playoff. Only a tie for first of a finished event has one.
     public func recordPlayoff(eventID: UUID, division: String, winner: UUID) async throws -> EventSnapshot {
         let stamp = tick()
         let written = try await pool.write { db in
-            var snapshot = try Self.eventSnapshot(eventID, db)
+            var snapshot = try self.eventSnapshot(eventID, db)
             let standings = snapshot.standings
             guard standings.isFinal else { throw LeagueRejection.conflict("The playoff is decided once every round of the event is completed.") }
             guard let group = standings.division(division) else { throw LeagueRejection.invalid(FieldErrors("division", "\(snapshot.event.name) has no division \(division).")) }
@@ -107,7 +109,7 @@ extension DomainStore {
         var previous: EventStandings?
         if let eventID = snapshot.round.eventID {
             var event = try await eventSnapshot(eventID)
-            event.rounds = Array(event.rounds.prefix { $0.round.id != roundID })
+            event.boards = Array(event.boards.prefix { $0.snapshot.round.id != roundID })
             if !event.rounds.isEmpty { previous = event.standings }
         }
         let round = snapshot.round

@@ -20,7 +20,15 @@ extension DomainStore {
             .values(in: pool, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Snapshots of every active round, for the TV screen.
+    /// Boards of every active round, for the TV screen.
+    public func activeRoundBoards() async throws -> [RoundBoard] {
+        try await pool.read { db in
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE status = 'active' ORDER BY COALESCE(startedAt, createdAt), id")
+            return try ids.compactMap(UUID.init(text:)).map { try self.board($0, db) }
+        }
+    }
+
+    /// Snapshots of every active round.
     public func activeRoundSnapshots() async throws -> [RoundSnapshot] {
         try await pool.read { db in
             let ids = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE status = 'active' ORDER BY COALESCE(startedAt, createdAt), id")

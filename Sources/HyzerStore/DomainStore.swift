@@ -14,6 +14,7 @@ public final class DomainStore: Sendable {
     /// Where local changes are queued for the cloud. A failed enqueue loses nothing: the
     /// domain write is committed, and reconciling on start queues it again.
     let outbox: OperationalStore?
+    let boards = BoardCache()
 
     init(path: String, deviceID: UUID, outbox: OperationalStore?, now: @escaping @Sendable () -> Date) throws {
         pool = try StoreFile.open(path: path, migrator: DomainMigrations.migrator, durable: true)
@@ -148,7 +149,8 @@ public final class DomainStore: Sendable {
         try await pool.read { db in try Self.snapshot(roundID, db) }
     }
 
-    static func snapshot(_ roundID: UUID, _ db: Database) throws -> RoundSnapshot {
+    /// `events`: the round's events when the caller already has them (`board(of:)`).
+    static func snapshot(_ roundID: UUID, _ db: Database, events known: [ScoreEvent]? = nil) throws -> RoundSnapshot {
         guard let record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
         guard let courseRecord = try CourseRecord.fetchOne(db, key: record.courseID) else { throw StoreError.notFound("Course") }
         let course = try course(courseRecord, db)
@@ -158,11 +160,7 @@ public final class DomainStore: Sendable {
         var seen = Set<String>()
         let playerIDs = try RoundRecord.playerIDs(of: record.id, db).map { aliases[$0] ?? $0 }.filter { seen.insert($0).inserted }
         let players = try PlayerRecord.filter(keys: playerIDs).fetchAll(db).map { try $0.domain() }
-        let events = try ScoreEventRecord.filter(Column("roundID") == record.id).fetchAll(db).map { row in
-            var event = try row.domain()
-            if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { event.playerID = canonical }
-            return event
-        }
+        let events = try known ?? Self.events(of: roundID, after: 0, aliases: aliases, db).map(\.event)
         var divisions: [String: String] = [:]
         for (id, division) in try RoundRecord.divisions(of: record.id, db) { divisions[aliases[id] ?? id] = division }
         var round = try record.domain(playerIDs: playerIDs, divisions: divisions)

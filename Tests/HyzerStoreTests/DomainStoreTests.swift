@@ -56,6 +56,46 @@ import Testing
         #expect(snapshot.board.standings.entries.first?.toPar == -1)
     }
 
+    /// The cached board (only new events read and folded in) always equals a board built from
+    /// a fresh read, through scores, corrections, events applied by sync and a restore.
+    @Test func theCachedBoardEqualsAFreshOne() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let round = fixture.round.id
+        func expectFresh(_ note: String) async throws {
+            let cached = try await fixture.store.board(of: round)
+            let fresh = try await fixture.store.snapshot(of: round).board
+            #expect(cached.standings == fresh.standings, "\(note)")
+            #expect(Set(cached.snapshot.events.map(\.id)) == Set(fresh.snapshot.events.map(\.id)), "\(note)")
+            #expect(cached.version == fresh.version, "\(note)")
+        }
+        try await expectFresh("empty")
+        var last: [UUID: UUID] = [:]
+        for hole in 1...4 {
+            for player in fixture.players {
+                last[player.id] = try await fixture.store.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: round).event.id
+            }
+            try await expectFresh("hole \(hole)")
+        }
+        let corrected = try #require(last[fixture.players[0].id])
+        _ = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 4, strokes: .count(2), supersedes: corrected), in: round)
+        try await expectFresh("a correction")
+        // Another device corrected the same score apart: a conflict arrives through sync.
+        let remote = ScoreEvent(id: UUID(), roundID: round, playerID: fixture.players[0].id, hole: 4, strokes: .count(5), deviceID: UUID(),
+                                supersedes: corrected, recordedAt: HLC(wallMillis: Date().millisecondsSince1970 + 5, counter: 0, deviceID: UUID()))
+        _ = try await fixture.store.applyRemote([.scoreEvent(remote)])
+        try await expectFresh("a remote conflict")
+        #expect(try await fixture.store.board(of: round).standings.conflicts.count == 1)
+
+        // A restore replaces every event: the board follows the restored data, not the cache.
+        let backup = try await fixture.stores.createBackup()
+        _ = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[1].id, hole: 5, strokes: .count(4)), in: round)
+        try await expectFresh("before the restore")
+        _ = try await fixture.stores.restore(from: fixture.stores.backups.archive(backup.id))
+        try await expectFresh("after the restore")
+        #expect(try await fixture.store.board(of: round).standings.entries.first { $0.playerID == fixture.players[1].id }?.thru == 4)
+    }
+
     @Test func aRefusedScoreWritesNothing() async throws {
         let directory = try TemporaryDirectory()
         let fixture = try await Fixture(directory: directory.url)

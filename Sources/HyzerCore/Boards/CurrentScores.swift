@@ -28,19 +28,35 @@ public struct HoleState: Hashable, Sendable {
 }
 
 /// Current scores of a round: the leaf of each supersession chain, never "the newest by
-/// timestamp". Built from the set of events alone, so every order of arrival agrees.
+/// timestamp". Built from the set of events alone, so every order of arrival agrees — and
+/// adding events to it gives exactly what building it from all of them would.
 public struct CurrentScores: Sendable {
     public private(set) var holes: [PlayerHole: HoleState] = [:]
+    private var groups: [PlayerHole: [ScoreEvent]] = [:]
+    private var groupOf: [UUID: PlayerHole] = [:]
+    private var replaced: Set<UUID> = []
 
     public init(events: some Sequence<ScoreEvent>) {
-        var byHole: [PlayerHole: [ScoreEvent]] = [:]
-        var replaced: Set<UUID> = []
-        var seen: Set<UUID> = []
-        for event in events where seen.insert(event.id).inserted {
-            byHole[PlayerHole(playerID: event.playerID, hole: event.hole), default: []].append(event)
-            replaced.formUnion(event.replaced)
+        add(events)
+    }
+
+    /// Adds events (ones already here are ignored) and recomputes only the holes they touch.
+    public mutating func add(_ events: some Sequence<ScoreEvent>) {
+        var touched: Set<PlayerHole> = []
+        for event in events where groupOf[event.id] == nil {
+            let key = PlayerHole(playerID: event.playerID, hole: event.hole)
+            groups[key, default: []].append(event)
+            groupOf[event.id] = key
+            touched.insert(key)
+            for id in event.replaced {
+                replaced.insert(id)
+                // A replaced event already here may sit in another hole (a history no local
+                // rule forms, but sync may deliver): its hole changes too.
+                if let other = groupOf[id] { touched.insert(other) }
+            }
         }
-        for (key, group) in byHole {
+        for key in touched {
+            guard let group = groups[key] else { continue }
             var leaves = group.filter { !replaced.contains($0.id) }
             // Only a cycle of supersessions, which no valid history forms, leaves no leaf;
             // fall back to all events so the hole still shows a deterministic score.
@@ -49,6 +65,8 @@ public struct CurrentScores: Sendable {
             holes[key] = HoleState(leaves: leaves)
         }
     }
+
+    public var eventCount: Int { groupOf.count }
 
     public subscript(playerID: UUID, hole: Int) -> HoleState? {
         holes[PlayerHole(playerID: playerID, hole: hole)]

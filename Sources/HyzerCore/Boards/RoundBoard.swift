@@ -9,8 +9,14 @@ public struct RoundBoard: Sendable {
     public let standings: Standings
 
     public init(_ snapshot: RoundSnapshot) {
+        self.init(snapshot, scores: CurrentScores(events: snapshot.events))
+    }
+
+    /// With current scores already built from exactly the snapshot's events (a cache adds
+    /// each new event to them instead of starting over).
+    public init(_ snapshot: RoundSnapshot, scores: CurrentScores) {
         self.snapshot = snapshot
-        scores = CurrentScores(events: snapshot.events)
+        self.scores = scores
         standings = Standings.compute(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores,
                                       divisionOrder: snapshot.event?.divisions ?? [])
     }

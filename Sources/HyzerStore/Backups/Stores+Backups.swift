@@ -109,6 +109,7 @@ extension Stores {
         progress(BackupProgress(step: "replace data", done: 0, total: 1))
         let current = work.appendingPathComponent("current.sqlite")
         try await domain.replaceContents(with: copy, savingCurrentTo: current)
+        domain.boards.removeAll()
         try await operational.rebase(on: try await domain.recordVersions())
         activity.withLock { $0 = .backingUp }
         progress(BackupProgress(step: "safety backup", done: 0, total: 1))

@@ -16,7 +16,7 @@ struct CSVController {
     }
 
     @Sendable func roundResults(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let board = try await stores.domain.snapshot(of: try context.uuid("id", "Round")).board
+        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
         return try CSVTables.response(ResultsTable.round(board), filename: board.snapshot.round.name)
     }
 
@@ -38,8 +38,8 @@ struct CSVController {
     @Sendable func importResults(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {
         let roundID = try context.uuid("id", "Round")
         let table = try await CSVTables.rows(of: request)
-        let snapshot = try await stores.domain.snapshot(of: roundID)
-        let submissions = try ResultsTable.results(table, round: snapshot.round, course: snapshot.course, players: snapshot.players)
+        let board = try await stores.domain.board(of: roundID)
+        let submissions = try ResultsTable.results(table, round: board.snapshot.round, course: board.snapshot.course, players: board.snapshot.players)
         return StandingsResponse(try await stores.domain.recordScores(submissions, in: roundID, by: context.identity).board)
     }
 }

@@ -15,9 +15,9 @@ struct CardPagesController {
     }
 
     @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
+        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
         let hole = request.uri.queryParameters.get("hole").flatMap { Int($0) }
-        guard let page = CardPage(board: snapshot.board, cardID: try context.uuid("cardID", "Card"), hole: hole, viewer: context.identity) else {
+        guard let page = CardPage(board: board, cardID: try context.uuid("cardID", "Card"), hole: hole, viewer: context.identity) else {
             throw StoreError.notFound("Card")
         }
         return renderer.page(page, "card")
@@ -62,10 +62,10 @@ struct CardPagesController {
 
     private func refused(roundID: UUID, cardID: UUID, hole: Int, values: [String: String], errors: FieldErrors, status: HTTPResponse.Status,
                          request: Request, context: AppRequestContext) async throws -> Response {
-        let snapshot = try await stores.domain.snapshot(of: roundID)
+        let board = try await stores.domain.board(of: roundID)
         var form = FormState(values: values, errors: errors)
         form.message = errors.summary
-        guard let page = CardPage(board: snapshot.board, cardID: cardID, hole: hole, viewer: context.identity, form: form) else { throw StoreError.notFound("Card") }
+        guard let page = CardPage(board: board, cardID: cardID, hole: hole, viewer: context.identity, form: form) else { throw StoreError.notFound("Card") }
         return try renderer.page(page, "card", status: status).response(from: request, context: context)
     }
 
@@ -78,13 +78,13 @@ struct CardPagesController {
             _ = try await stores.domain.sign(playerID: player, in: roundID, by: context.identity)
             return .redirect(to: back, type: .normal)
         } catch LeagueRejection.conflict(let message) {
-            let snapshot = try await stores.domain.snapshot(of: roundID)
+            let board = try await stores.domain.board(of: roundID)
             var state = FormState()
             state.message = message
-            if let cardID = form.cardID.flatMap(UUID.init(text:)), let page = CardPage(board: snapshot.board, cardID: cardID, hole: nil, viewer: context.identity, form: state) {
+            if let cardID = form.cardID.flatMap(UUID.init(text:)), let page = CardPage(board: board, cardID: cardID, hole: nil, viewer: context.identity, form: state) {
                 return try renderer.page(page, "card", status: .conflict).response(from: request, context: context)
             }
-            return try renderer.page(RoundPage(board: snapshot.board, form: state), "round", status: .conflict).response(from: request, context: context)
+            return try renderer.page(RoundPage(board: board, form: state), "round", status: .conflict).response(from: request, context: context)
         }
     }
 }

@@ -19,21 +19,21 @@ struct RoundPagesController {
     }
 
     @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
+        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
         // An athlete scores only themselves: their name is already chosen.
         var form = FormState()
         if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
-        return renderer.page(RoundPage(board: snapshot.board, form: form, viewer: context.identity?.playerID), "round")
+        return renderer.page(RoundPage(board: board, form: form, viewer: context.identity?.playerID), "round")
     }
 
     @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
-        return renderer.page(LeaderboardPage(board: snapshot.board, division: request.uri.queryParameters.get("division").map { String($0) }), "leaderboard-page")
+        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
+        return renderer.page(LeaderboardPage(board: board, division: request.uri.queryParameters.get("division").map { String($0) }), "leaderboard-page")
     }
 
     @Sendable func correction(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
-        guard let page = CorrectionPage(board: snapshot.board, eventID: try context.uuid("eventID", "Score")) else {
+        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
+        guard let page = CorrectionPage(board: board, eventID: try context.uuid("eventID", "Score")) else {
             throw StoreError.notFound("Score")
         }
         return renderer.page(page, "score-correct")
@@ -62,13 +62,13 @@ struct RoundPagesController {
     }
 
     private func refused(roundID: UUID, form submitted: ScoreForm, errors: FieldErrors, request: Request, context: AppRequestContext) async throws -> Response {
-        let snapshot = try await stores.domain.snapshot(of: roundID)
+        let board = try await stores.domain.board(of: roundID)
         let form = FormState(values: submitted.values, errors: errors)
         if let corrected = submitted.supersedes.flatMap(UUID.init(text:)),
-           let page = CorrectionPage(board: snapshot.board, eventID: corrected, form: form) {
+           let page = CorrectionPage(board: board, eventID: corrected, form: form) {
             return try renderer.page(page, "score-correct", status: .unprocessableContent).response(from: request, context: context)
         }
-        return try renderer.page(RoundPage(board: snapshot.board, form: form), "round", status: .unprocessableContent).response(from: request, context: context)
+        return try renderer.page(RoundPage(board: board, form: form), "round", status: .unprocessableContent).response(from: request, context: context)
     }
 
     static func fieldErrors(_ rejection: ScoreRejection) -> FieldErrors {
@@ -94,10 +94,10 @@ struct RoundPagesController {
             _ = try await stores.domain.setStatus(of: roundID, to: status)
             return .redirect(to: "/rounds/\(Format.id(roundID))", type: .normal)
         } catch let rejection as ScoreRejection {
-            let snapshot = try await stores.domain.snapshot(of: roundID)
+            let board = try await stores.domain.board(of: roundID)
             var form = FormState()
             form.message = rejection.message
-            return try renderer.page(RoundPage(board: snapshot.board, form: form), "round", status: .conflict).response(from: request, context: context)
+            return try renderer.page(RoundPage(board: board, form: form), "round", status: .conflict).response(from: request, context: context)
         }
     }
 }

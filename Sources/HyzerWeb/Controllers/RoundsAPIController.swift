@@ -23,7 +23,7 @@ struct RoundsAPIController {
     }
 
     @Sendable func standings(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {
-        StandingsResponse(try await stores.domain.snapshot(of: try context.uuid("id", "Round")).board)
+        StandingsResponse(try await stores.domain.board(of: try context.uuid("id", "Round")))
     }
 
     /// 201 with the new event; 200 with `duplicate: true` when the same id and content was

@@ -91,9 +91,9 @@ public actor LiveStandings: Service {
         let full = StreamTopic.round(roundID, scorecard: true)
         let (wantsBoard, wantsFull) = (hub.isFollowed(board), hub.isFollowed(full))
         guard wantsBoard || wantsFull else { return }
-        let snapshot: RoundSnapshot
+        let roundBoard: RoundBoard
         do {
-            snapshot = try await store.snapshot(of: roundID)
+            roundBoard = try await store.board(of: roundID)
         } catch StoreError.notFound {
             hub.reject(board)
             hub.reject(full)
@@ -102,14 +102,13 @@ public actor LiveStandings: Service {
             logger.error("Could not read standings", metadata: ["round": "\(roundID)", "error": "\(error)"])
             return
         }
-        let id = String(snapshot.version)
-        let roundBoard = snapshot.board
+        let id = String(roundBoard.version)
         var bytes = ByteBuffer(string: ServerSentEvent.encode(event: "standings", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.leaderboard, "leaderboard"))))
         framesRendered += 1
-        if wantsBoard { hub.publish(StreamFrame(version: snapshot.version, bytes: bytes), to: board) }
+        if wantsBoard { hub.publish(StreamFrame(version: roundBoard.version, bytes: bytes), to: board) }
         if wantsFull {
             bytes.writeString(ServerSentEvent.encode(event: "scorecard", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.scorecard, "scorecard"))))
-            hub.publish(StreamFrame(version: snapshot.version, bytes: bytes), to: full)
+            hub.publish(StreamFrame(version: roundBoard.version, bytes: bytes), to: full)
         }
     }
 
@@ -118,8 +117,8 @@ public actor LiveStandings: Service {
         tvSequence += 1
         let sequence = tvSequence
         do {
-            let snapshots = try await store.activeRoundSnapshots()
-            let html = ServerSentEvent.compactHTML(renderer.render(TVBoards(boards: snapshots.map(\.board)), "tv-boards"))
+            let boards = try await store.activeRoundBoards()
+            let html = ServerSentEvent.compactHTML(renderer.render(TVBoards(boards: boards), "tv-boards"))
             framesRendered += 1
             hub.publish(StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "tv", id: String(sequence), data: html))), to: .tv)
         } catch {
