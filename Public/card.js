@@ -3,6 +3,7 @@
   "use strict";
   document.querySelectorAll(".card-player .stepper").forEach(function (stepper) {
     var input = stepper.querySelector("input");
+    if (input.readOnly) return;
     stepper.querySelectorAll("button.step").forEach(function (button) {
       button.hidden = false;
       button.addEventListener("click", function () {

@@ -69,7 +69,7 @@ public enum ScoreRules {
         deviceID: UUID,
         recordedAt: HLC,
         signed: Set<UUID> = [],
-        mayChangeSigned: Bool = true
+        byCoach: Bool = true
     ) -> Result<ScoreDecision, ScoreRejection> {
         var submission = submission
         if submission.strokes == .dnf { submission.penalties = 0 }
@@ -108,7 +108,7 @@ public enum ScoreRules {
         }
 
         let name = playerNames[submission.playerID] ?? "this player"
-        if signed.contains(submission.playerID) && !mayChangeSigned {
+        if signed.contains(submission.playerID) && !byCoach {
             return .failure(.signed(name))
         }
         let scores = CurrentScores(events: existing)
@@ -129,7 +129,16 @@ public enum ScoreRules {
                 let now = state.map { " (now \($0.winner.strokes))" } ?? ""
                 return .failure(.conflict(field: "supersedes", message: "That score was already corrected\(now). Reload the round and correct the current score."))
             }
-            resolves = state.leaves.map(\.id).filter { $0 != corrected }.sorted { $0.lowercasedText < $1.lowercasedText }
+            if byCoach {
+                // A coach's correction decides the hole: it closes every entry the coach saw.
+                resolves = state.leaves.map(\.id).filter { $0 != corrected }.sorted { $0.lowercasedText < $1.lowercasedText }
+            } else if state.isConflict || (target.reportedBy != nil && target.reportedBy != submission.reportedBy) {
+                // Cross-checking means nobody overrules another scorekeeper by themselves:
+                // a player corrects their own entry; a disagreement is resolved by a coach.
+                guard target.reportedBy == submission.reportedBy else {
+                    return .failure(.conflict(field: "supersedes", message: "That score was entered by another scorekeeper. Correct your own entry, or ask a coach to resolve the hole."))
+                }
+            }
         } else if let state {
             return .failure(.conflict(field: "hole", message: "Hole \(submission.hole) already has a score for \(name) (\(state.winner.strokes)). Correct that score to change it."))
         }

@@ -132,6 +132,7 @@ enum DomainMigrations {
                 t.column("name", .text).notNull()
                 t.column("divisions", .text).notNull().defaults(to: "[]")
                 t.column("playoffWinners", .text).notNull().defaults(to: "{}")
+                t.column("playoffRounds", .text).notNull().defaults(to: "{}")
                 t.column("createdBy", .text)
                 t.column("createdAt", .datetime).notNull()
                 t.column("updatedAt", .text).notNull()

@@ -65,13 +65,16 @@ extension DomainStore {
             var snapshot = try self.eventSnapshot(eventID, db)
             let standings = snapshot.standings
             guard standings.isFinal else { throw LeagueRejection.conflict("The playoff is decided once every round of the event is completed.") }
-            guard let group = standings.division(division) else { throw LeagueRejection.invalid(FieldErrors("division", "\(snapshot.event.name) has no division \(division).")) }
+            guard let group = standings.division(division) else {
+                throw LeagueRejection.invalid(FieldErrors("division", division.isEmpty ? "Name the division whose playoff this is." : "\(snapshot.event.name) has no division \(division)."))
+            }
             let tied = group.entries.filter { $0.playoff != nil }
             guard !tied.isEmpty else { throw LeagueRejection.conflict("Nobody is tied for first\(division.isEmpty ? "" : " in \(division)"): there is no playoff.") }
             guard tied.contains(where: { $0.playerID == winner }) else {
                 throw LeagueRejection.invalid(FieldErrors("winner", "The winner must be one of the players tied for first."))
             }
             snapshot.event.playoffWinners[division] = winner
+            snapshot.event.playoffRounds[division] = snapshot.boards.map(\.snapshot.round.id)
             snapshot.event.updatedAt = stamp
             try EventRecord(snapshot.event).update(db)
             try Self.bumpRounds(of: eventID, db)
@@ -93,7 +96,13 @@ extension DomainStore {
         let written = try await pool.write { db in
             var snapshot = try Self.snapshot(roundID, db)
             do throws(FieldErrors) { try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch { throw LeagueRejection.invalid(error) }
-            snapshot.round.cards = cards
+            // A card that keeps its name keeps its id: its page stays open on the phones.
+            let ids = Dictionary(snapshot.round.cards.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
+            snapshot.round.cards = cards.map { card in
+                var card = card
+                card.id = ids[card.name] ?? card.id
+                return card
+            }
             snapshot.round.updatedAt = stamp
             try Self.saveRound(snapshot.round, db)
             snapshot.version += 1
@@ -106,6 +115,9 @@ extension DomainStore {
     /// event's standings before this round.
     public func planCards(of roundID: UUID, shotgun: Bool, firstTee: Date?) async throws -> RoundSnapshot {
         let snapshot = try await snapshot(of: roundID)
+        if !snapshot.events.isEmpty {
+            throw LeagueRejection.conflict("Scoring has begun: the cards stay as they are (a coach can still change them one by one through the API).")
+        }
         var previous: EventStandings?
         if let eventID = snapshot.round.eventID {
             var event = try await eventSnapshot(eventID)
@@ -155,16 +167,35 @@ extension DomainStore {
             guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
             let coach = reporter.map { $0.role.includes(.coach) } ?? true
             if let reporter, !coach, !card.playerIDs.contains(reporter.playerID) { throw ScoreRejection.notYours }
-            for entry in entries where !card.playerIDs.contains(entry.playerID) {
-                throw ScoreRejection.invalid(FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "That player") is not on \(card.name)."))
+            var seen: Set<UUID> = []
+            for entry in entries {
+                guard card.playerIDs.contains(entry.playerID) else {
+                    throw ScoreRejection.invalid(FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "That player") is not on \(card.name)."))
+                }
+                guard seen.insert(entry.playerID).inserted else {
+                    throw ScoreRejection.invalid(FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "A player") is listed twice for hole \(hole)."))
+                }
             }
+            let signed = Set(snapshot.signatures.map(\.playerID))
             let submissions = entries.map {
-                ScoreSubmission(playerID: $0.playerID, hole: hole, strokes: $0.strokes, reportedBy: reporter?.playerID, penalties: $0.penalties, crossCheck: true)
+                ScoreSubmission(playerID: $0.playerID, hole: hole, strokes: $0.strokes, reportedBy: reporter?.playerID, penalties: $0.strokes == .dnf ? 0 : $0.penalties, crossCheck: !coach)
             }
-            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, mayChangeSigned: coach, skip: { submission, scores in
+            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: coach, prepare: { submission, scores in
+                let state = scores[submission.playerID, hole]
+                let result = HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+                if coach {
+                    // A coach's entry decides the hole: it corrects the current score (closing any
+                    // mismatch) unless that already says the same.
+                    if let state, state.winner.result == result, !state.isConflict { return nil }
+                    var correction = submission
+                    correction.supersedes = state?.winner.id
+                    return correction
+                }
+                // A signed player's card is shown to the others unchanged: leave it alone.
+                if signed.contains(submission.playerID), state?.winner.result == result { return nil }
                 // This scorekeeper already entered exactly this.
-                let mine = scores[submission.playerID, hole]?.leaves.first { $0.reportedBy != nil && $0.reportedBy == submission.reportedBy }
-                return mine?.result == HoleResult(strokes: submission.strokes, penalties: submission.strokes == .dnf ? 0 : submission.penalties)
+                let mine = state?.leaves.first { $0.reportedBy != nil && $0.reportedBy == submission.reportedBy }
+                return mine?.result == result ? nil : submission
             }, db)
             return (snapshot, recorded)
         }
@@ -172,25 +203,27 @@ extension DomainStore {
         return await queue(written) { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }.0
     }
 
-    /// Records submissions into `snapshot` inside one write transaction, by the usual rules;
-    /// `skip` leaves out a submission that would change nothing. Throws on the first refusal,
-    /// which rolls the whole transaction back.
-    static func recordAll(_ submissions: [ScoreSubmission], into snapshot: inout RoundSnapshot, at stamp: HLC, deviceID: UUID, mayChangeSigned: Bool,
-                          skip: (ScoreSubmission, CurrentScores) -> Bool, _ db: Database) throws -> [ScoreEvent] {
+    /// Records submissions into `snapshot` inside one write transaction, by the usual rules.
+    /// `prepare` sees the current scores before each one and returns what to record, or nil
+    /// when it would change nothing. Throws on the first refusal, which rolls everything back.
+    static func recordAll(_ submissions: [ScoreSubmission], into snapshot: inout RoundSnapshot, at stamp: HLC, deviceID: UUID, byCoach: Bool,
+                          prepare: (ScoreSubmission, CurrentScores) -> ScoreSubmission?, _ db: Database) throws -> [ScoreEvent] {
         var recorded: [ScoreEvent] = []
         var clock = stamp
+        var scores = CurrentScores(events: snapshot.events)
         for submission in submissions {
-            if skip(submission, CurrentScores(events: snapshot.events)) { continue }
+            guard let submission = prepare(submission, scores) else { continue }
             let decision = ScoreRules.decide(
                 submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
                 existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: clock,
-                signed: Set(snapshot.signatures.map(\.playerID)), mayChangeSigned: mayChangeSigned)
+                signed: Set(snapshot.signatures.map(\.playerID)), byCoach: byCoach)
             switch decision {
             case .failure(let rejection): throw rejection
             case .success(.duplicate): continue
             case .success(.record(let event)):
                 try ScoreEventRecord(event).insert(db)
                 snapshot.events.append(event)
+                scores.add([event])
                 recorded.append(event)
                 clock = HLC(wallMillis: clock.wallMillis, counter: clock.counter + 1, deviceID: clock.deviceID)
             }
@@ -276,8 +309,8 @@ extension DomainStore {
                 submission.reportedBy = reporter?.playerID
                 return submission
             }
-            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, mayChangeSigned: reporter.map { $0.role.includes(.coach) } ?? true, skip: { submission, scores in
-                scores[submission.playerID, submission.hole]?.winner.result == HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: reporter.map { $0.role.includes(.coach) } ?? true, prepare: { submission, scores in
+                scores[submission.playerID, submission.hole]?.winner.result == HoleResult(strokes: submission.strokes, penalties: submission.penalties) ? nil : submission
             }, db)
             return (snapshot, recorded)
         }

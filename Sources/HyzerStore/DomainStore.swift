@@ -175,7 +175,14 @@ public final class DomainStore: Sendable {
             if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { signature.playerID = canonical }
             return signature
         }
-        return RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
+        var snapshot = RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
+        let reporters = Set(events.compactMap(\.reportedBy)).subtracting(round.playerIDs)
+        if !reporters.isEmpty {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, displayName FROM players WHERE id IN (\(reporters.map { _ in "?" }.joined(separator: ",")))",
+                                        arguments: StatementArguments(reporters.map(\.text)))
+            for row in rows { if let id = UUID(text: row["id"]) { snapshot.reporterNames[id] = row["displayName"] } }
+        }
+        return snapshot
     }
 
     // MARK: Scores
@@ -206,7 +213,7 @@ public final class DomainStore: Sendable {
             let decision = ScoreRules.decide(
                 submission, round: before.round, course: before.course, playerNames: before.playerNames,
                 existing: before.events, newID: UUID(), deviceID: deviceID, recordedAt: stamp,
-                signed: Set(before.signatures.map(\.playerID)), mayChangeSigned: reporter.map { $0.role.includes(.coach) } ?? true
+                signed: Set(before.signatures.map(\.playerID)), byCoach: reporter.map { $0.role.includes(.coach) } ?? true
             )
             switch decision {
             case .failure(let rejection):

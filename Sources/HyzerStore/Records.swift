@@ -175,6 +175,7 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     var name: String
     var divisions: String
     var playoffWinners: String
+    var playoffRounds: String
     var createdBy: String?
     var createdAt: Date
     var updatedAt: String
@@ -184,6 +185,7 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
         name = event.name
         divisions = (try? String(decoding: RecordCoding.encode(event.divisions), as: UTF8.self)) ?? "[]"
         playoffWinners = (try? String(decoding: RecordCoding.encode(event.playoffWinners.mapValues(\.text)), as: UTF8.self)) ?? "{}"
+        playoffRounds = (try? String(decoding: RecordCoding.encode(event.playoffRounds.mapValues { $0.map(\.text) }), as: UTF8.self)) ?? "{}"
         createdBy = event.createdBy?.text
         createdAt = event.createdAt
         updatedAt = event.updatedAt.description
@@ -194,6 +196,7 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
             id: try StoredValue.uuid(id, "events.id"), name: name,
             divisions: (try? RecordCoding.decode([String].self, Data(divisions.utf8))) ?? [],
             playoffWinners: ((try? RecordCoding.decode([String: String].self, Data(playoffWinners.utf8))) ?? [:]).compactMapValues(UUID.init(text:)),
+            playoffRounds: ((try? RecordCoding.decode([String: [String]].self, Data(playoffRounds.utf8))) ?? [:]).mapValues { $0.compactMap(UUID.init(text:)) },
             createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "events.updatedAt")
         )

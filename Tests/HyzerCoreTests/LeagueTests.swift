@@ -41,6 +41,15 @@ import Testing
         return (event, front, back)
     }
 
+    /// A one-hole layout, so a completed round is a played one (an unfinished round is a DNF).
+    static func oneHole(number: Int = 1, par: Int = 3) -> Course {
+        Course(id: UUID(), name: "One", holes: [Hole(number: number, par: par)], createdAt: Date(), updatedAt: HLC(wallMillis: 0, counter: 0, deviceID: UUID()))
+    }
+
+    static func on(_ course: Course, _ world: World, _ events: [ScoreEvent]) -> Standings {
+        Standings.compute(course: course, round: world.round, players: world.players, events: events)
+    }
+
     @Test func eventTotalsAddEachRoundsToParOnItsOwnLayout() {
         var (event, front, back) = Self.twoRoundEvent(statuses: (.completed, .active))
         let short = Course(id: back.round.courseID, name: "Short", holes: (1...9).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: front.course.updatedAt)
@@ -48,7 +57,7 @@ import Testing
         let frontEvents = [front.event(0, hole: 5, .count(4)), front.event(1, hole: 5, .count(5))]
         let backEvents = [back.event(0, hole: 1, .count(2))]
         let standings = EventStandings.compute(event: event, rounds: [
-            .init(round: front.round, standings: Standings.compute(course: front.course, round: front.round, players: front.players, events: frontEvents)),
+            .init(round: front.round, standings: Self.on(Self.oneHole(number: 5, par: 4), front, frontEvents)),
             .init(round: back.round, standings: Standings.compute(course: short, round: back.round, players: back.players, events: backEvents)),
         ])
         let rows = standings.divisions[0].entries
@@ -64,18 +73,22 @@ import Testing
         var (event, front, back) = Self.twoRoundEvent()
         let frontEvents = [front.event(0, hole: 1, .count(3)), front.event(1, hole: 1, .count(2)), front.event(2, hole: 1, .count(4))]
         let backEvents = [back.event(0, hole: 1, .count(2)), back.event(1, hole: 1, .count(3)), back.event(2, hole: 1, .count(3))]
+        let course = Self.oneHole()
         func compute() -> EventStandings {
             EventStandings.compute(event: event, rounds: [
-                .init(round: front.round, standings: front.standings(frontEvents)),
-                .init(round: back.round, standings: Standings.compute(course: front.course, round: back.round, players: back.players, events: backEvents)),
+                .init(round: front.round, standings: Self.on(course, front, frontEvents)),
+                .init(round: back.round, standings: Self.on(course, back, backEvents)),
             ])
         }
         let tied = compute()
         #expect(tied.isFinal && tied.divisions[0].playoffPending)
+        // Dev played neither round: a DNF, never a share of first at even par.
+        #expect(tied.divisions[0].entries.last.map { "\($0.displayName) \($0.position)" } == "Dev DNF")
         #expect(tied.divisions[0].entries.prefix(2).map(\.position) == ["T1", "T1"])
         #expect(tied.divisions[0].entries.prefix(2).allSatisfy { $0.playoff == .pending })
 
         event.playoffWinners[""] = front.players[1].id
+        event.playoffRounds[""] = [front.round.id, back.round.id]
         let decided = compute()
         #expect(!decided.divisions[0].playoffPending)
         let rows = decided.divisions[0].entries.filter(\.started)
@@ -87,6 +100,34 @@ import Testing
         // While a round is still being played, a tie for first is only a tie.
         back.round.status = .active
         #expect(!compute().divisions[0].playoffPending)
+        back.round.status = .completed
+
+        // A result decides only the standings it was recorded for: with another round, the
+        // question is open again.
+        var third = back
+        third.round.id = UUID()
+        let thirdEvents = [third.event(0, hole: 1, .count(3)), third.event(1, hole: 1, .count(3)), third.event(2, hole: 1, .count(3))]
+        let reopened = EventStandings.compute(event: event, rounds: [
+            .init(round: front.round, standings: Self.on(course, front, frontEvents)),
+            .init(round: back.round, standings: Self.on(course, back, backEvents)),
+            .init(round: third.round, standings: Self.on(course, third, thirdEvents)),
+        ])
+        #expect(reopened.divisions[0].playoffPending)
+        #expect(reopened.divisions[0].entries.prefix(2).allSatisfy { $0.playoff == .pending })
+    }
+
+    @Test func aCompletedRoundLeftUnfinishedIsADNFNotEvenPar() {
+        let (event, front, back) = Self.twoRoundEvent()
+        var f = front, b = back
+        // Ben plays only the first hole of round two, Cleo none of it: neither counts as even par.
+        let frontEvents = (0..<3).map { f.event($0, hole: 1, .count(4)) }
+        let backEvents = (1...18).map { b.event(0, hole: $0, .count(3)) } + [b.event(1, hole: 1, .count(3))]
+        let rows = EventStandings.compute(event: event, rounds: [
+            .init(round: f.round, standings: Self.on(Self.oneHole(), f, frontEvents)),
+            .init(round: b.round, standings: b.standings(backEvents)),
+        ]).divisions[0].entries
+        #expect(rows.first?.displayName == "Ann" && rows.first?.position == "1")
+        #expect(rows.filter { ["Ben", "Cleo"].contains($0.displayName) }.allSatisfy { $0.position == "DNF" })
     }
 
     @Test func aDNFInAnyRoundRanksAfterEveryFinisherOfTheEvent() {
@@ -96,8 +137,8 @@ import Testing
         let frontEvents = [f.event(0, hole: 1, .count(1)), f.event(1, hole: 1, .count(5))]
         let backEvents = [b.event(0, hole: 1, .dnf), b.event(1, hole: 1, .count(5))]
         let standings = EventStandings.compute(event: event, rounds: [
-            .init(round: f.round, standings: f.standings(frontEvents)),
-            .init(round: b.round, standings: b.standings(backEvents)),
+            .init(round: f.round, standings: Self.on(Self.oneHole(), f, frontEvents)),
+            .init(round: b.round, standings: Self.on(Self.oneHole(), b, backEvents)),
         ])
         let rows = standings.divisions[0].entries.filter { $0.started }
         #expect(rows.map { "\($0.displayName) \($0.position)" } == ["Ben 1", "Ann DNF"])
@@ -165,7 +206,7 @@ import Testing
             let submission = ScoreSubmission(playerID: world.players[2].id, hole: 3, strokes: .count(strokes), reportedBy: keeper, crossCheck: true)
             let result = ScoreRules.decide(submission, round: world.round, course: world.course, playerNames: world.names, existing: existing,
                                            newID: UUID(), deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall),
-                                           signed: signed, mayChangeSigned: coach)
+                                           signed: signed, byCoach: coach)
             if case .success(.record(let event)) = result { existing.append(event) }
             return result
         }

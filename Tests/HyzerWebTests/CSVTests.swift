@@ -67,6 +67,16 @@ import Testing
             #expect(refused.text.contains("Line 3") && refused.text.contains("Line 4, hole 2"))
             #expect(try await client.standings(roundID)["version"] as? Int == before)
 
+            // A column for a hole the course does not have, or a hole twice: refused, not dropped.
+            let offCourse = try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", "handle,1,99\n\(handles[0]),3,3\n")
+            #expect(offCourse.status == .unprocessableContent && offCourse.text.contains("99 is not a hole"))
+            let twice = try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", "handle,1,1\n\(handles[0]),3,4\n")
+            #expect(twice.status == .unprocessableContent && twice.text.contains("more than one column"))
+            #expect(try await client.standings(roundID)["version"] as? Int == before)
+            // A spreadsheet's byte-order mark before the header is fine.
+            let bom = try await Self.postCSV(client, "/api/v1/players/import", "\u{FEFF}Name,Handle\r\nBo Mark,bo.mark\r\n")
+            #expect(bom.status == .created)
+
             // Not CSV: 415. A player list with a taken handle: 422 and no player created.
             let json = try await client.postJSON("/api/v1/rounds/\(roundID)/results", "{}")
             #expect(json.status == .unsupportedMediaType)

@@ -85,9 +85,13 @@ def test_a_card_is_scored_hole_by_hole_on_a_phone_signed_and_then_locked(server,
     wait(page).until(lambda d: "✓ " + athlete["displayName"] + " signed" in d.find_element(By.CSS_SELECTOR, "section.card-sign").text)
     assert standing(server, round_id, athlete["id"]).get("signed") is True
 
-    # Signed: the athlete's own change is refused, with the reason, and nothing changes.
+    # Signed: the athlete's own score is shown read-only, without steppers…
     page.get(card_url + "?hole=2")
-    fieldset(page, athlete["id"]).find_element(By.CSS_SELECTOR, "button[data-step='-1']").click()
+    own = fieldset(page, athlete["id"]).find_element(By.CSS_SELECTOR, "input[name^=strokes]")
+    assert own.get_attribute("readonly") is not None
+    assert not fieldset(page, athlete["id"]).find_element(By.CSS_SELECTOR, "button[data-step='-1']").is_displayed()
+    # …and a change sent anyway is refused, with the reason, and nothing changes.
+    page.execute_script("arguments[0].removeAttribute('readonly'); arguments[0].value = '4';", own)
     page.find_element(By.CSS_SELECTOR, "button.save-hole").click()
     wait(page).until(lambda d: "signed their card" in d.find_element(By.CSS_SELECTOR, ".notice.error").text)
     assert page.execute_script("return performance.getEntriesByType('navigation')[0].responseStatus") == 409

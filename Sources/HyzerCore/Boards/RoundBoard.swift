@@ -32,7 +32,7 @@ public struct RoundBoard: Sendable {
 
     public var scorecard: ScorecardView {
         ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings, version: snapshot.version,
-                      signatures: snapshot.signatures)
+                      signatures: snapshot.signatures, reporterNames: snapshot.reporterNames)
     }
 }
 

@@ -11,6 +11,8 @@ public struct RoundSnapshot: Sendable {
     /// The event the round belongs to, for its division order and name.
     public var event: Event?
     public var signatures: [Signature]
+    /// Names of those who entered scores without playing in the round (coaches).
+    public var reporterNames: [UUID: String] = [:]
 
     public init(round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int, event: Event? = nil, signatures: [Signature] = []) {
         self.event = event
@@ -20,6 +22,11 @@ public struct RoundSnapshot: Sendable {
         self.players = players
         self.events = events
         self.version = version
+    }
+
+    /// Everyone a scorecard may name: the players, and whoever entered scores.
+    public var names: [UUID: String] {
+        playerNames.merging(reporterNames) { player, _ in player }
     }
 
     public var playerNames: [UUID: String] {

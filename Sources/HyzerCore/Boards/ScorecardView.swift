@@ -20,7 +20,7 @@ public struct ScorecardView: Hashable, Sendable {
         public var penalty: Bool
         /// Changed after the player signed: only a coach can, and it stays marked.
         public var afterSigning: Bool
-        public var title: String
+        public var title: String?
     }
 
     public struct Row: Hashable, Sendable {
@@ -58,7 +58,8 @@ public struct ScorecardView: Hashable, Sendable {
     public var totalPar: Int
     public var hasConflicts: Bool
 
-    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int, signatures: [Signature] = []) {
+    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int, signatures: [Signature] = [],
+                reporterNames: [UUID: String] = [:]) {
         let signedAt = signatures.firstByPlayer
         roundID = round.id.lowercasedText
         self.version = version
@@ -69,7 +70,7 @@ public struct ScorecardView: Hashable, Sendable {
         rows = round.playerIDs.map { playerID in
             let cells = course.holes.map { hole -> Cell in
                 guard let state = scores[playerID, hole.number] else {
-                    return Cell(hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false, penalty: false, afterSigning: false, title: "")
+                    return Cell(hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false, penalty: false, afterSigning: false, title: nil)
                 }
                 return Cell(
                     hole: hole.number,
@@ -80,7 +81,7 @@ public struct ScorecardView: Hashable, Sendable {
                     scored: true,
                     penalty: state.winner.penalties > 0,
                     afterSigning: signedAt[playerID].map { state.winner.recordedAt > $0.signedAt } ?? false,
-                    title: state.winner.penalties > 0 ? "\(state.winner.resultText)" : ""
+                    title: state.winner.penalties > 0 ? state.winner.resultText : nil
                 )
             }
             let entry = totals[playerID]
@@ -104,7 +105,7 @@ public struct ScorecardView: Hashable, Sendable {
                     hole: key.hole,
                     options: state.leaves.enumerated().map { index, event in
                         ConflictOption(eventID: event.id.lowercasedText, strokes: event.resultText, winner: index == 0, recordedAt: event.recordedAt.date.formatted(.iso8601),
-                                       enteredBy: event.reportedBy.flatMap { names[$0]?.displayName } ?? "")
+                                       enteredBy: event.reportedBy.flatMap { names[$0]?.displayName ?? reporterNames[$0] } ?? "")
                     },
                     winnerID: state.winner.id.lowercasedText
                 )

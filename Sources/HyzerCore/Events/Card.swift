@@ -94,7 +94,7 @@ public enum CardRules {
             if name.isEmpty || name.count > 40 { errors.add("cards", "Card names are 1 to 40 characters.") }
             for player in card.playerIDs {
                 if !round.playerIDs.contains(player) { errors.add("cards", "\(card.name) names a player who is not in this round.") }
-                if !seen.insert(player).inserted { errors.add("cards", "A player is on more than one card.") }
+                if !seen.insert(player).inserted { errors.add("cards", "A player is listed twice, on one card or on two.") }
             }
         }
         try errors.throwIfAny()

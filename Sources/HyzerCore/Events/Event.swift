@@ -9,13 +9,18 @@ public struct Event: Identifiable, Hashable, Sendable {
     public var divisions: [String]
     /// The recorded winner of a playoff, per division name ("" for an event without divisions).
     public var playoffWinners: [String: UUID]
+    /// The rounds each playoff decided: a result stands only for the standings it decided
+    /// (a round added afterwards makes first place a new question).
+    public var playoffRounds: [String: [UUID]]
     public var createdBy: UUID?
     public var createdAt: Date
     public var updatedAt: HLC
 
     public static let divisionCountRange = 0...20
 
-    public init(id: UUID, name: String, divisions: [String], playoffWinners: [String: UUID] = [:], createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC) {
+    public init(id: UUID, name: String, divisions: [String], playoffWinners: [String: UUID] = [:], playoffRounds: [String: [UUID]] = [:],
+                createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC) {
+        self.playoffRounds = playoffRounds
         self.id = id
         self.name = name
         self.divisions = divisions

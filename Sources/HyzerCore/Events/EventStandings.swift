@@ -92,7 +92,21 @@ public struct EventStandings: Hashable, Sendable {
             }
         }
 
+        // A completed round a player did not finish (absent, or holes left unscored) is a DNF
+        // for the event: it must never count as a round at even par.
+        for (index, input) in rounds.enumerated() where input.round.status == .completed {
+            for id in order {
+                guard var row = players[id] else { continue }
+                let result = row.rounds[index]
+                if result == nil || (result?.dnf == false && (result?.thru ?? 0) < input.standings.holeCount) {
+                    row.dnf = true
+                    players[id] = row
+                }
+            }
+        }
+
         let isFinal = !rounds.isEmpty && rounds.allSatisfy { $0.round.status == .completed }
+        let roundIDs = Set(rounds.map(\.round.id))
         let rows = order.compactMap { players[$0] }
         let names = event.divisions.isEmpty && rows.allSatisfy({ $0.division.isEmpty })
             ? [""]
@@ -100,7 +114,8 @@ public struct EventStandings: Hashable, Sendable {
         let divisions = names.map { name in
             var members = rows.filter { $0.division == name }
             Ranking.rank(&members)
-            let pending = isFinal && decidePlayoff(&members, winner: event.playoffWinners[name])
+            let decided = event.playoffRounds[name].map { Set($0) == roundIDs } ?? false
+            let pending = isFinal && decidePlayoff(&members, winner: decided ? event.playoffWinners[name] : nil)
             return EventDivisionStandings(name: name, entries: members, playoffPending: pending)
         }
         return EventStandings(eventID: event.id, roundIDs: rounds.map(\.round.id), divisions: divisions, isFinal: isFinal)

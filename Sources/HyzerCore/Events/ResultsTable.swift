@@ -9,7 +9,10 @@ public enum ResultsTable {
     public static func round(_ board: RoundBoard) -> [[String]] {
         let holes = board.snapshot.course.holes
         var rows = [["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par"]]
-        for entry in board.standings.entries {
+        // With divisions, each division in turn with its own positions, as the boards show them.
+        let entries = board.standings.divisions.isEmpty ? board.standings.entries
+            : board.standings.divisions.flatMap(\.entries) + board.standings.entries.filter(\.division.isEmpty)
+        for entry in entries {
             let cells = holes.map { hole in board.scores[entry.playerID, hole.number].map { $0.winner.score.map(String.init) ?? "DNF" } ?? "" }
             rows.append([entry.position, entry.displayName, entry.handle, entry.division] + cells
                         + [entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar))])
@@ -78,10 +81,14 @@ public enum ResultsTable {
         guard let key = ["playerid", "handle", "name"].compactMap({ header.firstIndex(of: $0).map { (column: $0, kind: header[$0]) } }).first else {
             throw FieldErrors("csv", "The header row must have a column playerID, handle or name to say whose scores each row holds.")
         }
-        let holeColumns = header.enumerated().compactMap { index, title -> (Int, Int)? in
-            guard let number = Int(title), course.hole(number) != nil else { return nil }
-            return (index, number)
+        let numbered = header.enumerated().compactMap { index, title in Int(title).map { (index, $0) } }
+        let offCourse = numbered.map(\.1).filter { course.hole($0) == nil }
+        if !offCourse.isEmpty {
+            errors.add("csv", "Column\(offCourse.count == 1 ? "" : "s") \(offCourse.map(String.init).joined(separator: ", ")) \(offCourse.count == 1 ? "is not a hole" : "are not holes") of \(course.name) (1–\(course.holes.count)): nothing would be imported from \(offCourse.count == 1 ? "it" : "them").")
         }
+        let repeated = Dictionary(grouping: numbered.map(\.1), by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+        if !repeated.isEmpty { errors.add("csv", "Hole \(repeated.map(String.init).joined(separator: ", ")) has more than one column.") }
+        let holeColumns = numbered.filter { course.hole($0.1) != nil }
         if holeColumns.isEmpty { throw FieldErrors("csv", "No column is a hole of \(course.name) (1–\(course.holes.count)).") }
         let inRound = players.filter { round.playerIDs.contains($0.id) }
         var submissions: [ScoreSubmission] = []
@@ -117,6 +124,7 @@ public enum ResultsTable {
     }
 
     static func normalized(_ title: String) -> String {
-        title.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().replacingOccurrences(of: " ", with: "")
+        // A spreadsheet's "CSV UTF-8" starts with a byte-order mark.
+        title.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased().replacingOccurrences(of: " ", with: "")
     }
 }

@@ -196,10 +196,13 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public var divisions: [String]
     /// Division name → the player id (upper-case text) who won its playoff.
     public var playoffWinners: [String: String]?
+    /// Division name → the rounds (upper-case id text) its playoff decided.
+    public var playoffRounds: [String: [String]]?
     public var createdBy: UUID?
     public var createdAt: Date
 
     public init(_ event: Event) {
+        playoffRounds = event.playoffRounds.isEmpty ? nil : event.playoffRounds.mapValues { $0.map(\.uppercasedText) }
         id = event.id
         name = event.name
         divisions = event.divisions
@@ -212,6 +215,7 @@ public struct EventPayload: Codable, Hashable, Sendable {
         let divisions = divisions.compactMap(Division.validated)
         guard divisions.count == self.divisions.count, !name.isEmpty else { return nil }
         return Event(id: id, name: name, divisions: divisions, playoffWinners: (playoffWinners ?? [:]).compactMapValues(UUID.init(text:)),
+                     playoffRounds: (playoffRounds ?? [:]).mapValues { $0.compactMap(UUID.init(text:)) },
                      createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
     }
 }

@@ -123,7 +123,7 @@ struct StandingsResponse: ResponseEncodable {
     init(_ board: RoundBoard) {
         let standings = board.standings
         let signed = Set(board.snapshot.signatures.map(\.playerID))
-        let names = board.snapshot.playerNames
+        let names = board.snapshot.names
         roundID = Format.id(board.snapshot.round.id)
         version = board.version
         self.standings = standings.entries.map { Entry($0, signed: signed.contains($0.playerID)) }

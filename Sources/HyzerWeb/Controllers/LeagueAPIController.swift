@@ -129,6 +129,7 @@ struct LeagueAPIController {
     @Sendable func setCards(_ request: Request, context: AppRequestContext) async throws -> CardsResponse {
         let roundID = try context.uuid("id", "Round")
         let body = try await request.decodeBody(CardsBody.self, context: context)
+        if body.auto != nil && body.cards != nil { throw FieldErrors("cards", "Send either the cards or \"auto\", not both.") }
         if let auto = body.auto {
             return CardsResponse(try await stores.domain.planCards(of: roundID, shotgun: auto.shotgun ?? true, firstTee: auto.firstTee))
         }

@@ -13,6 +13,8 @@ struct CardPage: Sendable {
         var mismatch: Bool
         var others: String
         var signed: Bool
+        /// Signed, and the viewer is not a coach: shown, not editable.
+        var locked: Bool
         var canSign: Bool
         var total: String
         var toPar: String
@@ -30,7 +32,7 @@ struct CardPage: Sendable {
     var cardName: String
     var hole: Int
     var par: Int
-    var distance: String
+    var distance: String?
     var step: Int
     var holeCount: Int
     var players: [Player]
@@ -53,7 +55,7 @@ struct CardPage: Sendable {
         let holeInfo = snapshot.course.hole(hole)
         self.hole = hole
         par = holeInfo?.par ?? 3
-        distance = holeInfo?.distance.map { "\($0) m" } ?? ""
+        distance = holeInfo?.distance.map { "\($0) m" }
         step = (order.firstIndex(of: hole) ?? 0) + 1
         holeCount = order.count
         title = "\(card.name) · hole \(hole)"
@@ -67,7 +69,7 @@ struct CardPage: Sendable {
         holes = order.map { number in
             HoleLink(number: number, current: number == hole, done: card.playerIDs.allSatisfy { scores[$0, number] != nil })
         }
-        let names = snapshot.playerNames
+        let names = snapshot.names
         let signed = Set(snapshot.signatures.map(\.playerID))
         let totals = Dictionary(board.standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
         let coach = viewer?.role.includes(.coach) ?? false
@@ -86,7 +88,7 @@ struct CardPage: Sendable {
                 value: form.values["strokes.\(Format.id(id))"] ?? shown?.strokes.description ?? String(par),
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
                 mismatch: state?.isConflict ?? false, others: others.joined(separator: ", "),
-                signed: signed.contains(id), canSign: !signed.contains(id) && (coach || viewer?.playerID == id),
+                signed: signed.contains(id), locked: signed.contains(id) && !coach, canSign: !signed.contains(id) && (coach || viewer?.playerID == id),
                 total: played ? String(entry?.strokes ?? 0) : "–",
                 toPar: entry?.dnf == true ? "DNF" : (played ? ScoreFormat.toPar(entry?.toPar ?? 0) : "–")
             )

@@ -119,8 +119,15 @@ struct LeaderboardPage: Sendable {
         self.division = chosen
         leaderboard = chosen.isEmpty ? whole : whole.only(chosen)
         filters = [Option(value: "", label: "All", selected: chosen.isEmpty)]
-            + whole.divisions.map { Option(value: $0.name, label: $0.name, selected: $0.name == chosen) }
+            + whole.divisions.map { Option(value: Self.query($0.name), label: $0.name, selected: $0.name == chosen) }
         hasFilters = whole.hasDivisions
+    }
+
+    /// A division name as a query value ("Am+2" must not read as "Am 2").
+    static func query(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }
 
