@@ -3,10 +3,12 @@ import GRDB
 import HyzerCore
 import Synchronization
 
-/// Each recently read round's score events and current scores, so the board after a new
-/// score reads and folds in only the events stored since (score events are append-only:
-/// a round's events only ever grow, in rowid order). Everything else of a round — its
-/// players, course, event, signatures — is read fresh every time: small, and never stale.
+/// Each recently read round's board, its score events and current scores. A round whose
+/// version has not moved is served as it is (every change to what a board shows bumps the
+/// version: scores, signatures, the round, its course, its event, its players' names); after a
+/// change only the events stored since are read and folded in (score events are
+/// append-only: a round's events only ever grow, in rowid order), and the rest of the round
+/// is read anew.
 final class BoardCache: Sendable {
     struct Entry: Sendable {
         var lastRowID: Int64
@@ -15,6 +17,11 @@ final class BoardCache: Sendable {
         var scores: CurrentScores
         /// The alias map the events were read under: a merge of identities starts over.
         var aliases: [String: String]
+        var version: Int
+        var board: RoundBoard?
+        /// Everything of the round but its events, and the stamp it was read under.
+        var setup: RoundSnapshot?
+        var setupStamp: String
         var used: UInt64
     }
 
@@ -53,28 +60,73 @@ extension DomainStore {
     }
 
     func board(_ roundID: UUID, _ db: Database) throws -> RoundBoard {
+        guard let version = try Int.fetchOne(db, sql: "SELECT version FROM rounds WHERE id = ?", arguments: [roundID.text]) else {
+            throw StoreError.notFound("Round")
+        }
         let aliases = try Self.aliasMap(db)
+        var cached = boards.take(roundID)
+        if let cached, cached.version == version, cached.aliases == aliases, let board = cached.board {
+            boards.store(cached, for: roundID)
+            return board
+        }
         var entry: BoardCache.Entry
-        if var cached = boards.take(roundID), cached.aliases == aliases,
-           try String.fetchOne(db, sql: "SELECT id FROM score_events WHERE rowid = ? AND roundID = ?", arguments: [cached.lastRowID, roundID.text]) == cached.lastEventID
-            || cached.lastRowID == 0 {
-            let added = try Self.events(of: roundID, after: cached.lastRowID, aliases: aliases, db)
+        if var grown = cached.take(), grown.aliases == aliases,
+           try grown.lastRowID == 0
+            || String.fetchOne(db, sql: "SELECT id FROM score_events WHERE rowid = ? AND roundID = ?", arguments: [grown.lastRowID, roundID.text]) == grown.lastEventID {
+            // Let go of the old board first: the events and scores it shares are then
+            // referenced once, and grow in place.
+            grown.board = nil
+            let added = try Self.events(of: roundID, after: grown.lastRowID, aliases: aliases, db)
             if let last = added.last {
-                cached.lastRowID = last.rowID
-                cached.lastEventID = last.event.id.text
-                cached.events.append(contentsOf: added.map(\.event))
-                cached.scores.add(added.map(\.event))
+                grown.lastRowID = last.rowID
+                grown.lastEventID = last.event.id.text
+                grown.events.append(contentsOf: added.map(\.event))
+                grown.scores.add(added.map(\.event))
+                if grown.setup != nil { try Self.addReporterNames(&grown.setup!, from: added.map(\.event), db) }
             }
-            entry = cached
+            entry = grown
         } else {
             let all = try Self.events(of: roundID, after: 0, aliases: aliases, db)
             let events = all.map(\.event)
             entry = BoardCache.Entry(lastRowID: all.last?.rowID ?? 0, lastEventID: all.last?.event.id.text ?? "", events: events,
-                                     scores: CurrentScores(events: events), aliases: aliases, used: 0)
+                                     scores: CurrentScores(events: events), aliases: aliases, version: version, board: nil,
+                                     setup: nil, setupStamp: "", used: 0)
         }
-        let snapshot = try Self.snapshot(roundID, db, events: entry.events)
+        // The round itself (players, course, event, signatures) is read again only when its
+        // stamp says it changed; a new score alone leaves it as it was.
+        let stamp = try Self.setupStamp(roundID, db)
+        var snapshot: RoundSnapshot
+        if var setup = entry.setup, entry.setupStamp == stamp {
+            setup.events = entry.events
+            setup.version = version
+            snapshot = setup
+        } else {
+            snapshot = try Self.snapshot(roundID, db, events: entry.events)
+            var setup = snapshot
+            setup.events = []
+            entry.setup = setup
+            entry.setupStamp = stamp
+        }
+        let board = RoundBoard(snapshot, scores: entry.scores)
+        entry.version = board.version
+        entry.board = board
         boards.store(entry, for: roundID)
-        return RoundBoard(snapshot, scores: entry.scores)
+        return board
+    }
+
+    /// What a round's board shows besides its events, as one comparable text: the round's
+    /// clock (its status, players, divisions and cards change with it), its course's and
+    /// event's clocks, its signatures (append-only: their count), and the clock of each of its
+    /// players and of whoever they are an alias of.
+    static func setupStamp(_ roundID: UUID, _ db: Database) throws -> String {
+        try String.fetchOne(db, sql: """
+            SELECT r.updatedAt || '|' || COALESCE(c.updatedAt, '-') || '|' || COALESCE(e.updatedAt, '-') || '|'
+                   || (SELECT COUNT(*) FROM signatures s WHERE s.roundID = r.id) || '|'
+                   || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',') FROM players p
+                                WHERE p.id IN (SELECT rp.playerID FROM round_players rp WHERE rp.roundID = r.id)
+                                   OR p.id IN (SELECT a.aliasOf FROM players a JOIN round_players rp ON rp.playerID = a.id WHERE rp.roundID = r.id)), '')
+            FROM rounds r LEFT JOIN courses c ON c.id = r.courseID LEFT JOIN events e ON e.id = r.eventID WHERE r.id = ?
+            """, arguments: [roundID.text]) ?? ""
     }
 
     /// A round's events stored after `rowID`, in the order they were stored, each read under

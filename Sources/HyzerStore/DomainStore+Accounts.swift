@@ -41,6 +41,8 @@ extension DomainStore {
         // keeps the one this device already has.
         if player.cloudRecordName == nil { player.cloudRecordName = stored?["cloudRecordName"] }
         try PlayerRecord(player).save(db)
+        // The boards that show this player show their new name (and the cached ones are stale).
+        try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id IN (SELECT roundID FROM round_players WHERE playerID = ?)", arguments: [player.id.text])
         try reconcileAliases(player.handle.value, db)
         if let previous, previous != player.handle.value { try reconcileAliases(previous, db) }
     }

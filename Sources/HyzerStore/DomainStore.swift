@@ -159,7 +159,7 @@ public final class DomainStore: Sendable {
         let aliases = try aliasMap(db)
         var seen = Set<String>()
         let playerIDs = try RoundRecord.playerIDs(of: record.id, db).map { aliases[$0] ?? $0 }.filter { seen.insert($0).inserted }
-        let players = try PlayerRecord.filter(keys: playerIDs).fetchAll(db).map { try $0.domain() }
+        let players = try Self.players(playerIDs, db)
         let events = try known ?? Self.events(of: roundID, after: 0, aliases: aliases, db).map(\.event)
         var divisions: [String: String] = [:]
         for (id, division) in try RoundRecord.divisions(of: record.id, db) { divisions[aliases[id] ?? id] = division }
@@ -176,13 +176,18 @@ public final class DomainStore: Sendable {
             return signature
         }
         var snapshot = RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
-        let reporters = Set(events.compactMap(\.reportedBy)).subtracting(round.playerIDs)
-        if !reporters.isEmpty {
-            let rows = try Row.fetchAll(db, sql: "SELECT id, displayName FROM players WHERE id IN (\(reporters.map { _ in "?" }.joined(separator: ",")))",
-                                        arguments: StatementArguments(reporters.map(\.text)))
-            for row in rows { if let id = UUID(text: row["id"]) { snapshot.reporterNames[id] = row["displayName"] } }
-        }
+        try addReporterNames(&snapshot, from: events, db)
         return snapshot
+    }
+
+    /// Names of those who entered `events` without playing in the round, once each.
+    static func addReporterNames(_ snapshot: inout RoundSnapshot, from events: some Sequence<ScoreEvent>, _ db: Database) throws {
+        let known = Set(snapshot.round.playerIDs).union(snapshot.reporterNames.keys)
+        let reporters = Set(events.compactMap(\.reportedBy)).subtracting(known)
+        guard !reporters.isEmpty else { return }
+        let rows = try Row.fetchAll(db, sql: "SELECT id, displayName FROM players WHERE id IN (\(databaseQuestionMarks(count: reporters.count)))",
+                                    arguments: StatementArguments(reporters.map(\.text)))
+        for row in rows { if let id = UUID(text: row["id"]) { snapshot.reporterNames[id] = row["displayName"] } }
     }
 
     // MARK: Scores

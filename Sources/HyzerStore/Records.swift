@@ -60,6 +60,28 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
+extension DomainStore {
+    /// Players by id, decoded column by column: every board reads its whole field.
+    static func players(_ ids: [String], _ db: Database) throws -> [Player] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, displayName, handle, role, cloudRecordName, createdAt, updatedAt, passwordHash, disabled, originDeviceID
+            FROM players WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
+            """, arguments: StatementArguments(ids))
+        var players: [Player] = []
+        players.reserveCapacity(ids.count)
+        while let row = try rows.next() {
+            players.append(Player(
+                id: try StoredValue.uuid(row[0], "players.id"), displayName: row[1], handle: Handle(trusted: row[2]),
+                role: Role(rawValue: row[3]) ?? .athlete, cloudRecordName: row[4], createdAt: row[5],
+                updatedAt: try StoredValue.hlc(row[6], "players.updatedAt"),
+                passwordHash: row[7], disabled: row[8], originDeviceID: (row[9] as String?).flatMap(UUID.init(text:))
+            ))
+        }
+        return players
+    }
+}
+
 struct CourseRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "courses"
     var id: String

@@ -87,6 +87,14 @@ import Testing
         try await expectFresh("a remote conflict")
         #expect(try await fixture.store.board(of: round).standings.conflicts.count == 1)
 
+        // A player renamed on another device: the cached board shows the new name.
+        var renamed = fixture.players[2]
+        renamed.displayName = "Cleo Renamed"
+        renamed.updatedAt = HLC(wallMillis: Date().millisecondsSince1970 + 10, counter: 0, deviceID: UUID())
+        _ = try await fixture.store.applyRemote([.player(renamed)])
+        try await expectFresh("a rename")
+        #expect(try await fixture.store.board(of: round).leaderboard.rows.contains { $0.displayName == "Cleo Renamed" })
+
         // A restore replaces every event: the board follows the restored data, not the cache.
         let backup = try await fixture.stores.createBackup()
         _ = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[1].id, hole: 5, strokes: .count(4)), in: round)
