@@ -88,7 +88,12 @@ def test_an_athlete_signs_in_scores_their_own_hole_is_refused_coach_actions_and_
     wait(page).until(EC.text_to_be_present_in_element((By.ID, "live-status"), "Live"))
     page.save_screenshot(str(OUTPUT / "accounts-round.png"))
 
-    # A coach's action: scoring for someone else is refused, and nothing is recorded.
+    # A coach's action: the athlete is offered only themselves (no card in this round)…
+    offered = [o.get_attribute("value") for o in page.find_elements(By.CSS_SELECTOR, "form.score-form select[name=playerID] option")]
+    assert other not in offered and athlete in offered, offered
+    # …and scoring for someone else anyway (a forged form) is refused, and nothing is recorded.
+    page.execute_script("const o = document.createElement('option'); o.value = arguments[0]; o.text = 'forged';"
+                        "document.querySelector('form.score-form select[name=playerID]').appendChild(o);", other)
     enter_score(page, other, 1, 4)
     assert "own scores" in page.find_element(By.TAG_NAME, "main").text
     row = standing(server, round_id, other)

@@ -45,6 +45,8 @@ struct RoundDetailResponse: ResponseEncodable {
         var id: String
         var displayName: String
         var handle: String
+        /// Present in a round with divisions.
+        var division: String?
     }
 
     var id: String
@@ -53,8 +55,11 @@ struct RoundDetailResponse: ResponseEncodable {
     var courseName: String
     var holes: [HoleItem]
     var players: [PlayerItem]
+    /// Present for a round of an event.
+    var eventID: String?
 
     init(_ snapshot: RoundSnapshot) {
+        eventID = snapshot.round.eventID.map(Format.id)
         id = Format.id(snapshot.round.id)
         name = snapshot.round.name
         status = snapshot.round.status.rawValue
@@ -62,7 +67,7 @@ struct RoundDetailResponse: ResponseEncodable {
         holes = snapshot.course.holes.map { HoleItem(number: $0.number, par: $0.par, distance: $0.distance) }
         let players = Dictionary(snapshot.players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.players = snapshot.round.playerIDs.compactMap { players[$0] }.map {
-            PlayerItem(id: Format.id($0.id), displayName: $0.displayName, handle: $0.handle.value)
+            PlayerItem(id: Format.id($0.id), displayName: $0.displayName, handle: $0.handle.value, division: snapshot.round.divisions[$0.id])
         }
     }
 }

@@ -23,7 +23,7 @@ struct RoundPagesController {
         // An athlete scores only themselves: their name is already chosen.
         var form = FormState()
         if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
-        return renderer.page(RoundPage(board: board, form: form, viewer: context.identity?.playerID), "round")
+        return renderer.page(RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role), "round")
     }
 
     @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> HTML {

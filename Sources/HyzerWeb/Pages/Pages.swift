@@ -72,7 +72,7 @@ struct RoundPage: Sendable {
         var mine: Bool
     }
 
-    init(board: RoundBoard, form: FormState = FormState(), viewer: UUID? = nil) {
+    init(board: RoundBoard, form: FormState = FormState(), viewer: UUID? = nil, viewerRole: Role? = nil) {
         let snapshot = board.snapshot
         let names = snapshot.playerNames
         cards = snapshot.round.cards.map { card in
@@ -89,7 +89,10 @@ struct RoundPage: Sendable {
         leaderboard = board.leaderboard
         let chosenPlayer = form.values["playerID"]
         let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: board.scores)
-        playerOptions = scorecard.rows.map { Option(value: $0.playerID, label: $0.displayName, selected: $0.playerID == chosenPlayer) }
+        // An athlete scores themselves and the players of their card: offer only those.
+        let scorable = viewer.flatMap { id in viewerRole == .athlete ? Set(snapshot.round.cards.filter { $0.playerIDs.contains(id) }.flatMap(\.playerIDs).map(Format.id) + [Format.id(id)]) : nil }
+        playerOptions = scorecard.rows.filter { scorable?.contains($0.playerID) ?? true }
+            .map { Option(value: $0.playerID, label: $0.displayName, selected: $0.playerID == chosenPlayer) }
         holeOptions = snapshot.course.holes.map { Option(value: String($0.number), label: "Hole \($0.number) · par \($0.par)", selected: String($0.number) == chosenHole) }
         self.form = form
     }
