@@ -129,6 +129,10 @@ public struct RoundDraft: Sendable, Hashable {
                 errors.add("divisions", "Division names are 1 to \(Division.maxLength) letters, digits, spaces or dashes.")
                 continue
             }
+            if let event, event.divisions.isEmpty {
+                errors.add("divisions", "\(event.name) has no divisions: its rounds are one field.")
+                continue
+            }
             if let event, !event.divisions.isEmpty, !event.divisions.contains(division) {
                 errors.add("divisions", "\(division) is not a division of \(event.name) (\(event.divisions.joined(separator: ", "))).")
                 continue

@@ -114,6 +114,11 @@ public enum ScoreRules {
         let scores = CurrentScores(events: existing)
         let state = scores[submission.playerID, submission.hole]
         var resolves: [UUID] = []
+        if submission.crossCheck && submission.supersedes == nil, !byCoach, let winner = state?.winner,
+           winner.supersedes != nil, winner.reportedBy != submission.reportedBy, winner.result != HoleResult(strokes: submission.strokes, penalties: submission.penalties) {
+            // Someone else's correction decided this hole (only a coach corrects another's entry).
+            return .failure(.conflict(field: "hole", message: "A coach decided hole \(submission.hole) for \(name) (\(winner.resultText)). Ask a coach to change it."))
+        }
         if submission.crossCheck && submission.supersedes == nil {
             // The reporter's own current entry, if any, is what this one corrects; the other
             // scorekeepers' entries stay as they are, so a difference shows as a mismatch.

@@ -222,6 +222,26 @@ import Testing
         guard case .success(.record) = enter(5, by: keeperA, signed: [world.players[2].id], coach: true) else { Issue.record("coach refused"); return }
     }
 
+    @Test func aCompletedRoundWithHolesLeftIsADNFForThatPlayer() {
+        var world = World()
+        let events = (1...18).map { world.event(0, hole: $0, .count(3)) } + [world.event(1, hole: 1, .count(2))]
+        #expect(world.standings(events).entries.prefix(2).map(\.position) == ["1", "2"])
+        world.round.status = .completed
+        let final = world.standings(events).entries
+        #expect(final.first { $0.displayName == "Ann" }?.position == "1")
+        #expect(final.filter { $0.displayName != "Ann" }.allSatisfy { $0.position == "DNF" })
+    }
+
+    @Test func anEventWithoutDivisionsTakesNone() {
+        let world = World()
+        let event = Event(id: UUID(), name: "Doubles", divisions: [], createdAt: Date(), updatedAt: world.course.updatedAt)
+        let draft = RoundDraft(courseID: world.course.id.lowercasedText, playerIDs: [world.players[0].id.lowercasedText], eventID: event.id.lowercasedText,
+                               divisions: [world.players[0].id.lowercasedText: "MPO"])
+        #expect(throws: FieldErrors.self) {
+            try draft.validated(knownCourses: [world.course.id], knownPlayers: Set(world.players.map(\.id)), events: [event.id: event]) { _ in "R" }
+        }
+    }
+
     @Test func eventDraftsNameDivisionsOnceEach() throws {
         let valid = try EventDraft(name: " Tuesday league ", divisions: EventDraft.divisionList("MPO, FPO\nMA1")).validated()
         #expect(valid.divisions == ["MPO", "FPO", "MA1"])

@@ -53,11 +53,13 @@ import Testing
         let board = try await club.store.board(of: club.round)
         #expect(board.standings.conflicts.isEmpty)
         #expect(board.scores[club.fixture.players[0].id, 1]?.winner.strokes == .count(3))
-        // …and a player cannot overrule the coach either.
+        // …and a player cannot overrule the coach either: not by correcting, not from the card.
         let coachs = try #require(board.scores[club.fixture.players[0].id, 1]?.winner)
         await #expect(throws: ScoreRejection.self) {
             _ = try await club.store.recordScore(ScoreSubmission(playerID: ann.playerID, hole: 1, strokes: .count(2), supersedes: coachs.id), in: club.round, by: ann)
         }
+        await #expect(throws: ScoreRejection.self) { try await club.hole(1, by: ben, [5, 3, 3]) }
+        #expect(try await club.store.board(of: club.round).standings.conflicts.isEmpty)
     }
 
     @Test func aSignedPlayerDoesNotStopTheRestOfTheCard() async throws {
@@ -92,5 +94,9 @@ import Testing
         let snapshot = try await club.store.setCards([renamed], of: club.round)
         #expect(snapshot.round.cards.map(\.id) == [club.card.id])
         #expect(snapshot.round.cards.first?.startingHole == 3)
+        // Two cards under one name would share that id: refused.
+        let twins = [Card(id: UUID(), name: "X", startingHole: 1, playerIDs: [club.fixture.players[0].id]),
+                     Card(id: UUID(), name: "x", startingHole: 2, playerIDs: [club.fixture.players[1].id])]
+        await #expect(throws: LeagueRejection.self) { _ = try await club.store.setCards(twins, of: club.round) }
     }
 }

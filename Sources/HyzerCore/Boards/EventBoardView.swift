@@ -5,7 +5,7 @@ import Foundation
 public struct EventBoardView: Sendable {
     public struct RoundCell: Sendable {
         public var text: String
-        public var toPar: String
+        public var toPar: String?
     }
 
     public struct Row: Sendable {
@@ -56,8 +56,8 @@ public struct EventBoardView: Sendable {
                 Row(
                     position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName,
                     rounds: entry.rounds.map { result in
-                        guard let result, result.thru > 0 else { return RoundCell(text: "–", toPar: "") }
-                        if result.dnf { return RoundCell(text: "DNF", toPar: "") }
+                        guard let result, result.thru > 0 else { return RoundCell(text: "–", toPar: nil) }
+                        if result.dnf { return RoundCell(text: "DNF", toPar: nil) }
                         return RoundCell(text: String(result.strokes), toPar: ScoreFormat.toPar(result.toPar))
                     },
                     total: entry.holesPlayed == 0 ? "–" : String(entry.total),

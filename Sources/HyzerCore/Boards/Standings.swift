@@ -64,6 +64,8 @@ public struct Standings: Hashable, Sendable {
                     dnf = true
                 }
             }
+            // A completed round is over: a player with holes left unscored did not finish it.
+            if round.status == .completed && thru < course.holes.count { dnf = true }
             rows.append(StandingsEntry(
                 position: "", playerID: playerID,
                 displayName: player?.displayName ?? "Unknown player",

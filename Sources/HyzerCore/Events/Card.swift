@@ -86,7 +86,9 @@ public enum CardRules {
     public static func check(_ cards: [Card], round: Round, course: Course) throws(FieldErrors) {
         var errors = FieldErrors()
         var seen: Set<UUID> = []
+        var names: Set<String> = []
         for card in cards {
+            if !names.insert(TextRules.cleaned(card.name).lowercased()).inserted { errors.add("cards", "Two cards are named \(card.name): each card needs its own name.") }
             if card.playerIDs.isEmpty { errors.add("cards", "\(card.name) has no players.") }
             if card.playerIDs.count > sizeLimit { errors.add("cards", "\(card.name) has \(card.playerIDs.count) players: at most \(sizeLimit) play together.") }
             if course.hole(card.startingHole) == nil { errors.add("cards", "\(card.name) starts on hole \(card.startingHole), which is not on \(course.name).") }

@@ -28,12 +28,20 @@ struct AdminController {
     }
 
     private func adminPage(message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
-        let page = AdminPage(
+        var page = AdminPage(
             users: try await stores.domain.users(), signIns: try await stores.operational.lastSignIns(),
             tokens: try await stores.operational.tokens(), audit: try await stores.domain.auditLog(),
             settings: try await stores.domain.clubSettings(), deviceID: stores.domain.deviceID, backups: try await backups.view(),
             message: message, error: error
         )
+        page.mismatches = try await stores.domain.activeRoundBoards().flatMap { board in
+            board.scorecard.conflicts.map { conflict in
+                AdminPage.Mismatch(roundID: Format.id(board.snapshot.round.id), roundName: board.snapshot.round.name, player: conflict.displayName, hole: conflict.hole,
+                                   entries: conflict.options.map { $0.enteredBy.isEmpty ? $0.strokes : "\($0.strokes) by \($0.enteredBy)" }.joined(separator: " · "),
+                                   eventID: conflict.winnerID)
+            }
+        }
+        page.hasMismatches = !page.mismatches.isEmpty
         return renderer.page(page, "admin", status: status)
     }
 

@@ -73,7 +73,19 @@ struct AdminPage: Sendable {
         var change: String
     }
 
+    /// A hole where scorekeepers disagree, in a live round: what a coach should resolve.
+    struct Mismatch: Sendable {
+        var roundID: String
+        var roundName: String
+        var player: String
+        var hole: Int
+        var entries: String
+        var eventID: String
+    }
+
     var title = "Admin"
+    var mismatches: [Mismatch] = []
+    var hasMismatches = false
     var users: [User]
     var tokens: [Token]
     var hasTokens: Bool

@@ -8,6 +8,8 @@ struct CardPage: Sendable {
         var playerID: String
         var displayName: String
         var value: String
+        /// The hole's current score for those who only look: "–" before anyone entered it.
+        var current: String
         var penalties: String
         /// Another scorekeeper entered something else for this hole.
         var mismatch: Bool
@@ -86,6 +88,7 @@ struct CardPage: Sendable {
             return Player(
                 playerID: Format.id(id), displayName: names[id] ?? "Unknown player",
                 value: form.values["strokes.\(Format.id(id))"] ?? shown?.strokes.description ?? String(par),
+                current: state?.winner.resultText ?? "–",
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
                 mismatch: state?.isConflict ?? false, others: others.joined(separator: ", "),
                 signed: signed.contains(id), locked: signed.contains(id) && !coach, canSign: !signed.contains(id) && (coach || viewer?.playerID == id),

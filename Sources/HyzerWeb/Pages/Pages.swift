@@ -60,6 +60,8 @@ struct RoundPage: Sendable {
     var form: FormState
     var cards: [CardLink]
     var hasCards: Bool
+    /// Cards are planned before the first score; after it they stay (pages open on phones).
+    var canPlanCards: Bool
     var hasEvent: Bool
     var eventID: String
     var eventName: String
@@ -80,6 +82,7 @@ struct RoundPage: Sendable {
                      players: card.playerIDs.compactMap { names[$0] }.joined(separator: ", "), mine: viewer.map(card.playerIDs.contains) ?? false)
         }
         hasCards = !cards.isEmpty
+        canPlanCards = snapshot.events.isEmpty && snapshot.round.status != .completed
         hasEvent = snapshot.event != nil
         eventID = snapshot.event.map { Format.id($0.id) } ?? ""
         eventName = snapshot.event?.name ?? ""
@@ -161,7 +164,7 @@ struct CorrectionPage: Sendable {
         current = event.strokes.description
         conflict = state?.isConflict ?? false
         others = state?.leaves.filter { $0.id != eventID }.map(\.strokes.description) ?? []
-        self.form = form ?? FormState(values: ["strokes": event.strokes.description])
+        self.form = form ?? FormState(values: ["strokes": event.strokes.description, "penalties": String(event.penalties)])
     }
 }
 
