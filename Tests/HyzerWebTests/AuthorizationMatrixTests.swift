@@ -111,6 +111,8 @@ import Testing
         Row(route: "POST /events", method: .post, path: "/events", body: .form([]), expected: (303, 403, 422, 422)),
         Row(route: "GET /events/{id}", method: .get, path: "/events/{missing}", body: .none, expected: (404, 404, 404, 404)),
         Row(route: "POST /events/{id}/playoff", method: .post, path: "/events/{missing}/playoff", body: .form([("winner", "{player}")]), expected: (303, 403, 404, 404)),
+        Row(route: "GET /rounds/{id}/cards/edit", method: .get, path: "/rounds/{round}/cards/edit", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /rounds/{id}/cards/edit", method: .post, path: "/rounds/{missing}/cards/edit", body: .form([]), expected: (303, 403, 404, 404)),
         Row(route: "POST /rounds/{id}/cards/plan", method: .post, path: "/rounds/{missing}/cards/plan", body: .form([]), expected: (303, 403, 404, 404)),
         // admin
         Row(route: "GET /admin", method: .get, path: "/admin", body: .none, expected: (303, 403, 403, 200)),

@@ -43,6 +43,20 @@ import Testing
             let page = try await client.get("/rounds/\(roundID)").text
             #expect(page.contains("/rounds/\(roundID)/cards/\(cards[0]["id"] as? String ?? "")") && page.contains("Part of <a href=\"/events/\(eventID)\">"))
 
+            // By hand: Cleo joins Ann's card, Ben gets his own, starting on hole 2; the card
+            // that keeps its number keeps its id (and its page on the phones).
+            let editor = try await client.get("/rounds/\(roundID)/cards/edit").text
+            #expect(editor.contains("name=\"card[\(ids[2])]\""))
+            let badStart = try await client.postForm("/rounds/\(roundID)/cards/edit", [("card[\(ids[0])]", "1"), ("start[card-1]", "9")])
+            #expect(badStart.status == .unprocessableContent && badStart.text.contains("starts on hole 9"))
+            let edited = try await client.postForm("/rounds/\(roundID)/cards/edit", [
+                ("card[\(ids[0])]", "1"), ("card[\(ids[2])]", "1"), ("card[\(ids[1])]", "2"), ("start[card-1]", "1"), ("start[card-2]", "2")])
+            #expect(edited.status == .seeOther)
+            let byHand = try #require(try await client.get("/api/v1/rounds/\(roundID)/cards").json()["cards"] as? [[String: Any]])
+            #expect(byHand.map { $0["playerIDs"] as? [String] } == [[ids[0], ids[2]], [ids[1]]])
+            #expect(byHand.map { $0["startingHole"] as? Int } == [1, 2])
+            #expect(byHand.first?["id"] as? String == cards.first?["id"] as? String)
+
             // Ann and Ben tie for first in MPO; the round is completed: a playoff to decide.
             for (index, strokes) in [(0, [3, 3]), (1, [2, 4]), (2, [3, 4])] {
                 for (hole, value) in strokes.enumerated() {

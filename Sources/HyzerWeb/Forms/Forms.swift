@@ -124,3 +124,10 @@ struct CardPlanForm: Decodable, Sendable {
     /// A checkbox: present for a shotgun start, absent for tee times from the first hole.
     var shotgun: String?
 }
+
+/// The card editor: `card[PLAYER_ID]` = the card number of each player (blank: no card),
+/// `start[card-N]` = card N's starting hole (a numeric key would read as an array index).
+struct CardEditForm: Decodable, Sendable {
+    var card: [String: String]?
+    var start: [String: String]?
+}

@@ -99,3 +99,44 @@ struct CardPage: Sendable {
         self.form = form
     }
 }
+
+/// A coach's card editor: each player's card number, each card's starting hole.
+struct CardEditPage: Sendable {
+    struct PlayerRow: Sendable {
+        var playerID: String
+        var displayName: String
+        var division: String
+        var choices: [Option]
+    }
+
+    struct CardRow: Sendable {
+        var number: Int
+        var startingHole: String
+    }
+
+    var title = "Cards"
+    var round: RoundHeader
+    var players: [PlayerRow]
+    var cards: [CardRow]
+    var form: FormState
+
+    init(board: RoundBoard, form: FormState = FormState(), chosen: [String: String]? = nil, starts: [String: String]? = nil) {
+        let snapshot = board.snapshot
+        round = board.header
+        let count = max(snapshot.round.cards.count + 2, (snapshot.round.playerIDs.count + 3) / 4 + 1)
+        var current: [UUID: Int] = [:]
+        for (index, card) in snapshot.round.cards.enumerated() { for player in card.playerIDs { current[player] = index + 1 } }
+        let names = snapshot.playerNames
+        players = snapshot.round.playerIDs.map { id in
+            let value = chosen?[Format.id(id)] ?? current[id].map(String.init) ?? ""
+            return PlayerRow(playerID: Format.id(id), displayName: names[id] ?? "Unknown player", division: snapshot.round.divisions[id] ?? "",
+                             choices: [Option(value: "", label: "No card", selected: value.isEmpty)]
+                                + (1...count).map { Option(value: String($0), label: "Card \($0)", selected: value == String($0)) })
+        }
+        cards = (1...count).map { number in
+            let existing = number <= snapshot.round.cards.count ? snapshot.round.cards[number - 1].startingHole : (snapshot.course.holes.first?.number ?? 1)
+            return CardRow(number: number, startingHole: starts?["card-\(number)"] ?? String(existing))
+        }
+        self.form = form
+    }
+}
