@@ -94,7 +94,7 @@ extension DomainStore {
         }
         // The round itself (players, course, event, signatures) is read again only when its
         // stamp says it changed; a new score alone leaves it as it was.
-        let stamp = try Self.setupStamp(roundID, db)
+        let stamp = try Self.setupStamp(roundID, aliases: aliases, db)
         var snapshot: RoundSnapshot
         if var setup = entry.setup, entry.setupStamp == stamp {
             setup.events = entry.events
@@ -118,15 +118,20 @@ extension DomainStore {
     /// clock (its status, players, divisions and cards change with it), its course's and
     /// event's clocks, its signatures (append-only: their count), and the clock of each of its
     /// players and of whoever they are an alias of.
-    static func setupStamp(_ roundID: UUID, _ db: Database) throws -> String {
-        try String.fetchOne(db, sql: """
+    static func setupStamp(_ roundID: UUID, aliases: [String: String], _ db: Database) throws -> String {
+        let round = try String.fetchOne(db, sql: """
             SELECT r.updatedAt || '|' || COALESCE(c.updatedAt, '-') || '|' || COALESCE(e.updatedAt, '-') || '|'
                    || (SELECT COUNT(*) FROM signatures s WHERE s.roundID = r.id) || '|'
-                   || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',') FROM players p
-                                WHERE p.id IN (SELECT rp.playerID FROM round_players rp WHERE rp.roundID = r.id)
-                                   OR p.id IN (SELECT a.aliasOf FROM players a JOIN round_players rp ON rp.playerID = a.id WHERE rp.roundID = r.id)), '')
+                   || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',')
+                                FROM round_players rp JOIN players p ON p.id = rp.playerID WHERE rp.roundID = r.id), '')
             FROM rounds r LEFT JOIN courses c ON c.id = r.courseID LEFT JOIN events e ON e.id = r.eventID WHERE r.id = ?
             """, arguments: [roundID.text]) ?? ""
+        // Merged identities are rare: only then are the canonical players' clocks read too.
+        guard !aliases.isEmpty else { return round }
+        let canonical = Array(Set(aliases.values))
+        let stamps = try String.fetchAll(db, sql: "SELECT id || updatedAt FROM players WHERE id IN (\(databaseQuestionMarks(count: canonical.count))) ORDER BY id",
+                                         arguments: StatementArguments(canonical))
+        return round + "|" + stamps.joined(separator: ",")
     }
 
     /// A round's events stored after `rowID`, in the order they were stored, each read under
