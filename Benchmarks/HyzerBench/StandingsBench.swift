@@ -27,11 +27,14 @@ enum StandingsBench {
         }
     }
 
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
     static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         let start = ContinuousClock.now
         try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        return milliseconds(ContinuousClock.now - start)
     }
 
     static func run() async throws -> [String] {
@@ -73,12 +76,12 @@ enum StandingsBench {
             let cached = try await domain.board(of: round.id)
             _ = cached.leaderboard
             let elapsed = ContinuousClock.now - start
-            timing.total.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            timing.total.append(milliseconds(elapsed))
             // For comparison, from scratch: read every event, then compute.
             let readStart = ContinuousClock.now
             snapshot = try await domain.snapshot(of: round.id)
             let read = ContinuousClock.now - readStart
-            timing.read.append(Double(read.components.attoseconds) / 1e15 + Double(read.components.seconds) * 1000)
+            timing.read.append(milliseconds(read))
             timing.compute.append(milliseconds { _ = RoundBoard(snapshot).leaderboard })
         }
         return timing.line("standings_after_one_new_event", "events=\(snapshot.events.count) players=\(players.count)")
@@ -112,14 +115,14 @@ enum StandingsBench {
             snapshot = try await domain.eventSnapshot(event.id)
             let standings = snapshot.standings
             let elapsed = ContinuousClock.now - start
-            timing.total.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            timing.total.append(milliseconds(elapsed))
             precondition(!standings.divisions.isEmpty)
             // For comparison, from scratch: every round read and computed anew.
             var fresh: [RoundSnapshot] = []
             let readStart = ContinuousClock.now
             for round in snapshot.rounds { fresh.append(try await domain.snapshot(of: round.round.id)) }
             let read = ContinuousClock.now - readStart
-            timing.read.append(Double(read.components.attoseconds) / 1e15 + Double(read.components.seconds) * 1000)
+            timing.read.append(milliseconds(read))
             timing.compute.append(milliseconds {
                 _ = EventStandings.compute(event: snapshot.event, rounds: fresh.map { .init(round: $0.round, standings: $0.board.standings) })
             })

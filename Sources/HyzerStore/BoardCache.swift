@@ -17,7 +17,7 @@ final class BoardCache: Sendable {
         var scores: CurrentScores
         /// The alias map the events were read under: a merge of identities starts over.
         var aliases: [String: String]
-        var version: Int
+        /// The board last served; nil while the entry grows (so its arrays grow in place).
         var board: RoundBoard?
         /// Everything of the round but its events, and the stamp it was read under.
         var setup: RoundSnapshot?
@@ -65,7 +65,7 @@ extension DomainStore {
         }
         let aliases = try Self.aliasMap(db)
         var cached = boards.take(roundID)
-        if let cached, cached.version == version, cached.aliases == aliases, let board = cached.board {
+        if let cached, let board = cached.board, board.version == version, cached.aliases == aliases {
             boards.store(cached, for: roundID)
             return board
         }
@@ -89,7 +89,7 @@ extension DomainStore {
             let all = try Self.events(of: roundID, after: 0, aliases: aliases, db)
             let events = all.map(\.event)
             entry = BoardCache.Entry(lastRowID: all.last?.rowID ?? 0, lastEventID: all.last?.event.id.text ?? "", events: events,
-                                     scores: CurrentScores(events: events), aliases: aliases, version: version, board: nil,
+                                     scores: CurrentScores(events: events), aliases: aliases, board: nil,
                                      setup: nil, setupStamp: "", used: 0)
         }
         // The round itself (players, course, event, signatures) is read again only when its
@@ -108,7 +108,6 @@ extension DomainStore {
             entry.setupStamp = stamp
         }
         let board = RoundBoard(snapshot, scores: entry.scores)
-        entry.version = board.version
         entry.board = board
         boards.store(entry, for: roundID)
         return board
@@ -135,36 +134,13 @@ extension DomainStore {
     }
 
     /// A round's events stored after `rowID`, in the order they were stored, each read under
-    /// its canonical player. Decoded column by column: a large round has tens of thousands.
+    /// its canonical player.
     static func events(of roundID: UUID, after rowID: Int64, aliases: [String: String], _ db: Database) throws -> [(rowID: Int64, event: ScoreEvent)] {
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT rowid, id, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties
-            FROM score_events WHERE roundID = ? AND rowid > ? ORDER BY rowid
-            """, arguments: [roundID.text, rowID])
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, \(ScoreEventRecord.columns) FROM score_events WHERE roundID = ? AND rowid > ? ORDER BY rowid",
+                                       arguments: [roundID.text, rowID])
         var result: [(rowID: Int64, event: ScoreEvent)] = []
         while let row = try rows.next() {
-            let id: String = row[1], player: String = row[2]
-            let strokes: Strokes
-            if row[5] as Bool {
-                strokes = .dnf
-            } else if let count = row[4] as Int? {
-                strokes = .count(count)
-            } else {
-                throw StoreError.corrupt("score event \(id) has neither strokes nor DNF")
-            }
-            let resolves: String = row[9]
-            let event = ScoreEvent(
-                id: try StoredValue.uuid(id, "score_events.id"), roundID: roundID,
-                playerID: try StoredValue.uuid(aliases[player] ?? player, "score_events.playerID"),
-                hole: row[3], strokes: strokes,
-                reportedBy: try (row[6] as String?).map { try StoredValue.uuid($0, "score_events.reportedBy") },
-                deviceID: try StoredValue.uuid(row[7], "score_events.deviceID"),
-                supersedes: try (row[8] as String?).map { try StoredValue.uuid($0, "score_events.supersedes") },
-                resolves: resolves.isEmpty ? [] : try resolves.split(separator: " ").map { try StoredValue.uuid(String($0), "score_events.resolves") },
-                recordedAt: try StoredValue.hlc(row[10], "score_events.recordedAt"),
-                penalties: row[11]
-            )
-            result.append((row[0], event))
+            result.append((row[0], try ScoreEventRecord.event(row, from: 1, aliases: aliases)))
         }
         return result
     }

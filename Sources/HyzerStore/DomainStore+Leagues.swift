@@ -73,8 +73,7 @@ extension DomainStore {
             guard tied.contains(where: { $0.playerID == winner }) else {
                 throw LeagueRejection.invalid(FieldErrors("winner", "The winner must be one of the players tied for first."))
             }
-            snapshot.event.playoffWinners[division] = winner
-            snapshot.event.playoffRounds[division] = snapshot.boards.map(\.snapshot.round.id)
+            snapshot.event.playoffs[division] = Playoff(winner: winner, rounds: snapshot.boards.map(\.snapshot.round.id))
             snapshot.event.updatedAt = stamp
             try EventRecord(snapshot.event).update(db)
             try Self.bumpRounds(of: eventID, db)

@@ -81,7 +81,8 @@ extension DomainStore {
             guard let round = try RoundRecord.round(id, db) else { return nil }
             return CloudRecord(type: type, id: id, hlc: round.updatedAt, payload: try RecordCoding.encode(RoundPayload(round)))
         case .scoreEvent:
-            guard let event = try ScoreEventRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(ScoreEventRecord.columns) FROM score_events WHERE id = ?", arguments: [id]) else { return nil }
+            let event = try ScoreEventRecord.event(row)
             return CloudRecord(type: type, id: id, hlc: event.recordedAt, payload: try RecordCoding.encode(ScoreEventPayload(event)))
         case .clubSettings:
             guard let settings = try settings(db) else { return nil }

@@ -103,6 +103,21 @@ public final class DomainStore: Sendable {
         return await queue(written) { [(.round, $0.id.text, $0.updatedAt)] }
     }
 
+    /// Checks a draft (form or API) against the courses, players and events that exist, and
+    /// creates the round; a blank name becomes the course's name and the day. Throws `FieldErrors`.
+    public func createRound(_ draft: RoundDraft, createdBy: UUID? = nil) async throws -> Round {
+        let courses = try await courses()
+        let players = try await players()
+        let events = try await events()
+        let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let day = now().formatted(.dateTime.weekday(.wide).day().month(.abbreviated))
+        let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
+                                        events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })) { course in
+            "\(names[course] ?? "Round") — \(day)"
+        }
+        return try await createRound(valid, createdBy: createdBy)
+    }
+
     /// Starts or completes a round. Only forward moves are allowed.
     public func setStatus(of roundID: UUID, to status: RoundStatus) async throws -> RoundSnapshot {
         let stamp = tick()
@@ -159,7 +174,7 @@ public final class DomainStore: Sendable {
         let aliases = try aliasMap(db)
         var seen = Set<String>()
         let playerIDs = try RoundRecord.playerIDs(of: record.id, db).map { aliases[$0] ?? $0 }.filter { seen.insert($0).inserted }
-        let players = try Self.players(playerIDs, db)
+        let players = try PlayerRecord.filter(keys: playerIDs).fetchAll(db).map { try $0.domain() }
         let events = try known ?? Self.events(of: roundID, after: 0, aliases: aliases, db).map(\.event)
         var divisions: [String: String] = [:]
         for (id, division) in try RoundRecord.divisions(of: record.id, db) { divisions[aliases[id] ?? id] = division }

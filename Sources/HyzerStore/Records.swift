@@ -50,6 +50,21 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         aliasOf = nil
     }
 
+    /// Column by column rather than Codable's way: every board reads its whole field.
+    init(row: Row) throws {
+        id = row["id"]
+        displayName = row["displayName"]
+        handle = row["handle"]
+        role = row["role"]
+        cloudRecordName = row["cloudRecordName"]
+        createdAt = row["createdAt"]
+        updatedAt = row["updatedAt"]
+        passwordHash = row["passwordHash"]
+        disabled = row["disabled"]
+        originDeviceID = row["originDeviceID"]
+        aliasOf = row["aliasOf"]
+    }
+
     func domain() throws -> Player {
         Player(
             id: try StoredValue.uuid(id, "players.id"), displayName: displayName, handle: Handle(trusted: handle),
@@ -57,28 +72,6 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
             updatedAt: try StoredValue.hlc(updatedAt, "players.updatedAt"),
             passwordHash: passwordHash, disabled: disabled, originDeviceID: originDeviceID.flatMap(UUID.init(text:))
         )
-    }
-}
-
-extension DomainStore {
-    /// Players by id, decoded column by column: every board reads its whole field.
-    static func players(_ ids: [String], _ db: Database) throws -> [Player] {
-        guard !ids.isEmpty else { return [] }
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, displayName, handle, role, cloudRecordName, createdAt, updatedAt, passwordHash, disabled, originDeviceID
-            FROM players WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
-            """, arguments: StatementArguments(ids))
-        var players: [Player] = []
-        players.reserveCapacity(ids.count)
-        while let row = try rows.next() {
-            players.append(Player(
-                id: try StoredValue.uuid(row[0], "players.id"), displayName: row[1], handle: Handle(trusted: row[2]),
-                role: Role(rawValue: row[3]) ?? .athlete, cloudRecordName: row[4], createdAt: row[5],
-                updatedAt: try StoredValue.hlc(row[6], "players.updatedAt"),
-                passwordHash: row[7], disabled: row[8], originDeviceID: (row[9] as String?).flatMap(UUID.init(text:))
-            ))
-        }
-        return players
     }
 }
 
@@ -196,8 +189,8 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     var id: String
     var name: String
     var divisions: String
-    var playoffWinners: String
-    var playoffRounds: String
+    /// JSON, read and written whole: division → playoff.
+    var playoffs: String
     var createdBy: String?
     var createdAt: Date
     var updatedAt: String
@@ -206,8 +199,7 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
         id = event.id.text
         name = event.name
         divisions = (try? String(decoding: RecordCoding.encode(event.divisions), as: UTF8.self)) ?? "[]"
-        playoffWinners = (try? String(decoding: RecordCoding.encode(event.playoffWinners.mapValues(\.text)), as: UTF8.self)) ?? "{}"
-        playoffRounds = (try? String(decoding: RecordCoding.encode(event.playoffRounds.mapValues { $0.map(\.text) }), as: UTF8.self)) ?? "{}"
+        playoffs = (try? String(decoding: RecordCoding.encode(event.playoffs), as: UTF8.self)) ?? "{}"
         createdBy = event.createdBy?.text
         createdAt = event.createdAt
         updatedAt = event.updatedAt.description
@@ -217,8 +209,7 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
         Event(
             id: try StoredValue.uuid(id, "events.id"), name: name,
             divisions: (try? RecordCoding.decode([String].self, Data(divisions.utf8))) ?? [],
-            playoffWinners: ((try? RecordCoding.decode([String: String].self, Data(playoffWinners.utf8))) ?? [:]).compactMapValues(UUID.init(text:)),
-            playoffRounds: ((try? RecordCoding.decode([String: [String]].self, Data(playoffRounds.utf8))) ?? [:]).mapValues { $0.compactMap(UUID.init(text:)) },
+            playoffs: (try? RecordCoding.decode([String: Playoff].self, Data(playoffs.utf8))) ?? [:],
             createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "events.updatedAt")
         )
@@ -279,26 +270,34 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
         recordedAt = event.recordedAt.description
     }
 
-    func domain() throws -> ScoreEvent {
+    /// The columns `event(_:from:aliases:)` reads, in its order.
+    static let columns = "id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties"
+
+    /// One event decoded column by column from `columns` starting at `offset` (a round can
+    /// hold tens of thousands: Codable decoding would be most of a board's time), its player
+    /// read as their canonical identity under `aliases`.
+    static func event(_ row: Row, from offset: Int = 0, aliases: [String: String] = [:]) throws -> ScoreEvent {
+        let id: String = row[offset], player: String = row[offset + 2]
         let strokes: Strokes
-        if dnf {
+        if row[offset + 5] as Bool {
             strokes = .dnf
-        } else if let count = self.strokes {
+        } else if let count = row[offset + 4] as Int? {
             strokes = .count(count)
         } else {
             throw StoreError.corrupt("score event \(id) has neither strokes nor DNF")
         }
+        let resolves: String = row[offset + 9]
         return ScoreEvent(
             id: try StoredValue.uuid(id, "score_events.id"),
-            roundID: try StoredValue.uuid(roundID, "score_events.roundID"),
-            playerID: try StoredValue.uuid(playerID, "score_events.playerID"),
-            hole: hole, strokes: strokes,
-            reportedBy: try reportedBy.map { try StoredValue.uuid($0, "score_events.reportedBy") },
-            deviceID: try StoredValue.uuid(deviceID, "score_events.deviceID"),
-            supersedes: try supersedes.map { try StoredValue.uuid($0, "score_events.supersedes") },
-            resolves: try resolves.split(separator: " ").map { try StoredValue.uuid(String($0), "score_events.resolves") },
-            recordedAt: try StoredValue.hlc(recordedAt, "score_events.recordedAt"),
-            penalties: penalties
+            roundID: try StoredValue.uuid(row[offset + 1], "score_events.roundID"),
+            playerID: try StoredValue.uuid(aliases[player] ?? player, "score_events.playerID"),
+            hole: row[offset + 3], strokes: strokes,
+            reportedBy: try (row[offset + 6] as String?).map { try StoredValue.uuid($0, "score_events.reportedBy") },
+            deviceID: try StoredValue.uuid(row[offset + 7], "score_events.deviceID"),
+            supersedes: try (row[offset + 8] as String?).map { try StoredValue.uuid($0, "score_events.supersedes") },
+            resolves: resolves.isEmpty ? [] : try resolves.split(separator: " ").map { try StoredValue.uuid(String($0), "score_events.resolves") },
+            recordedAt: try StoredValue.hlc(row[offset + 10], "score_events.recordedAt"),
+            penalties: row[offset + 11]
         )
     }
 }

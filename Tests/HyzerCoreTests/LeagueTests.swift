@@ -87,8 +87,7 @@ import Testing
         #expect(tied.divisions[0].entries.prefix(2).map(\.position) == ["T1", "T1"])
         #expect(tied.divisions[0].entries.prefix(2).allSatisfy { $0.playoff == .pending })
 
-        event.playoffWinners[""] = front.players[1].id
-        event.playoffRounds[""] = [front.round.id, back.round.id]
+        event.playoffs[""] = Playoff(winner: front.players[1].id, rounds: [front.round.id, back.round.id])
         let decided = compute()
         #expect(!decided.divisions[0].playoffPending)
         let rows = decided.divisions[0].entries.filter(\.started)
@@ -167,6 +166,15 @@ import Testing
         let timed = CardPlanner.plan(groups: [men], holes: Array(1...18), shotgun: false, firstTee: tee)
         #expect(timed.map(\.startingHole) == [1, 1])
         #expect(timed.map(\.teeTime) == [tee, tee.addingTimeInterval(600)])
+    }
+
+    @Test func cardsByNumberKeepTheRoundsOrderAndNeedAStartingHole() throws {
+        let (a, b, c) = (UUID(), UUID(), UUID())
+        let cards = try CardRules.cards(numbers: [a: 2, b: 1, c: 2], starts: [1: 4, 2: 1], order: [a, b, c])
+        #expect(cards.map(\.name) == ["Card 1", "Card 2"])
+        #expect(cards.map(\.playerIDs) == [[b], [a, c]])
+        #expect(cards.map(\.startingHole) == [4, 1])
+        #expect(throws: FieldErrors("cards", "Card 2 needs a starting hole.")) { try CardRules.cards(numbers: [a: 2], starts: [:], order: [a]) }
     }
 
     @Test func aCardPlaysFromItsStartingHoleAndWraps() {

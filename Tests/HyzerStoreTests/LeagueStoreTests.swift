@@ -76,6 +76,30 @@ import Testing
         #expect(try await club.store.board(of: club.round).version == version)
     }
 
+    @Test func aCardIsSignedByItsOwnPlayerOnceEveryHoleIsInAndAgreed() async throws {
+        let directory = try TemporaryDirectory()
+        let club = try await Club(directory.url)
+        let (ann, ben) = (club.identity(0), club.identity(1))
+        for hole in 1...8 { try await club.hole(hole, by: ann, [3, 3, 3]) }
+        await #expect(throws: LeagueRejection.conflict("Ann cannot sign yet: hole 9 has no score.")) {
+            _ = try await club.store.sign(playerID: ann.playerID, in: club.round, by: ann)
+        }
+        try await club.hole(9, by: ann, [3, 3, 3])
+        try await club.hole(9, by: ben, [4, 3, 3])
+        await #expect(throws: LeagueRejection.conflict("Ann cannot sign yet: the scorekeepers disagree on hole 9.")) {
+            _ = try await club.store.sign(playerID: ann.playerID, in: club.round, by: ann)
+        }
+        try await club.hole(9, by: ben, [3, 3, 3])
+        // Nobody signs for another player but a coach.
+        await #expect(throws: ScoreRejection.notYours) { _ = try await club.store.sign(playerID: ann.playerID, in: club.round, by: ben) }
+        let signed = try await club.store.sign(playerID: ann.playerID, in: club.round, by: ann)
+        #expect(signed.signatures.map(\.playerID) == [ann.playerID])
+        // Signing again changes nothing.
+        #expect(try await club.store.sign(playerID: ann.playerID, in: club.round, by: ann).signatures.count == 1)
+        _ = try await club.store.sign(playerID: ben.playerID, in: club.round, by: club.coach)
+        #expect(Set(try await club.store.board(of: club.round).snapshot.signatures.map(\.playerID)) == [ann.playerID, ben.playerID])
+    }
+
     @Test func aCardHoleNamesEachPlayerOnceAndCardsKeepTheirIDs() async throws {
         let directory = try TemporaryDirectory()
         let club = try await Club(directory.url)

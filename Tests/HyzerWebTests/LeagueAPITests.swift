@@ -117,6 +117,39 @@ import Testing
         }
     }
 
+    @Test func aBodyOfTheWrongShapeIsA422NamingTheFieldAndNotJSONIsA400() async throws {
+        try await withApp(seedDemo: false) { client in
+            let wrongType = try await client.postJSON("/api/v1/events", #"{"name": 5}"#)
+            #expect(wrongType.status == .unprocessableContent)
+            #expect(try wrongType.json()["errors"].map { "\($0)" }?.contains("name") == true)
+            let nested = try await client.postJSON("/api/v1/courses", #"{"name": "C", "holes": [{"number": 1}]}"#)
+            #expect(nested.status == .unprocessableContent && nested.text.contains("holes[0].par is required"))
+            #expect(try await client.postJSON("/api/v1/events", "{not json").status == .badRequest)
+            #expect(try await client.get("/api/v1/events").json()["events"] as? [Any] != nil)
+            #expect((try await client.get("/api/v1/events").json()["events"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func theLeaderboardShowsOneDivisionWhenAsked() async throws {
+        try await withApp(seedDemo: false) { client in
+            let event = try Self.object(await client.postJSON("/api/v1/events", #"{"name":"Open","divisions":["MPO","Am 2"]}"#))
+            let course = try Self.object(await client.postJSON("/api/v1/courses", #"{"name":"C","holes":[{"number":1,"par":3}]}"#))
+            var entries: [String] = []
+            for (handle, division) in [("ann", "MPO"), ("ben", "Am 2")] {
+                let player = try Self.object(await client.postJSON("/api/v1/players", "{\"displayName\":\"\(handle)\",\"handle\":\"\(handle)\"}"))
+                entries.append("{\"playerID\":\"\(player["id"] ?? "")\",\"division\":\"\(division)\"}")
+            }
+            let round = try Self.object(await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"eventID\":\"\(event["id"] ?? "")\",\"players\":[\(entries.joined(separator: ","))]}"))
+            let roundID = try #require(round["id"] as? String)
+            let all = try await client.get("/rounds/\(roundID)/leaderboard").text
+            #expect(all.contains("data-division=\"MPO\"") && all.contains("data-division=\"Am 2\""))
+            #expect(all.contains("href=\"?division=Am%202\""))
+            let one = try await client.get("/rounds/\(roundID)/leaderboard?division=Am%202").text
+            #expect(one.contains(">ben <") && !one.contains(">ann <"))
+            #expect(!one.contains("<div class=\"division\" data-division=\"MPO\""))
+        }
+    }
+
     @Test func aRoundWithoutDivisionsReproducesThePublishedPositions() async throws {
         let ale = try RealRound.load("pdga-2024-ale-open-fpo-r1")
         try await withApp(seedDemo: false) { client in

@@ -103,4 +103,20 @@ public enum CardRules {
     }
 
     public static let sizeLimit = Card.sizeRange.upperBound
+
+    /// Cards from a card number per player (as a coach assigns them on a page): "Card N" with
+    /// its players in `order`, starting on `starts[N]`.
+    public static func cards(numbers: [UUID: Int], starts: [Int: Int], order: [UUID]) throws(FieldErrors) -> [Card] {
+        var errors = FieldErrors()
+        var cards: [Card] = []
+        for number in Set(numbers.values).filter({ $0 > 0 }).sorted() {
+            guard let start = starts[number] else {
+                errors.add("cards", "Card \(number) needs a starting hole.")
+                continue
+            }
+            cards.append(Card(id: UUID(), name: "Card \(number)", startingHole: start, playerIDs: order.filter { numbers[$0] == number }))
+        }
+        try errors.throwIfAny()
+        return cards
+    }
 }

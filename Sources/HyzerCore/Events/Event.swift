@@ -7,27 +7,34 @@ public struct Event: Identifiable, Hashable, Sendable {
     public var name: String
     /// Club-defined division names in display order (MPO, FPO, MA1, Rec…); may be empty.
     public var divisions: [String]
-    /// The recorded winner of a playoff, per division name ("" for an event without divisions).
-    public var playoffWinners: [String: UUID]
-    /// The rounds each playoff decided: a result stands only for the standings it decided
-    /// (a round added afterwards makes first place a new question).
-    public var playoffRounds: [String: [UUID]]
+    /// Each division's recorded playoff ("" for an event without divisions).
+    public var playoffs: [String: Playoff]
     public var createdBy: UUID?
     public var createdAt: Date
     public var updatedAt: HLC
 
     public static let divisionCountRange = 0...20
 
-    public init(id: UUID, name: String, divisions: [String], playoffWinners: [String: UUID] = [:], playoffRounds: [String: [UUID]] = [:],
-                createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC) {
-        self.playoffRounds = playoffRounds
+    public init(id: UUID, name: String, divisions: [String], playoffs: [String: Playoff] = [:], createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC) {
+        self.playoffs = playoffs
         self.id = id
         self.name = name
         self.divisions = divisions
-        self.playoffWinners = playoffWinners
         self.createdBy = createdBy
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+}
+
+/// Who won a tie for first, and the rounds whose standings it decided: a result stands only
+/// for those (a round added afterwards makes first place a new question).
+public struct Playoff: Hashable, Sendable, Codable {
+    public var winner: UUID
+    public var rounds: [UUID]
+
+    public init(winner: UUID, rounds: [UUID]) {
+        self.winner = winner
+        self.rounds = rounds
     }
 }
 

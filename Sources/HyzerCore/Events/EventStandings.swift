@@ -114,8 +114,8 @@ public struct EventStandings: Hashable, Sendable {
         let divisions = names.map { name in
             var members = rows.filter { $0.division == name }
             Ranking.rank(&members)
-            let decided = event.playoffRounds[name].map { Set($0) == roundIDs } ?? false
-            let pending = isFinal && decidePlayoff(&members, winner: decided ? event.playoffWinners[name] : nil)
+            let playoff = event.playoffs[name].flatMap { Set($0.rounds) == roundIDs ? $0 : nil }
+            let pending = isFinal && decidePlayoff(&members, winner: playoff?.winner)
             return EventDivisionStandings(name: name, entries: members, playoffPending: pending)
         }
         return EventStandings(eventID: event.id, roundIDs: rounds.map(\.round.id), divisions: divisions, isFinal: isFinal)

@@ -194,19 +194,16 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public var id: UUID
     public var name: String
     public var divisions: [String]
-    /// Division name → the player id (upper-case text) who won its playoff.
-    public var playoffWinners: [String: String]?
-    /// Division name → the rounds (upper-case id text) its playoff decided.
-    public var playoffRounds: [String: [String]]?
+    /// Division name → its playoff (ids as upper-case text, like every id in payloads).
+    public var playoffs: [String: PlayoffPayload]?
     public var createdBy: UUID?
     public var createdAt: Date
 
     public init(_ event: Event) {
-        playoffRounds = event.playoffRounds.isEmpty ? nil : event.playoffRounds.mapValues { $0.map(\.uppercasedText) }
         id = event.id
         name = event.name
         divisions = event.divisions
-        playoffWinners = event.playoffWinners.isEmpty ? nil : event.playoffWinners.mapValues(\.uppercasedText)
+        playoffs = event.playoffs.isEmpty ? nil : event.playoffs.mapValues { PlayoffPayload(winner: $0.winner.uppercasedText, rounds: $0.rounds.map(\.uppercasedText)) }
         createdBy = event.createdBy
         createdAt = event.createdAt
     }
@@ -214,9 +211,17 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public func event(updatedAt: HLC) -> Event? {
         let divisions = divisions.compactMap(Division.validated)
         guard divisions.count == self.divisions.count, !name.isEmpty else { return nil }
-        return Event(id: id, name: name, divisions: divisions, playoffWinners: (playoffWinners ?? [:]).compactMapValues(UUID.init(text:)),
-                     playoffRounds: (playoffRounds ?? [:]).mapValues { $0.compactMap(UUID.init(text:)) },
+        return Event(id: id, name: name, divisions: divisions, playoffs: (playoffs ?? [:]).compactMapValues(\.playoff),
                      createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+    }
+}
+
+public struct PlayoffPayload: Codable, Hashable, Sendable {
+    public var winner: String
+    public var rounds: [String]
+
+    var playoff: Playoff? {
+        UUID(text: winner).map { Playoff(winner: $0, rounds: rounds.compactMap(UUID.init(text:))) }
     }
 }
 

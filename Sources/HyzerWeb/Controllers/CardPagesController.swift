@@ -3,7 +3,8 @@ import Hummingbird
 import HyzerCore
 import HyzerStore
 
-/// The phone pages of league play: a card scored hole by hole, and signing a card.
+/// The pages of a round's cards: a coach plans or edits them; on a phone a card is scored
+/// hole by hole and signed.
 struct CardPagesController {
     let stores: Stores
     let renderer: TemplateRenderer
@@ -12,6 +13,49 @@ struct CardPagesController {
         groups.viewer.get("/rounds/:id/cards/:cardID", use: card)
         groups.scorer.post("/rounds/:id/cards/:cardID/holes/:hole", use: saveHole)
         groups.scorer.post("/rounds/:id/signatures", use: sign)
+        groups.coach.post("/rounds/:id/cards/plan", use: planCards)
+        groups.coach.get("/rounds/:id/cards/edit", use: editCards)
+        groups.coach.post("/rounds/:id/cards/edit", use: saveCards)
+    }
+
+    @Sendable func planCards(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        let form = try await request.decode(as: CardPlanForm.self, context: context)
+        _ = try await stores.domain.planCards(of: roundID, shotgun: form.shotgun != nil, firstTee: nil)
+        return .redirect(to: "/rounds/\(Format.id(roundID))#cards", type: .normal)
+    }
+
+    @Sendable func editCards(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        renderer.page(CardEditPage(board: try await stores.domain.board(of: try context.uuid("id", "Round"))), "cards-edit")
+    }
+
+    @Sendable func saveCards(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        let form = try await request.decode(as: CardEditForm.self, context: context)
+        let board = try await stores.domain.board(of: roundID)
+        do {
+            var numbers: [UUID: Int] = [:]
+            for id in board.snapshot.round.playerIDs {
+                if let number = form.card?[Format.id(id)].flatMap({ Int($0) }) { numbers[id] = number }
+            }
+            let starts = (form.start ?? [:]).reduce(into: [Int: Int]()) { result, pair in
+                if let number = Int(pair.key.replacingOccurrences(of: "card-", with: "")), let hole = Int(pair.value) { result[number] = hole }
+            }
+            let cards = try CardRules.cards(numbers: numbers, starts: starts, order: board.snapshot.round.playerIDs)
+            _ = try await stores.domain.setCards(cards, of: roundID)
+            return .redirect(to: "/rounds/\(Format.id(roundID))#cards", type: .normal)
+        } catch let errors as FieldErrors {
+            return try refusedEdit(board, form: form, errors, request: request, context: context)
+        } catch LeagueRejection.invalid(let errors) {
+            return try refusedEdit(board, form: form, errors, request: request, context: context)
+        }
+    }
+
+    private func refusedEdit(_ board: RoundBoard, form: CardEditForm, _ errors: FieldErrors, request: Request, context: AppRequestContext) throws -> Response {
+        var state = FormState(values: [:], errors: errors)
+        state.message = errors.summary
+        return try renderer.page(CardEditPage(board: board, form: state, chosen: form.card, starts: form.start), "cards-edit", status: .unprocessableContent)
+            .response(from: request, context: context)
     }
 
     @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> HTML {

@@ -96,18 +96,12 @@ struct LeagueAPIController {
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RoundDetailResponse> {
         let body = try await request.decodeBody(RoundBody.self, context: context)
-        let courses = try await stores.domain.courses()
-        let players = try await stores.domain.players()
-        let events = try await stores.domain.events()
         let draft = RoundDraft(
             name: body.name, courseID: body.courseID, playerIDs: body.players.map(\.playerID), startNow: body.start ?? true,
             eventID: body.eventID,
             divisions: Dictionary(body.players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first })
         )
-        let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
-                                        events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })) { names[$0] ?? "Round" }
-        let round = try await stores.domain.createRound(valid, createdBy: context.identity?.playerID)
+        let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))
     }
 

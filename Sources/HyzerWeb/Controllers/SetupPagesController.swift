@@ -68,18 +68,10 @@ struct SetupPagesController {
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: RoundForm.self, context: context)
-        let courses = try await stores.domain.courses()
-        let players = try await stores.domain.players()
-        let events = try await stores.domain.events()
         let draft = RoundDraft(name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil,
                                eventID: form.eventID, divisions: form.divisions ?? [:])
         do {
-            let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
-                                            events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })) { course in
-                "\(names[course] ?? "Round") — \(Date().formatted(.dateTime.weekday(.wide).day().month(.abbreviated)))"
-            }
-            let round = try await stores.domain.createRound(valid, createdBy: context.identity?.playerID)
+            let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
             return .redirect(to: "/rounds/\(Format.id(round.id))", type: .normal)
         } catch let errors as FieldErrors {
             return try await roundForm(FormState(values: form.values, errors: errors), chosenPlayers: Set(form.playerIDs ?? []), startNow: draft.startNow,
