@@ -74,7 +74,7 @@ public struct CourseDraft: Sendable, Hashable {
         var count: Int
         if countText.isEmpty {
             count = parList.isEmpty ? 18 : parList.count
-        } else if let parsed = Int(countText) {
+        } else if let parsed = TextRules.wholeNumber(countText) {
             count = parsed
         } else {
             errors.add("holeCount", "Number of holes must be a whole number.")
@@ -112,6 +112,6 @@ public struct CourseDraft: Sendable, Hashable {
     static func numbers(_ text: String?) -> [Int?] {
         TextRules.cleaned(text)
             .split(whereSeparator: { $0 == "," || $0 == ";" || $0.isWhitespace })
-            .map { Int($0) }
+            .map { TextRules.wholeNumber($0) }
     }
 }

@@ -39,9 +39,16 @@ public struct FieldErrors: Error, Hashable, Sendable {
 
 /// Text fields arrive with stray whitespace and sometimes control characters pasted from
 /// elsewhere; names are checked on their trimmed form.
-enum TextRules {
+public enum TextRules {
     static func cleaned(_ text: String?) -> String {
         (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The one way a form or API field holds a whole number: ASCII digits only — no sign,
+    /// spaces, fraction or exponent (so `" 3 "`, `"+4"` and `"3.0"` are refused, not guessed).
+    public static func wholeNumber(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(text)
     }
 
     static func containsControlCharacters(_ text: String) -> Bool {

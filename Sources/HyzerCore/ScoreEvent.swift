@@ -9,14 +9,14 @@ public enum Strokes: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads what a person or client typed: a number, or "DNF" (also "WD" for a withdrawal).
     public static func parse(_ raw: String?) -> Result<Strokes, FieldErrors> {
-        let text = TextRules.cleaned(raw).uppercased()
-        if text.isEmpty {
+        let text = raw ?? ""
+        if TextRules.cleaned(text).isEmpty {
             return .failure(FieldErrors("strokes", "Enter the strokes for the hole."))
         }
-        if text == "DNF" || text == "WD" {
+        if ["DNF", "WD"].contains(text.uppercased()) {
             return .success(.dnf)
         }
-        guard let value = Int(text) else {
+        guard let value = TextRules.wholeNumber(text) else {
             return .failure(FieldErrors("strokes", "Strokes must be a number from \(range.lowerBound) to \(range.upperBound), or DNF."))
         }
         return validated(value)

@@ -30,7 +30,8 @@ public struct ScoreSubmission: Hashable, Sendable {
 /// input was fine but the round's state does not allow it (HTTP 409).
 public enum ScoreRejection: Error, Hashable, Sendable {
     case invalid(FieldErrors)
-    case conflict(field: String, message: String)
+    /// `current`: the hole's current score, the one a correction must name.
+    case conflict(field: String, message: String, current: UUID? = nil)
     /// An athlete tried to record someone else's score.
     case notYours
     /// The player signed their card; only a coach changes it now.
@@ -39,7 +40,7 @@ public enum ScoreRejection: Error, Hashable, Sendable {
     public var message: String {
         switch self {
         case .invalid(let errors): errors.summary
-        case .conflict(_, let message): message
+        case .conflict(_, let message, _): message
         case .notYours: "Athletes enter their own scores and those of their card. A coach can enter or correct anyone's."
         case .signed(let name): "\(name) has signed their card: only a coach can change their scores now."
         }
@@ -132,7 +133,7 @@ public enum ScoreRules {
             }
             guard let state, state.leaves.contains(where: { $0.id == corrected }) else {
                 let now = state.map { " (now \($0.winner.strokes))" } ?? ""
-                return .failure(.conflict(field: "supersedes", message: "That score was already corrected\(now). Reload the round and correct the current score."))
+                return .failure(.conflict(field: "supersedes", message: "That score was already corrected\(now). Reload the round and correct the current score.", current: state?.winner.id))
             }
             if byCoach {
                 // A coach's correction decides the hole: it closes every entry the coach saw.
@@ -145,7 +146,7 @@ public enum ScoreRules {
                 }
             }
         } else if let state {
-            return .failure(.conflict(field: "hole", message: "Hole \(submission.hole) already has a score for \(name) (\(state.winner.strokes)). Correct that score to change it."))
+            return .failure(.conflict(field: "hole", message: "Hole \(submission.hole) already has a score for \(name) (\(state.winner.strokes)). Correct that score (id \(state.winner.id.lowercasedText)) to change it.", current: state.winner.id))
         }
 
         return .success(.record(ScoreEvent(
@@ -176,9 +177,9 @@ extension ScoreSubmission {
         let id = uuid(id, field: "id", label: "The score id", required: false)
         let player = uuid(playerID, field: "playerID", label: "Player", required: true)
         let supersedes = uuid(supersedes, field: "supersedes", label: "The corrected score", required: false)
-        let holeText = TextRules.cleaned(hole)
-        let holeNumber = Int(holeText)
-        if holeText.isEmpty {
+        let holeText = hole ?? ""
+        let holeNumber = TextRules.wholeNumber(holeText)
+        if TextRules.cleaned(holeText).isEmpty {
             errors.add("hole", "Hole is required.")
         } else if holeNumber == nil {
             errors.add("hole", "Hole must be a hole number.")
@@ -188,8 +189,8 @@ extension ScoreSubmission {
         case .success(let value): parsedStrokes = value
         case .failure(let problems): problems.entries.forEach { errors.add($0.field, $0.message) }
         }
-        let penaltyText = TextRules.cleaned(penalties)
-        let penaltyCount = penaltyText.isEmpty ? 0 : Int(penaltyText)
+        let penaltyText = penalties ?? ""
+        let penaltyCount = penaltyText.isEmpty ? 0 : TextRules.wholeNumber(penaltyText)
         if penaltyCount == nil || !ScoreEvent.penaltyRange.contains(penaltyCount ?? 0) {
             errors.add("penalties", "Penalties must be a number from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
         }

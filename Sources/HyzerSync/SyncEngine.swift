@@ -2,6 +2,7 @@ import Foundation
 import HyzerCore
 import HyzerStore
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// Moves local changes to the cloud and everyone else's changes here. An actor and a
@@ -22,6 +23,8 @@ public actor SyncEngine: Service {
         public var tick: Duration = .milliseconds(500)
         /// How long a recovered store waits for its refill from the cloud before it serves anyway.
         public var refillPatience: Duration = .seconds(60)
+        /// Fault tests only: where the process kills itself (see `CrashPoints`).
+        public var crashPoints: CrashPoints?
 
         public init() {}
     }
@@ -270,13 +273,16 @@ public actor SyncEngine: Service {
                 return pushed
             }
             guard !batch.isEmpty else { break }
+            configuration.crashPoints?.pass(.pushClaimed)
             state = .syncing
             await publish()
             let started = ContinuousClock.now
             do {
                 let records = try await stores.domain.cloudRecords(batch.map { ($0.type, $0.id) })
                 let changed = try await cloud.save(records, zone: configuration.zone)
+                configuration.crashPoints?.pass(.pushSaved)
                 try await stores.operational.markSynced(batch)
+                configuration.crashPoints?.pass(.pushMarked)
                 pushed += batch.count
                 lastSyncAt = Date()
                 state = .idle
@@ -334,8 +340,10 @@ public actor SyncEngine: Service {
                 let (more, after) = (page.records.count == limit, page.token)
                 async let following = more ? Self.fetch(cloud, zone: zone, after: after, limit: limit) : nil
                 if !page.changes.isEmpty {
+                    configuration.crashPoints?.pass(.pullFetched)
                     state = .syncing
                     applied += try await stores.domain.applyRemote(page.changes).applied
+                    configuration.crashPoints?.pass(.pullApplied)
                 }
                 try await stores.operational.setChangeToken(page.token, zone: zone)
                 token = page.token
@@ -427,6 +435,9 @@ public actor SyncEngine: Service {
     private func log(_ operation: String, records: Int, since started: ContinuousClock.Instant, result: String, message: String?) async {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        // Into whichever metrics backend the process bootstrapped (none: nothing is kept).
+        Metrics.Timer(label: "hyzer_sync_duration_seconds", dimensions: [("operation", operation), ("result", result)]).recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        Counter(label: "hyzer_sync_records_total", dimensions: [("operation", operation), ("result", result)]).increment(by: records)
         try? await stores.operational.appendLog(SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
     }
 }

@@ -32,6 +32,16 @@ public struct AppConfiguration: Sendable {
     public var backupRetention: BackupRetention
     /// The largest backup file the admin page accepts for upload.
     public var maxBackupUpload: Int
+    /// The names `Host` may carry; nil: the listen address, localhost and this machine's names.
+    public var allowedHosts: [String]? = nil
+    /// A new connection must have sent a whole request head within this time.
+    public var headerTimeout: Duration = .seconds(10)
+    /// A connection that reads nothing for this long, with no response being written, is closed.
+    /// Live streams are exempt: their heartbeats keep them open.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Connections served at once; more wait in the accept queue. nil: as many as the open-file
+    /// limit leaves room for (the stores and backups keep 256 descriptors).
+    public var maxConnections: Int? = nil
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),
@@ -57,6 +67,15 @@ public struct AppConfiguration: Sendable {
         self.resourcesDirectory = resourcesDirectory
         self.seedDemo = seedDemo
         self.logLevel = logLevel
+    }
+
+    var hosts: AllowedHosts { allowedHosts.map(AllowedHosts.init) ?? .defaults(listeningOn: host) }
+
+    var connectionLimit: Int {
+        if let maxConnections { return max(1, maxConnections) }
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        return max(64, Int(min(limit.rlim_cur, 1 << 20)) - 256)
     }
 
     var templatesDirectory: URL { resourcesDirectory.appendingPathComponent("Templates") }

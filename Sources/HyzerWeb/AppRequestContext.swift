@@ -34,9 +34,9 @@ public struct AppRequestDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         switch MediaType(from: request.headers[.contentType] ?? "") {
         case .some(let media) where media.isType(.applicationJson):
-            return try await JSONCoding.decoder.decode(type, from: request, context: context)
+            return try StrictJSON.decode(type, from: try await request.body.collect(upTo: context.maxUploadSize))
         case .some(let media) where media.isType(.applicationUrlEncoded):
-            return try await URLEncodedFormDecoder().decode(type, from: request, context: context)
+            return try FormText.decode(type, from: try await request.body.collect(upTo: context.maxUploadSize))
         default:
             throw HTTPError(.unsupportedMediaType, message: "Send the body as application/json (API) or application/x-www-form-urlencoded (forms).")
         }

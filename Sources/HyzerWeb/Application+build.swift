@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdAuth
 import HyzerStore
 import HyzerSync
@@ -21,17 +22,27 @@ public func buildApplication(
 
     let (web, services, setupToken) = try await assemble(config, logger: logger)
     let hub = web.hub
-    let router = buildRouter(web)
+    let router = try buildRouter(web)
     let streamAccess = StreamAccess { [web] topic, head in
         await web.rules.decide(topic.audience, identity: await web.identities.identity(for: head))
     }
 
+    let hosts = config.hosts
+    let headTimeout = TimeAmount(config.headerTimeout)
     var app = Application(
-        router: AnsweringHead(router: router),
-        // Live streams are answered in the pipeline, ahead of the router: see `EventStreamHandler`.
-        server: .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(hub: hub, access: streamAccess)])),
+        router: RouterFront(router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) })),
+        // Every request passes the front door; live streams are then answered in the pipeline,
+        // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout), EventStreamHandler(hub: hub, access: streamAccess)],
+            idleTimeout: TimeAmount(config.idleTimeout)
+        )),
         // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Hyzer", backlog: 4096),
+        // Past the connection limit, new connections wait there instead of using up descriptors.
+        configuration: .init(
+            address: .hostname(config.host, port: config.port), serverName: "Hyzer", backlog: 4096,
+            availableConnectionsDelegate: MaximumAvailableConnections(config.connectionLimit, logger: logger)
+        ),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
             logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
@@ -113,9 +124,12 @@ struct WebParts: Sendable {
     let backups: BackupDesk
 }
 
-func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
+func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     let (stores, renderer, config) = (web.stores, web.renderer, web.config)
     let router = Router(context: AppRequestContext.self)
+    // Outermost: every request is counted by route and status, errors and refusals included.
+    _ = ServerMetrics.process
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(tvFrameAncestors: config.tvFrameAncestors))
     router.add(middleware: RestoringMiddleware(stores: stores, renderer: renderer))
     router.add(middleware: CSRFTokenMiddleware(secureCookies: config.secureCookies))
@@ -131,7 +145,7 @@ func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
     let pages = RouteGroups(router, style: .page, rules: web.rules)
     let api = RouteGroups(router.group("api/v1").add(middleware: ProblemMiddleware()).add(middleware: APIGuardMiddleware()), style: .api, rules: web.rules)
 
-    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub).addRoutes(to: pages)
+    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub, engine: web.engine, metricsRegistry: ServerMetrics()).addRoutes(to: pages)
     AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime).addRoutes(to: pages)
     AdminController(stores: stores, renderer: renderer, backups: web.backups).addRoutes(to: pages)
     BackupsController(stores: stores, renderer: renderer, desk: web.backups, maxUpload: config.maxBackupUpload).addRoutes(to: pages)
@@ -145,6 +159,7 @@ func buildRouter(_ web: WebParts) -> Router<AppRequestContext> {
     RoundsAPIController(stores: stores).addRoutes(to: api)
     LeagueAPIController(stores: stores).addRoutes(to: api)
     CSVController(stores: stores).addRoutes(pages: pages, api: api)
+    try OpenAPIController(resourcesDirectory: config.resourcesDirectory).addRoutes(to: api)
     // Anything else under the API is a 404 problem document, not a page.
     for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
         api.everyone.on("**", method: method) { _, _ -> Response in throw HTTPError(.notFound) }

@@ -9,10 +9,14 @@ import Logging
 
 @main
 struct Hyzer: AsyncParsableCommand {
+    /// `hyzer --version`; raised with each release.
+    static let version = "0.6.0"
+
     static let configuration = CommandConfiguration(
         commandName: "hyzer",
         abstract: "Live scoring server for disc golf clubs.",
         discussion: "Every option can also be set with a HYZER_* environment variable (shown with each option). A flag wins over the variable.",
+        version: Hyzer.version,
         subcommands: [Serve.self, Admin.self, Backup.self],
         defaultSubcommand: Serve.self
     )
@@ -68,7 +72,23 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days for which one backup a day is kept (default 30). (HYZER_BACKUP_DAYS)")
     var backupDays: Int = Environment.value("HYZER_BACKUP_DAYS").flatMap(Int.init) ?? 30
 
+    @Option(help: "Host names the server answers to, comma-separated; * for any (only behind a proxy that checks names). Default: the listen address, localhost and this machine's names. (HYZER_ALLOWED_HOSTS)")
+    var allowedHosts: String? = Environment.value("HYZER_ALLOWED_HOSTS")
+
+    @Option(help: "Seconds a new connection has to send a whole request head (default 10). (HYZER_HEADER_TIMEOUT)")
+    var headerTimeout: Double = Environment.value("HYZER_HEADER_TIMEOUT").flatMap(Double.init) ?? 10
+
+    @Option(help: "Seconds an idle connection is kept open (default 60); live streams are exempt. (HYZER_IDLE_TIMEOUT)")
+    var idleTimeout: Double = Environment.value("HYZER_IDLE_TIMEOUT").flatMap(Double.init) ?? 60
+
+    @Option(help: "Connections served at once; more wait their turn (default: the open-file limit less 256). (HYZER_MAX_CONNECTIONS)")
+    var maxConnections: Int? = Environment.value("HYZER_MAX_CONNECTIONS").flatMap(Int.init)
+
     func validate() throws {
+        guard headerTimeout > 0, headerTimeout <= 3600, idleTimeout > 0, idleTimeout <= 86400 else {
+            throw ValidationError("--header-timeout and --idle-timeout are seconds above 0 (at most an hour and a day).")
+        }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
@@ -87,13 +107,22 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = AppConfiguration(
+        var config = AppConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDir),
             resourcesDirectory: URL(fileURLWithPath: resources), seedDemo: demo,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info, cloud: try cloudAddress(),
             bcryptCost: bcryptCost, secureCookies: secureCookies, tvFrameAncestors: tvFrameAncestors,
             backupInterval: try BackupSchedule.interval(backupInterval), backupRetention: BackupRetention(recent: backupKeep, days: backupDays)
         )
+        if let spec = Environment.value("HYZER_TEST_CRASH_AT") {
+            // Fault tests only (see `CrashPoints`): refuse a spec that would silently do nothing.
+            guard let points = CrashPoints(spec) else { throw ValidationError("HYZER_TEST_CRASH_AT: points such as push.saved,pull.applied@0.3") }
+            config.sync.crashPoints = points
+        }
+        config.allowedHosts = allowedHosts.map { $0.split(separator: ",").map(String.init) }
+        config.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+        config.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        config.maxConnections = maxConnections
         // Held until the process ends: a second server on the same folder is refused.
         guard let lock = try DataDirectoryLock.acquire(config.dataDirectory) else {
             throw CommandFailure("Another Hyzer server is already using \(dataDir). Stop it first, or give this one its own --data-dir.")

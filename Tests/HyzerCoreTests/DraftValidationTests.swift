@@ -76,10 +76,11 @@ import Testing
     }
 
     @Test func strokesParse() throws {
-        #expect(try Strokes.parse(" 4 ").get() == .count(4))
+        #expect(try Strokes.parse("4").get() == .count(4))
         #expect(try Strokes.parse("dnf").get() == .dnf)
         #expect(try Strokes.parse("WD").get() == .dnf)
-        for bad in ["0", "100", "-1", "four", ""] {
+        // Whole numbers are digits only: nothing is guessed from spaces, signs or fractions.
+        for bad in ["0", "100", "-1", "four", "", " 4 ", "+4", "4.0", "4e0", "٤"] {
             #expect(throws: FieldErrors.self) { try Strokes.parse(bad).get() }
         }
     }

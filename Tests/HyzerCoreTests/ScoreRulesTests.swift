@@ -25,7 +25,7 @@ import Testing
         var world = World()
         world.round.status = status
         let result = world.decide(ScoreSubmission(playerID: world.players[0].id, hole: 1, strokes: .count(3)), existing: [])
-        guard case .failure(.conflict(let field, _)) = result else { Issue.record("expected conflict"); return }
+        guard case .failure(.conflict(let field, _, _)) = result else { Issue.record("expected conflict"); return }
         #expect(field == "round")
     }
 
@@ -33,7 +33,7 @@ import Testing
         var world = World()
         let first = world.event(0, hole: 2, .count(3))
         let result = world.decide(ScoreSubmission(playerID: world.players[0].id, hole: 2, strokes: .count(4)), existing: [first])
-        guard case .failure(.conflict(let field, let message)) = result else { Issue.record("expected conflict"); return }
+        guard case .failure(.conflict(let field, let message, _)) = result else { Issue.record("expected conflict"); return }
         #expect(field == "hole")
         #expect(message.contains("already has a score for Ann (3)"))
     }
@@ -57,7 +57,7 @@ import Testing
         let first = world.event(0, hole: 2, .count(3))
         let second = world.event(0, hole: 2, .count(4), supersedes: first.id)
         let stale = world.decide(ScoreSubmission(playerID: world.players[0].id, hole: 2, strokes: .count(5), supersedes: first.id), existing: [first, second])
-        guard case .failure(.conflict(let field, let message)) = stale else { Issue.record("expected conflict"); return }
+        guard case .failure(.conflict(let field, let message, _)) = stale else { Issue.record("expected conflict"); return }
         #expect(field == "supersedes")
         #expect(message.contains("now 4"))
     }
@@ -82,7 +82,7 @@ import Testing
         #expect(again == event)
         var changed = submission
         changed.strokes = .count(4)
-        guard case .failure(.conflict(let field, _)) = world.decide(changed, existing: [event]) else { Issue.record("expected conflict"); return }
+        guard case .failure(.conflict(let field, _, _)) = world.decide(changed, existing: [event]) else { Issue.record("expected conflict"); return }
         #expect(field == "id")
     }
 }

@@ -83,7 +83,7 @@ import Testing
         try await withApp { client in
             let roundID = try await client.demoRoundID()
             let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
-            let created = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":15,"strokes":"7"}"#)
+            let created = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":15,"strokes":7}"#)
             let firstID = try #require((try created.json()["event"] as? [String: Any])?["id"] as? String)
             let corrected = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":15,"strokes":4,"supersedes":"\#(firstID)"}"#)
             #expect(corrected.status == .created)
@@ -164,7 +164,8 @@ import Testing
             let response = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":1,"strokes":3}"#)
             #expect(response.status == .conflict)
             let detail = try response.json()["detail"] as? String
-            #expect(detail?.contains("Correct that score to change it") == true)
+            let current = try #require(try response.json()["currentEventID"] as? String)
+            #expect(detail?.contains("Correct that score (id \(current)) to change it") == true)
         }
     }
 }

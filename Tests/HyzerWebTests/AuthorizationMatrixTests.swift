@@ -57,6 +57,8 @@ import Testing
         Row(route: "GET /api/v1/rounds", method: .get, path: "/api/v1/rounds", body: .none, expected: (200, 200, 200, 200)),
         Row(route: "GET /api/v1/rounds/{id}", method: .get, path: "/api/v1/rounds/{round}", body: .none, expected: (200, 200, 200, 200)),
         Row(route: "GET /api/v1/rounds/{id}/standings", method: .get, path: "/api/v1/rounds/{round}/standings", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /api/v1/rounds/{id}/scores", method: .get, path: "/api/v1/rounds/{round}/scores", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /api/v1/openapi.json", method: .get, path: "/api/v1/openapi.json", body: .none, expected: (200, 200, 200, 200)),
         Row(route: nil, method: .get, path: "/rounds/{round}/events", body: .none, expected: (200, 200, 200, 200)),
         Row(route: nil, method: .get, path: "/tv/events", body: .none, expected: (200, 200, 200, 200)),
         // member
@@ -135,7 +137,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-routes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (web, _, _) = try await assemble(testConfiguration(directory), logger: Logger(label: "test"))
-        let routes = Set(buildRouter(web).routes.map { "\($0.method) \($0.path)" })
+        let routes = Set(try buildRouter(web).routes.map { "\($0.method) \($0.path)" })
         let listed = Set(Self.rows.compactMap(\.route))
         #expect(routes.subtracting(listed).isEmpty, "routes missing from the authorization table: \(routes.subtracting(listed).sorted())")
         #expect(listed.subtracting(routes).isEmpty, "table rows for routes that do not exist: \(listed.subtracting(routes).sorted())")

@@ -242,7 +242,7 @@ import Testing
     static func metric(_ name: String, _ client: Client) async throws -> Int {
         let text = try await client.get("/metrics").text
         let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-        return Int(line?.split(separator: " ").last ?? "") ?? -1
+        return (line?.split(separator: " ").last).flatMap { Double($0) }.map { Int($0) } ?? -1
     }
 }
 

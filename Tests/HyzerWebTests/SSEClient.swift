@@ -97,11 +97,14 @@ final class SSEStream: @unchecked Sendable {
 /// The real app on a real socket, with an HTTP client for streaming.
 func withLiveApp(
     heartbeat: Duration = .seconds(15),
+    configure: (inout AppConfiguration) -> Void = { _ in },
     _ test: @escaping @Sendable (_ port: Int, _ client: Client, _ http: HTTPClient) async throws -> Void
 ) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-live-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let app = try await buildApplication(testConfiguration(directory, heartbeat: heartbeat))
+    var config = testConfiguration(directory, heartbeat: heartbeat)
+    configure(&config)
+    let app = try await buildApplication(config)
     let users = try await TestUsers.create(in: directory)
     var configuration = HTTPClient.Configuration()
     configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)

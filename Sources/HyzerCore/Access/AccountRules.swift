@@ -97,7 +97,7 @@ public struct ClubSettingsDraft: Sendable {
     public func validated() throws(FieldErrors) -> Valid {
         var errors = FieldErrors()
         let name = TextRules.name(clubName, field: "clubName", label: "Club name", maxLength: 60, into: &errors)
-        let seconds = Int(TextRules.cleaned(tvPageSeconds))
+        let seconds = TextRules.wholeNumber(TextRules.cleaned(tvPageSeconds))
         if seconds.map({ !Self.tvPageSecondsRange.contains($0) }) ?? true {
             errors.add("tvPageSeconds", "TV seconds per page must be a whole number from \(Self.tvPageSecondsRange.lowerBound) to \(Self.tvPageSecondsRange.upperBound).")
         }

@@ -156,8 +156,12 @@ struct ScoreEventItem: Encodable {
     var recordedAt: Date
     var hlc: String
     var penalties: Int
+    /// In a round's list of scores: whether this event is a current score of its hole
+    /// (not superseded nor resolved) — what a correction names in `supersedes`.
+    var current: Bool?
 
-    init(_ event: ScoreEvent) {
+    init(_ event: ScoreEvent, current: Bool? = nil) {
+        self.current = current
         penalties = event.penalties
         id = Format.id(event.id)
         roundID = Format.id(event.roundID)
@@ -184,7 +188,7 @@ struct StrokesValue: Codable {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(Int.self), case .success(let strokes) = Strokes.validated(value) {
             self.strokes = strokes
-        } else if let text = try? container.decode(String.self), text.uppercased() == "DNF" {
+        } else if let text = try? container.decode(String.self), text == "DNF" {
             strokes = .dnf
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "strokes must be a whole number from 1 to 99, or \"DNF\".")
@@ -205,41 +209,25 @@ struct ScoreCreatedResponse: ResponseEncodable {
     var duplicate: Bool?
 }
 
-/// `POST /api/v1/rounds/{id}/scores`. Each field is read leniently (number or string) so
-/// that a wrong type is reported by field name, like any other bad value.
+/// `POST /api/v1/rounds/{id}/scores`, typed (see `StrictJSON`): ids are strings, `hole` and
+/// `penalties` whole numbers, `strokes` a whole number or "DNF".
 struct ScorePayload: Decodable {
-    var id: LooseValue?
-    var playerID: LooseValue?
-    var hole: LooseValue?
-    var strokes: LooseValue?
-    var supersedes: LooseValue?
-    var penalties: LooseValue?
+    var id: String?
+    var playerID: String
+    var hole: Int
+    var strokes: StrokesValue
+    var supersedes: String?
+    var penalties: Int?
 }
 
-enum LooseValue: Decodable {
-    case text(String)
-    case other
+/// `GET /api/v1/rounds/{id}/scores`: every score event of the round, in the order recorded.
+struct RoundScoresResponse: ResponseEncodable {
+    var roundID: String
+    var events: [ScoreEventItem]
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .text("")
-        } else if let integer = try? container.decode(Int.self) {
-            self = .text(String(integer))
-        } else if let number = try? container.decode(Double.self) {
-            self = .text(String(number))
-        } else if let text = try? container.decode(String.self) {
-            self = .text(text)
-        } else {
-            self = .other
-        }
-    }
-
-    /// The value as text; arrays, objects and booleans become text no rule accepts.
-    var text: String {
-        switch self {
-        case .text(let value): value
-        case .other: "\u{0}invalid"
-        }
+    init(_ board: RoundBoard) {
+        roundID = Format.id(board.snapshot.round.id)
+        let current = Set(board.scores.holes.values.flatMap { $0.leaves.map(\.id) })
+        events = board.snapshot.events.map { ScoreEventItem($0, current: current.contains($0.id)) }
     }
 }

@@ -233,11 +233,6 @@ extension Request {
         guard let media = MediaType(from: headers[.contentType] ?? ""), media.isType(.applicationJson) else {
             throw HTTPError(.unsupportedMediaType, message: "Send the body as application/json.")
         }
-        let body = try await self.body.collect(upTo: context.maxUploadSize)
-        do {
-            return try JSONCoding.decoder.decode(type, from: Data(body.readableBytesView))
-        } catch let error as DecodingError {
-            throw error.problem
-        }
+        return try StrictJSON.decode(type, from: try await self.body.collect(upTo: context.maxUploadSize))
     }
 }

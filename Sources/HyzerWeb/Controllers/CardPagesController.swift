@@ -39,7 +39,7 @@ struct CardPagesController {
                 if let number = form.card?[Format.id(id)].flatMap({ Int($0) }) { numbers[id] = number }
             }
             let starts = (form.start ?? [:]).reduce(into: [Int: Int]()) { result, pair in
-                if let number = Int(pair.key.replacingOccurrences(of: "card-", with: "")), let hole = Int(pair.value) { result[number] = hole }
+                if let number = TextRules.wholeNumber(pair.key.replacingOccurrences(of: "card-", with: "")), let hole = TextRules.wholeNumber(pair.value) { result[number] = hole }
             }
             let cards = try CardRules.cards(numbers: numbers, starts: starts, order: board.snapshot.round.playerIDs)
             _ = try await stores.domain.setCards(cards, of: roundID)

@@ -1,11 +1,14 @@
 import Hummingbird
 import HyzerStore
+import HyzerSync
 
 struct HomeController {
     let stores: Stores
     let renderer: TemplateRenderer
     let live: LiveStandings
     let hub: StreamHub
+    let engine: SyncEngine
+    let metricsRegistry: ServerMetrics
 
     func addRoutes(to groups: RouteGroups) {
         groups.viewer.get("/", use: home)
@@ -23,22 +26,9 @@ struct HomeController {
         return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
     }
 
-    /// Prometheus text format, for operators.
+    /// Prometheus text format, for operators: see `ServerMetrics`.
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let streams = hub.statistics
-        let rendered = await live.framesRenderedCount
-        let text = """
-            # HELP hyzer_live_subscribers Open live streams (round pages, leaderboards, TVs, sync pages).
-            # TYPE hyzer_live_subscribers gauge
-            hyzer_live_subscribers \(streams.subscribers)
-            # HELP hyzer_live_frames_rendered_total Standings and TV frames rendered (each sent to every subscriber).
-            # TYPE hyzer_live_frames_rendered_total counter
-            hyzer_live_frames_rendered_total \(rendered)
-            # HELP hyzer_live_frames_skipped_total States a slow client never saw because a newer one replaced them.
-            # TYPE hyzer_live_frames_skipped_total counter
-            hyzer_live_frames_skipped_total \(streams.framesSkipped)
-
-            """
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        let bytes = await metricsRegistry.scrape(hub: hub, live: live, engine: engine, stores: stores)
+        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

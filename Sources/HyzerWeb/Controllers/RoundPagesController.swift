@@ -74,7 +74,7 @@ struct RoundPagesController {
     static func fieldErrors(_ rejection: ScoreRejection) -> FieldErrors {
         switch rejection {
         case .invalid(let errors): errors
-        case .conflict(let field, let message): FieldErrors(field, message)
+        case .conflict(let field, let message, _): FieldErrors(field, message)
         case .notYours: FieldErrors("playerID", ScoreRejection.notYours.message)
         case .signed: FieldErrors("playerID", rejection.message)
         }

@@ -11,6 +11,7 @@ struct RoundsAPIController {
         api.viewer.get("/rounds", use: list)
         api.viewer.get("/rounds/:id", use: detail)
         api.viewer.get("/rounds/:id/standings", use: standings)
+        api.viewer.get("/rounds/:id/scores", use: scores)
         api.scorer.post("/rounds/:id/scores", use: recordScore)
     }
 
@@ -26,19 +27,18 @@ struct RoundsAPIController {
         StandingsResponse(try await stores.domain.board(of: try context.uuid("id", "Round")))
     }
 
+    @Sendable func scores(_ request: Request, context: AppRequestContext) async throws -> RoundScoresResponse {
+        RoundScoresResponse(try await stores.domain.board(of: try context.uuid("id", "Round")))
+    }
+
     /// 201 with the new event; 200 with `duplicate: true` when the same id and content was
     /// already recorded (a retried POST); 409 for the same id with other content.
     @Sendable func recordScore(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ScoreCreatedResponse> {
         let roundID = try context.uuid("id", "Round")
-        let payload: ScorePayload
-        do {
-            payload = try await request.decode(as: ScorePayload.self, context: context)
-        } catch is DecodingError {
-            throw Problem(status: .badRequest, title: "Malformed body", detail: "The body must be a JSON object such as {\"playerID\": \"…\", \"hole\": 3, \"strokes\": 4}.")
-        }
+        let payload = try await request.decodeBody(ScorePayload.self, context: context)
         let submission = try ScoreSubmission.parse(
-            id: payload.id?.text, playerID: payload.playerID?.text, hole: payload.hole?.text,
-            strokes: payload.strokes?.text, supersedes: payload.supersedes?.text, penalties: payload.penalties?.text
+            id: payload.id, playerID: payload.playerID, hole: String(payload.hole),
+            strokes: payload.strokes.strokes.description, supersedes: payload.supersedes, penalties: payload.penalties.map(String.init)
         )
         let recorded = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
         let body = ScoreCreatedResponse(event: ScoreEventItem(recorded.event), duplicate: recorded.duplicate ? true : nil)

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import NIOCore
 
 // The HTML forms' fields, decoded by Hummingbird's URLEncodedFormDecoder. Every field is
 // optional text: the domain's drafts check the values, so a missing or odd field is shown
@@ -130,4 +132,43 @@ struct CardPlanForm: Decodable, Sendable {
 struct CardEditForm: Decodable, Sendable {
     var card: [String: String]?
     var start: [String: String]?
+}
+
+/// The forms' one rule for text: every field is UTF-8 once its percent-escapes are decoded.
+/// A browser always sends that; anything else is refused (400) rather than stored with
+/// replacement characters. What each field may hold is then the domain's drafts' to check
+/// (a whole number is ASCII digits only, see `TextRules.wholeNumber`).
+enum FormText {
+    static func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer) throws -> T {
+        let text = String(buffer: body)
+        guard isUTF8(Array(body.readableBytesView)) else {
+            throw HTTPError(.badRequest, message: "The form is not UTF-8 text.")
+        }
+        return try URLEncodedFormDecoder().decode(type, from: text)
+    }
+
+    /// Decodes `%XX` and `+` and checks that the bytes are UTF-8, field by field.
+    static func isUTF8(_ body: [UInt8]) -> Bool {
+        var decoded: [UInt8] = []
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        while index < body.count {
+            let byte = body[index]
+            if byte == UInt8(ascii: "%"), index + 2 < body.count, let high = hex(body[index + 1]), let low = hex(body[index + 2]) {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(byte)
+                index += 1
+            }
+        }
+        return String(validating: decoded, as: UTF8.self) != nil
+    }
 }

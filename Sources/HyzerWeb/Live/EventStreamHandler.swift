@@ -1,4 +1,5 @@
 import HTTPTypes
+import HummingbirdCore
 import HyzerCore
 import NIOCore
 import NIOHTTPTypes
@@ -143,6 +144,11 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // bounded, a stalled client holds little kernel memory and becomes unwritable soon,
         // so it is skipped to the newest state instead of queueing stale ones.
         try? context.channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: Self.socketSendBuffer)
+        // The server's idle timeout counts requests and responses the router sees; a stream is
+        // answered here and kept open by its heartbeats, so that timer must not close it.
+        if let idle = try? context.pipeline.syncOperations.handler(type: HTTPConnectionStateHandler.self) {
+            context.pipeline.syncOperations.removeHandler(idle, promise: nil)
+        }
         state = .streaming(topic, started: false)
         switch hub.join(self, topic, on: context.eventLoop) {
         case .frame(let frame):

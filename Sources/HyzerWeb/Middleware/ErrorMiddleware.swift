@@ -53,8 +53,10 @@ struct Problem: Error, ResponseGenerator, Encodable {
     var status: HTTPResponse.Status
     var detail: String
     var errors: [FieldProblem]?
+    /// A score conflict: the hole's current event, which a correction must name in `supersedes`.
+    var currentEventID: String?
 
-    enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
+    enum CodingKeys: String, CodingKey { case type, title, status, detail, errors, currentEventID }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -63,6 +65,7 @@ struct Problem: Error, ResponseGenerator, Encodable {
         try container.encode(status.code, forKey: .status)
         try container.encode(detail, forKey: .detail)
         try container.encodeIfPresent(errors, forKey: .errors)
+        try container.encodeIfPresent(currentEventID, forKey: .currentEventID)
     }
 
     init(status: HTTPResponse.Status, title: String, detail: String, type: String = "about:blank", errors: [FieldProblem]? = nil) {
@@ -81,8 +84,9 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self = Problem(invalid: errors)
         case ScoreRejection.invalid(let errors):
             self = Problem(invalid: errors)
-        case ScoreRejection.conflict(let field, let message):
+        case ScoreRejection.conflict(let field, let message, let current):
             self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict", errors: [FieldProblem(field: field, message: message)])
+            currentEventID = current.map(\.lowercasedText)
         case ScoreRejection.notYours:
             self.init(status: .forbidden, title: "Not allowed", detail: ScoreRejection.notYours.message, type: "/problems/forbidden")
         case ScoreRejection.signed(let name):
@@ -122,6 +126,10 @@ struct Problem: Error, ResponseGenerator, Encodable {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
+        try response()
+    }
+
+    func response() throws -> Response {
         let data = try JSONCoding.encoder.encode(self)
         return Response(
             status: status,

@@ -22,26 +22,3 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
-
-/// HEAD is answered for every GET route: the same status and headers, no body. It has to
-/// wrap the router itself, because router middleware only runs once a route has matched.
-struct AnsweringHead<Router: HTTPResponderBuilder>: HTTPResponderBuilder {
-    let router: Router
-
-    func buildResponder() -> HeadResponder<Router.Responder> {
-        HeadResponder(wrapped: router.buildResponder())
-    }
-}
-
-struct HeadResponder<Wrapped: HTTPResponder>: HTTPResponder {
-    typealias Context = Wrapped.Context
-    let wrapped: Wrapped
-
-    func respond(to request: Request, context: Context) async throws -> Response {
-        guard request.method == .head else { return try await wrapped.respond(to: request, context: context) }
-        var head = request.head
-        head.method = .get
-        let response = try await wrapped.respond(to: Request(head: head, body: request.body), context: context)
-        return Response(status: response.status, headers: response.headers, body: .init())
-    }
-}

@@ -1,0 +1,89 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+import HyzerSync
+import Metrics
+import Prometheus
+import Synchronization
+
+/// `/metrics` in the Prometheus text format, written by swift-prometheus.
+///
+/// Two registries: swift-metrics has one backend per process, into which Hummingbird's
+/// `MetricsMiddleware` (requests by route and status, with durations) and the sync engine
+/// (push and pull durations, records moved) record as things happen. This app's own state —
+/// streams, sync state, outbox, backups — is read when scraped, into a registry of its own,
+/// so that several apps in one process (the tests) never mix their gauges.
+final class ServerMetrics: Sendable {
+    /// Bootstrapped on first use, once per process.
+    static let process: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // swift-metrics labels use dots (`http.server.request.duration`); Prometheus names cannot.
+        factory.nameAndLabelSanitizer = { name, labels in
+            (ServerMetrics.sanitized(name), labels.map { (ServerMetrics.sanitized($0.0), $0.1) })
+        }
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+        ]
+        MetricsSystem.bootstrap(factory)
+        return registry
+    }()
+
+    private let registry: PrometheusCollectorRegistry
+    private let subscribers: Prometheus.Gauge
+    private let framesRendered: Prometheus.Counter
+    private let framesSkipped: Prometheus.Counter
+    private let syncStates: [String: Prometheus.Gauge]
+    private let outboxPending: Prometheus.Gauge
+    private let outboxInFlight: Prometheus.Gauge
+    private let outboxFailed: Prometheus.Gauge
+    private let lastBackupAge: Prometheus.Gauge
+    /// Counters only go up: each scrape adds what happened since the one before.
+    private let reported = Mutex((rendered: 0, skipped: 0))
+
+    init() {
+        _ = Self.process
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "hyzer", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
+        }
+        subscribers = registry.makeGauge(descriptor: name("live", "subscribers", "", "Open live streams (round pages, leaderboards, TVs, sync pages)."))
+        framesRendered = registry.makeCounter(descriptor: name("live", "frames_rendered", "total", "Standings and TV frames rendered (each sent to every subscriber)."))
+        framesSkipped = registry.makeCounter(descriptor: name("live", "frames_skipped", "total", "States a slow client never saw because a newer one replaced them."))
+        let state = name("sync", "state", "", "1 for the sync engine's current state, 0 for the others.")
+        syncStates = Dictionary(uniqueKeysWithValues: ["idle", "syncing", "offline", "error"].map { ($0, registry.makeGauge(descriptor: state, labels: [("state", $0)])) })
+        outboxPending = registry.makeGauge(descriptor: name("outbox", "pending", "", "Local changes waiting to be pushed to the cloud."))
+        outboxInFlight = registry.makeGauge(descriptor: name("outbox", "in_flight", "", "Local changes being pushed now."))
+        outboxFailed = registry.makeGauge(descriptor: name("outbox", "failed", "", "Local changes the cloud refused; see /sync."))
+        lastBackupAge = registry.makeGauge(descriptor: name("backup", "last_age", "seconds", "Seconds since the newest verified backup; -1 when there is none."))
+    }
+
+    /// Reads the app's state and writes both registries.
+    func scrape(hub: StreamHub, live: LiveStandings, engine: SyncEngine, stores: Stores) async -> [UInt8] {
+        let streams = hub.statistics
+        let rendered = await live.framesRenderedCount
+        let sync = await engine.status()
+        subscribers.set(Int64(streams.subscribers))
+        let (newlyRendered, newlySkipped) = reported.withLock { last in
+            defer { last = (rendered, streams.framesSkipped) }
+            return (max(0, rendered - last.rendered), max(0, streams.framesSkipped - last.skipped))
+        }
+        framesRendered.increment(by: Int64(newlyRendered))
+        framesSkipped.increment(by: Int64(newlySkipped))
+        for (name, gauge) in syncStates { gauge.set(to: name == sync.state.name ? 1.0 : 0.0) }
+        outboxPending.set(Int64(sync.counts.pending))
+        outboxInFlight.set(Int64(sync.counts.inFlight))
+        outboxFailed.set(Int64(sync.counts.failed))
+        let newest = stores.backups.newestVerified()
+        lastBackupAge.set(newest.map { max(0, Date().timeIntervalSince($0.createdAt)) } ?? -1)
+        var bytes = registry.emitToBuffer()
+        Self.process.emit(into: &bytes)
+        return bytes
+    }
+
+    static func sanitized(_ name: String) -> String {
+        String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+    }
+}

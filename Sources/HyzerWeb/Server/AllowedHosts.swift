@@ -1,0 +1,55 @@
+import Foundation
+import NIOCore
+
+/// The names this server answers to. A browser sends the name it looked up as `Host`, so a
+/// page on another site that rebinds its own name to the club's LAN address (DNS rebinding)
+/// arrives with a name that is not on this list and is refused.
+public struct AllowedHosts: Sendable, Equatable {
+    /// Lowercased, without port or trailing dot.
+    public let names: Set<String>
+    /// `*`: any name (only behind a proxy that checks names itself).
+    public let anyName: Bool
+
+    public init(_ names: [String]) {
+        let normalized = names.map { Self.normalize($0) }.filter { !$0.isEmpty }
+        anyName = normalized.contains("*")
+        self.names = Set(normalized)
+    }
+
+    /// The listen address, localhost and this machine's names; when listening on every
+    /// interface, also each interface's address.
+    public static func defaults(listeningOn host: String) -> AllowedHosts {
+        var names = [host, "localhost", "127.0.0.1", "::1"]
+        let machine = ProcessInfo.processInfo.hostName
+        names.append(machine)
+        if let short = machine.split(separator: ".").first { names.append(String(short)) }
+        if ["0.0.0.0", "::", ""].contains(host), let devices = try? System.enumerateDevices() {
+            names += devices.compactMap { $0.address?.ipAddress }
+        }
+        return AllowedHosts(names)
+    }
+
+    /// A request without `Host` (HTTP/1.0) cannot come from a rebinding browser and is allowed.
+    public func allows(authority: String?) -> Bool {
+        guard !anyName, let authority else { return true }
+        return names.contains(Self.normalize(Self.hostPart(of: authority)))
+    }
+
+    static func hostPart(of authority: String) -> Substring {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return authority[authority.index(after: authority.startIndex)..<close]
+        }
+        // One colon separates a port; more than one is a bare IPv6 address.
+        if authority.filter({ $0 == ":" }).count == 1, let colon = authority.firstIndex(of: ":") {
+            return authority[..<colon]
+        }
+        return authority[...]
+    }
+
+    static func normalize(_ name: some StringProtocol) -> String {
+        var name = name.trimmingCharacters(in: .whitespaces).lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        while name.hasSuffix("."), name.count > 1 { name.removeLast() }
+        return name
+    }
+}

@@ -1,0 +1,86 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Wraps the router, because router middleware only runs once a route has matched:
+/// - HEAD is answered for every GET route: the same status and headers, no body.
+/// - A method the path does not take is a 405 naming the ones it does (`Allow`), where the
+///   router alone would say 404.
+struct RouterFront<Router: HTTPResponderBuilder>: HTTPResponderBuilder {
+    let router: Router
+    let table: RouteTable
+
+    func buildResponder() -> FrontResponder<Router.Responder> {
+        FrontResponder(wrapped: router.buildResponder(), table: table)
+    }
+}
+
+struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
+    typealias Context = Wrapped.Context
+    let wrapped: Wrapped
+    let table: RouteTable
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .head else {
+            let response = try await wrapped.respond(to: request, context: context)
+            guard response.status == .notFound else { return response }
+            return methodNotAllowed(request) ?? response
+        }
+        var head = request.head
+        head.method = .get
+        let response = try await wrapped.respond(to: Request(head: head, body: request.body), context: context)
+        return Response(status: response.status, headers: response.headers, body: .init())
+    }
+
+    private func methodNotAllowed(_ request: Request) -> Response? {
+        let allowed = table.methods(for: request.uri.path)
+        guard !allowed.isEmpty, !allowed.contains(request.method) else { return nil }
+        let allow = (allowed.contains(.get) ? allowed + [.head] : allowed).map(\.rawValue).sorted().joined(separator: ", ")
+        if request.uri.path.hasPrefix("/api/") {
+            let problem = Problem(status: .methodNotAllowed, title: "Method not allowed", detail: "\(request.uri.path) takes \(allow).")
+            var response = (try? problem.response()) ?? Response(status: .methodNotAllowed)
+            response.headers[.allow] = allow
+            return response
+        }
+        return Response(
+            status: .methodNotAllowed,
+            headers: [.allow: allow, .contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: "\(request.method) is not allowed here; this address takes \(allow).\n"))
+        )
+    }
+}
+
+/// The router's routes as path patterns, to say which methods a path takes. Catch-all (`**`)
+/// routes are left out: they exist to answer 404, not to take a method.
+struct RouteTable: Sendable {
+    private enum Segment: Sendable, Equatable {
+        case literal(String)
+        case any
+    }
+
+    private let patterns: [(method: HTTPRequest.Method, segments: [Segment])]
+
+    init(_ routes: [(method: HTTPRequest.Method, path: String)]) {
+        patterns = routes.compactMap { route in
+            let parts = route.path.split(separator: "/")
+            guard !parts.contains("**") else { return nil }
+            let segments = parts.map { part -> Segment in
+                part.contains("{") || part.contains("*") ? .any : .literal(String(part))
+            }
+            return (route.method, segments)
+        }
+    }
+
+    func methods(for path: String) -> [HTTPRequest.Method] {
+        let parts = path.split(separator: "/")
+        var methods: [HTTPRequest.Method] = []
+        for pattern in patterns where pattern.segments.count == parts.count && !methods.contains(pattern.method) {
+            let matches = zip(pattern.segments, parts).allSatisfy { segment, part in
+                if case .literal(let text) = segment { return text == part }
+                return true
+            }
+            if matches { methods.append(pattern.method) }
+        }
+        return methods.sorted { $0.rawValue < $1.rawValue }
+    }
+}

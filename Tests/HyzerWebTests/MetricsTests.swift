@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import HyzerWeb
+
+/// `/metrics` as an operator's Prometheus reads it.
+@Suite struct MetricsTests {
+    @Test func requestsAreCountedByRouteAndStatusWithDurations() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let before = try await Self.value(#"hb_requests{http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="200"}"#, client)
+            for _ in 0..<3 { _ = try await client.get("/api/v1/rounds/\(roundID)/standings") }
+            _ = try await client.get("/api/v1/rounds/\(UUID().uuidString.lowercased())/standings")
+            let text = try await client.get("/metrics").text
+            let after = try await Self.value(#"hb_requests{http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="200"}"#, client)
+            // At least: the process's counters are shared by the apps of tests running alongside.
+            #expect(after - before >= 3, "three answered 200")
+            #expect(text.contains(#"http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="404""#))
+            #expect(text.contains("# TYPE http_server_request_duration histogram"))
+            #expect(text.contains(#"http_server_request_duration_count{http_route="/api/v1/rounds/{id}/standings""#))
+        }
+    }
+
+    @Test func theAppsOwnStateIsReadWhenScraped() async throws {
+        try await withApp { client in
+            let text = try await client.get("/metrics").text
+            for family in ["hyzer_live_subscribers", "hyzer_live_frames_rendered_total", "hyzer_outbox_pending", "hyzer_outbox_failed", "hyzer_backup_last_age_seconds"] {
+                #expect(text.contains("# TYPE \(family) "), "\(family)")
+            }
+            #expect(try await Self.value(#"hyzer_sync_state{state="idle"}"#, client) == 1)
+            #expect(try await Self.value(#"hyzer_sync_state{state="offline"}"#, client) == 0)
+            #expect(try await Self.value("hyzer_backup_last_age_seconds", client) == -1, "no backup yet")
+            // A score goes into the outbox (no cloud here, so it stays pending).
+            let pending = try await Self.value("hyzer_outbox_pending", client)
+            let roundID = try await client.demoRoundID()
+            let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
+            let hole = try await HostileClientTests.unscoredHole(client, roundID, player)
+            #expect(try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID": "\#(player)", "hole": \#(hole), "strokes": 3}"#).status == .created)
+            #expect(try await Self.value("hyzer_outbox_pending", client) == pending + 1)
+        }
+    }
+
+    static func value(_ series: String, _ client: Client) async throws -> Double {
+        let text = try await client.get("/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }
+        return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
+    }
+}
