@@ -93,6 +93,7 @@ let package = Package(
             name: "HyzerSyncTests",
             dependencies: [
                 "HyzerSync",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -13,6 +13,14 @@ public final class OperationalStore: Sendable {
         pool = try StoreFile.open(path: path, migrator: OperationalMigrations.migrator, durable: false)
     }
 
+    /// A rebuilt file takes the device's id back (see `DeviceIdentityFile`) before anything
+    /// asks for it; a file that already has one keeps its own.
+    func adopt(deviceID id: UUID) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO device (singleton, id, createdAt) VALUES (1, ?, ?)", arguments: [id.text, Date()])
+        }
+    }
+
     /// This instance's device id: made once, on first start, and kept for good.
     func deviceID() async throws -> UUID {
         try await pool.write { db in

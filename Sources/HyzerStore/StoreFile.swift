@@ -3,7 +3,7 @@ import GRDB
 
 /// How Hyzer opens either of its SQLite files: one configuration, and the file's own
 /// migrator as the schema's only author.
-enum StoreFile {
+public enum StoreFile {
     /// `durable: false` skips the fsync per commit, for bookkeeping that is rebuilt or
     /// re-queued after a power cut (see `OperationalStore`).
     static func configuration(durable: Bool) -> Configuration {
@@ -48,7 +48,7 @@ enum StoreFile {
     }
 
     /// Whether an error means the file itself is damaged (as opposed to busy or missing).
-    static func isDamage(_ error: any Error) -> Bool {
+    public static func isDamage(_ error: any Error) -> Bool {
         if case StoreError.damaged = error { return true }
         guard let error = error as? DatabaseError else { return false }
         return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode)

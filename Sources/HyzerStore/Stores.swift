@@ -34,7 +34,11 @@ public final class Stores: Sendable {
         // Everything is opened into locals and assigned at the end: a throw never leaves a
         // half-initialized value behind.
         let (operational, damaged) = try Self.openOperational(in: directory, mayRepair: mayRepair)
+        if damaged != nil, let kept = DeviceIdentityFile.read(in: directory) {
+            try await operational.adopt(deviceID: kept)
+        }
         let deviceID = try await operational.deviceID()
+        if mayRepair { try DeviceIdentityFile.keep(deviceID, in: directory) }
         let (domain, recovery) = try await Self.openDomain(
             in: directory, backups: backups, cloudConfigured: cloudConfigured, mayRepair: mayRepair,
             open: { try DomainStore(path: $0.path, deviceID: deviceID, outbox: operational, now: now) }
@@ -42,7 +46,7 @@ public final class Stores: Sendable {
         try await domain.ensureClubSettings()
         if let damaged {
             try await operational.note(StoreEvent(kind: .rebuiltOperational, detail:
-                "sync.sqlite was damaged and rebuilt; the damaged file is kept as \(damaged.lastPathComponent). Every record was queued again for the cloud, and signed-in sessions, API tokens and invites of this machine had to be issued again."))
+                "sync.sqlite was damaged and rebuilt; the damaged file is kept as \(damaged.lastPathComponent). The device keeps its id. Every record was queued again for the cloud, and signed-in sessions, API tokens and invites of this machine had to be issued again."))
         }
         if let recovery {
             try await operational.rebase(on: try await domain.recordVersions())

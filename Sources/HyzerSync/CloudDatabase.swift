@@ -21,8 +21,9 @@ public protocol CloudDatabase: Sendable {
     /// How many records changed after `token`: the total of an initial sync.
     func changeCount(zone: String, after token: Int64) async throws -> Int
 
-    /// Hints that another device pushed. A hint is a reason to pull, never the data.
-    func hints(zone: String) -> AsyncStream<Void>
+    /// Hints that another device pushed (a hint is a reason to pull, never the data), and
+    /// news of the connection itself where the cloud has one to watch.
+    func hints(zone: String) -> AsyncStream<CloudSignal>
 
     /// The stable cloud record name of the person with this handle: the first name any
     /// device proposed for it, kept for good, so every device associates the same one.
@@ -40,6 +41,16 @@ public struct ChangePage: Sendable {
     }
 }
 
+/// What a cloud tells the engine between requests.
+public enum CloudSignal: Sendable, Equatable {
+    /// Another device changed something: pull.
+    case changed
+    /// The cloud's connection dropped: this device is offline now, not at its next request.
+    case lost
+    /// Connected (again): notifications sent meanwhile were lost, so check and sync.
+    case connected
+}
+
 public enum CloudError: Error, CustomStringConvertible {
     /// The cloud cannot be reached now: keep working, retry later.
     case unreachable(String)
@@ -47,12 +58,15 @@ public enum CloudError: Error, CustomStringConvertible {
     case readOnly
     /// The cloud refused or failed in a way retrying the same request may not fix.
     case failed(String)
+    /// The cloud database itself is damaged: nothing this device sends is at fault.
+    case damaged(String)
 
     public var description: String {
         switch self {
         case .unreachable(let detail): "The cloud is unreachable: \(detail)"
         case .readOnly: "This device may only read from the cloud."
         case .failed(let detail): "The cloud refused the request: \(detail)"
+        case .damaged(let detail): "The cloud database is damaged: \(detail)"
         }
     }
 }

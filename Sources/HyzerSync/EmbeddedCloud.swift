@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HyzerCore
+import HyzerStore
 import Synchronization
 
 /// The zero-setup cloud: a SQLite file shared by the instances on one machine. SQLite
@@ -54,6 +55,8 @@ public final class EmbeddedCloud: CloudDatabase {
             try Self.migrator.migrate(pool)
             state.withLock { $0 = pool }
             return pool
+        } catch where StoreFile.isDamage(error) {
+            throw CloudError.damaged("\(path) is not a readable database (\(error))")
         } catch {
             throw CloudError.unreachable("\(path): \(error)")
         }
@@ -75,6 +78,8 @@ public final class EmbeddedCloud: CloudDatabase {
         do {
             _ = try pool()
             return FileManager.default.isWritableFile(atPath: path) ? .available : .restricted
+        } catch CloudError.damaged {
+            return .damaged
         } catch {
             return .temporarilyUnavailable
         }
@@ -133,7 +138,7 @@ public final class EmbeddedCloud: CloudDatabase {
 
     /// Other processes' commits are invisible to this process's observers, so the newest
     /// change number is polled; a new one is a hint.
-    public func hints(zone: String) -> AsyncStream<Void> {
+    public func hints(zone: String) -> AsyncStream<CloudSignal> {
         let interval = pollInterval
         return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let task = Task {
@@ -141,7 +146,7 @@ public final class EmbeddedCloud: CloudDatabase {
                 while !Task.isCancelled {
                     if let pool = try? self.pool(),
                        let seq = try? await pool.read({ db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone = ?", arguments: [zone]) ?? 0 }) {
-                        if let last, seq != last { continuation.yield() }
+                        if let last, seq != last { continuation.yield(.changed) }
                         last = seq
                     }
                     try? await Task.sleep(for: interval)

@@ -176,26 +176,33 @@ public final class PostgresCloud: CloudDatabase, Service {
         }
     }
 
-    /// LISTENs on a dedicated connection; when it drops, listens again after a pause and
-    /// hints once, since notifications sent meanwhile were lost.
-    public func hints(zone: String) -> AsyncStream<Void> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+    /// LISTENs on a dedicated connection. When it drops (the server stopped, the network
+    /// went), that is said at once (`lost`); it listens again after a pause and says
+    /// `connected`, since notifications sent meanwhile were lost.
+    public func hints(zone: String) -> AsyncStream<CloudSignal> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(4)) { continuation in
             let task = Task {
+                var listening = false
                 while !Task.isCancelled {
                     do {
                         try await self.client.withConnection { connection in
                             try await connection.listen(on: Self.channel) { notifications in
-                                continuation.yield()
+                                listening = true
+                                continuation.yield(.connected)
                                 for try await notification in notifications {
                                     let parts = notification.payload.split(separator: " ", maxSplits: 1)
                                     if parts.first.map(String.init) == zone && parts.last.map(String.init) != self.origin {
-                                        continuation.yield()
+                                        continuation.yield(.changed)
                                     }
                                 }
                             }
                         }
                     } catch {
                         if Task.isCancelled { break }
+                    }
+                    if listening {
+                        listening = false
+                        continuation.yield(.lost)
                     }
                     try? await Task.sleep(for: .seconds(1))
                 }

@@ -111,7 +111,14 @@ public actor SyncEngine: Service {
                 } catch {}
             }
             group.addTask {
-                for await _ in cloud.hints(zone: zone) { self.trigger(.hint) }
+                for await signal in cloud.hints(zone: zone) {
+                    switch signal {
+                    case .changed: self.trigger(.hint)
+                    case .connected: self.trigger(.reconnect)
+                    // Not queued behind a push that is waiting for the same dead server.
+                    case .lost: await self.connectionLost()
+                    }
+                }
             }
             group.addTask {
                 while true {
@@ -203,10 +210,10 @@ public actor SyncEngine: Service {
             if state == .offline || state.message != nil { state = .idle }
         case .temporarilyUnavailable:
             goOffline()
-        case .couldNotDetermine:
+        case .couldNotDetermine, .damaged:
             accountAttempts += 1
             nextAccountCheck = ContinuousClock.now + .seconds(Backoff.delay(attempt: accountAttempts, jitter: .random(in: 0...1)))
-            state = .error("Could not tell whether the cloud is usable.")
+            state = .error(resolved == .damaged ? "The cloud database is damaged." : "Could not tell whether the cloud is usable.")
         case .noAccount:
             break
         }
@@ -246,6 +253,13 @@ public actor SyncEngine: Service {
         }
         if associated > 0 { logger.info("Associated players with their cloud identity", metadata: ["players": "\(associated)"]) }
         return associated
+    }
+
+    private func connectionLost() async {
+        guard account != .noAccount else { return }
+        logger.notice("Lost the connection to the cloud; scoring goes on here", metadata: ["cloud": "\(cloud?.displayName ?? "")"])
+        goOffline()
+        await publish()
     }
 
     private func goOffline() {
@@ -298,6 +312,10 @@ public actor SyncEngine: Service {
                 case .failed(let detail):
                     try? await stores.operational.markFailed(batch, error: detail, now: Date())
                     state = .error(detail)
+                case .damaged:
+                    try? await stores.operational.release(batch)
+                    account = .damaged
+                    state = .error(error.description)
                 }
                 await log("push", records: batch.count, since: started, result: "failed", message: error.description)
                 await publish()
@@ -362,7 +380,11 @@ public actor SyncEngine: Service {
             if state == .syncing || state.message != nil { state = .idle }
             if pulled > 0 { await log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil) }
         } catch let error as CloudError {
-            if case .unreachable = error { goOffline() } else { state = .error(error.description) }
+            switch error {
+            case .unreachable: goOffline()
+            case .damaged: account = .damaged; state = .error(error.description)
+            default: state = .error(error.description)
+            }
             await log("pull", records: pulled, since: started, result: "failed", message: error.description)
         } catch {
             state = .error("\(error)")

@@ -119,10 +119,13 @@ import Testing
 
     @Test func aDamagedSyncFileIsNotedForTheAdminPage() async throws {
         let directory = try TemporaryDirectory()
+        let before = try await Stores(directory: directory.url).domain.deviceID
         try await Self.closedStore(directory.url) { _ in }
         try Damage.garbageHeader.apply(to: directory.url.appendingPathComponent(Stores.operationalFileName))
         let reopened = try await Stores(directory: directory.url)
         #expect(reopened.damagedOperationalFile != nil)
+        // The device stays the same device: its clock and the origin of its records keep their id.
+        #expect(reopened.domain.deviceID == before)
         let events = try await reopened.operational.storeEvents()
         #expect(events.map(\.kind) == [.rebuiltOperational])
     }

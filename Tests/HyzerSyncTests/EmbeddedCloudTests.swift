@@ -179,7 +179,7 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
     }
     func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage { try await base.changes(zone: zone, after: token, limit: limit) }
     func changeCount(zone: String, after token: Int64) async throws -> Int { try await base.changeCount(zone: zone, after: token) }
-    func hints(zone: String) -> AsyncStream<Void> { base.hints(zone: zone) }
+    func hints(zone: String) -> AsyncStream<CloudSignal> { base.hints(zone: zone) }
 
     func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
         try await base.claimIdentity(handle: handle, proposed: recordName, zone: zone)
@@ -200,6 +200,7 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         try Data(repeating: 0x42, count: 8192).write(to: syncFile)
 
         let reopened = try await Device("a", cloud: cloud, root: scratch.url)
+        #expect(reopened.domain.deviceID == device.domain.deviceID, "the rebuilt file keeps the device's id")
         let aside = try #require(reopened.stores.damagedOperationalFile)
         #expect(FileManager.default.fileExists(atPath: aside.path), "the damaged file is kept")
         #expect(try await reopened.domain.snapshot(of: round).events.count == 1, "no score is lost")
@@ -208,5 +209,27 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         await reopened.sync()
         #expect(try await reopened.stores.operational.counts().pending == 0)
         #expect(try await cloud.changeCount(zone: "club", after: 0) == 7)
+    }
+
+    @Test func aDamagedEmbeddedCloudIsShownAsDamagedAndScoringGoesOn() async throws {
+        let scratch = try Scratch()
+        let path = scratch.url.appendingPathComponent("cloud.sqlite")
+        try Data(repeating: 0x42, count: 8192).write(to: path)
+        let device = try await Device("a", cloud: EmbeddedCloud(path: path.path), root: scratch.url)
+        let (round, players) = try await device.setUpRound()
+        await device.sync()
+        let status = await device.engine.status()
+        #expect(status.account == .damaged, "not \"unreachable\": the network is fine, the file is not")
+        #expect(status.state.message?.contains("damaged") == true)
+        try await device.score(round, players[0], hole: 1, 3)
+        #expect(try await device.stores.operational.counts().failed == 0, "no record is blamed for the cloud's damage")
+        #expect(try await device.stores.operational.counts().pending > 0, "everything waits for a repaired cloud")
+
+        // The operator puts a good file in place: the device sends everything it has.
+        try FileManager.default.removeItem(at: path)
+        let repaired = try await Device("a", cloud: EmbeddedCloud(path: path.path), root: scratch.url)
+        await repaired.sync()
+        #expect(await repaired.engine.status().account == .available)
+        #expect(try await repaired.stores.operational.counts().pending == 0)
     }
 }

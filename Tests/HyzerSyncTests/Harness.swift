@@ -166,10 +166,37 @@ final class FaultyCloud: CloudDatabase, @unchecked Sendable {
         return try await base.changeCount(zone: zone, after: token)
     }
 
-    func hints(zone: String) -> AsyncStream<Void> { base.hints(zone: zone) }
+    func hints(zone: String) -> AsyncStream<CloudSignal> { base.hints(zone: zone) }
 
     func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
         if unreachable { throw CloudError.unreachable("test") }
         return try await base.claimIdentity(handle: handle, proposed: recordName, zone: zone)
     }
+}
+
+/// Polls `condition` until it holds or `seconds` pass; true if it held.
+func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
+
+extension Device {
+    /// Everything a device shows of a round: its events, standings and open conflicts.
+    func view(_ round: UUID) async throws -> DeviceView {
+        let board = try await domain.snapshot(of: round).board
+        return DeviceView(
+            events: Set(board.snapshot.events.map(\.id)), standings: board.standings,
+            conflicts: board.scores.conflicts.map { "\($0.0.playerID.lowercasedText)/\($0.0.hole): \($0.1.leaves.map(\.id.lowercasedText).sorted())" }.sorted()
+        )
+    }
+}
+
+struct DeviceView: Equatable {
+    var events: Set<UUID>
+    var standings: Standings
+    var conflicts: [String]
 }

@@ -4,6 +4,7 @@ import HyzerStore
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Testing
 @testable import HyzerSync
 
@@ -30,6 +31,62 @@ import Testing
         let cloud = try TestPostgres.cloud()
         try await withPostgres(cloud) {
             try await Scenarios.offlineDevicesConverge(cloud, zone: Self.zone(), goDown: { try TestPostgres.stop() }, comeBack: { try TestPostgres.start() })
+        }
+    }
+
+    /// Two devices with running engines (as `hyzer serve` runs them) keep scoring and
+    /// correcting while PostgreSQL is stopped: their status says offline within 3 s, no
+    /// score fails, and once it is back both converge on the same records, standings and
+    /// conflicts.
+    @Test func devicesScoreThroughAnOutageAndConverge() async throws {
+        let scratch = try Scratch()
+        var configuration = SyncEngine.Configuration()
+        configuration.zone = Self.zone()
+        configuration.tick = .milliseconds(100)
+        let (cloudA, cloudB) = (try TestPostgres.cloud(), try TestPostgres.cloud())
+        let a = try await Device("a", cloud: cloudA, root: scratch.url, configuration: configuration)
+        let b = try await Device("b", cloud: cloudB, root: scratch.url, configuration: configuration)
+        let (round, players) = try await a.setUpRound()
+        let disputed = try await a.score(round, players[2], hole: 9, 3)
+        var logger = Logger(label: "test.services")
+        logger.logLevel = .critical
+        let services = ServiceGroup(configuration: .init(services: [cloudA, cloudB, a.engine, b.engine], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            defer { group.cancelAll() }
+            #expect(try await eventually(15) { (try? await b.domain.snapshot(of: round).events.count) == 1 }, "B has the round before the outage")
+
+            try TestPostgres.stop()
+            let stopped = ContinuousClock.now
+            var offlineAfter: [Duration] = []
+            for device in [a, b] {
+                let offline = try await eventually(10) { await device.engine.status().state == .offline }
+                #expect(offline, "\(device.name) says offline")
+                offlineAfter.append(ContinuousClock.now - stopped)
+            }
+            #expect(offlineAfter.allSatisfy { $0 <= .seconds(3) }, "offline shown within 3 s: \(offlineAfter)")
+            // Scoring goes on on both, and both correct the same hole differently.
+            for hole in 1...6 {
+                try await a.score(round, players[0], hole: hole, 3)
+                try await b.score(round, players[1], hole: hole, 4)
+            }
+            try await a.score(round, players[2], hole: 9, 2, correcting: disputed.id)
+            try await b.score(round, players[2], hole: 9, 5, correcting: disputed.id)
+            #expect(await a.engine.status().counts.pending > 0)
+
+            try TestPostgres.start()
+            let converged = try await eventually(30) {
+                let (statusA, statusB) = (await a.engine.status(), await b.engine.status())
+                guard statusA.counts.pending == 0, statusB.counts.pending == 0, statusA.counts.inFlight == 0, statusB.counts.inFlight == 0 else { return false }
+                return try await a.view(round) == b.view(round)
+            }
+            #expect(converged, "both devices end with the same records, standings and conflicts")
+            let view = try await a.view(round)
+            #expect(view.events.count == 1 + 12 + 2)
+            #expect(view.conflicts.count == 1, "the two corrections of hole 9 are one visible conflict on both")
+            let states = (await a.engine.status().state, await b.engine.status().state)
+            #expect(states.0 == .idle && states.1 == .idle)
+            await services.triggerGracefulShutdown()
         }
     }
 

@@ -12,6 +12,8 @@ public enum AccountStatus: String, Codable, Sendable, CaseIterable {
     case temporarilyUnavailable
     /// Not known yet, or the cloud answered in a way we do not understand.
     case couldNotDetermine
+    /// The cloud database itself is damaged (the embedded cloud's file is not a database).
+    case damaged
 
     public var title: String {
         switch self {
@@ -20,6 +22,7 @@ public enum AccountStatus: String, Codable, Sendable, CaseIterable {
         case .restricted: "Read-only cloud access"
         case .temporarilyUnavailable: "Cloud unreachable"
         case .couldNotDetermine: "Checking the cloud…"
+        case .damaged: "Cloud database damaged"
         }
     }
 
@@ -36,6 +39,8 @@ public enum AccountStatus: String, Codable, Sendable, CaseIterable {
             "Keep scoring: everything is stored here and will be sent when the cloud is back. Check the network or the database server if this lasts."
         case .couldNotDetermine:
             "Hyzer could not tell whether the cloud is usable. It keeps trying; check the cloud address if this lasts."
+        case .damaged:
+            "Keep scoring: everything is stored here. The cloud database file is damaged: restore it from a backup or point --cloud at a good copy; every device then sends what the cloud lacks."
         }
     }
 
