@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA_DIR ?= ./data
 
-.PHONY: run build test clean deps browser-deps bench demo
+.PHONY: run build test soak clean deps browser-deps system-deps bench demo
 
 ## Build and serve http://$(HOST):$(PORT) with data in $(DATA_DIR); seeds a demo round on first start.
 run: build
@@ -13,12 +13,24 @@ run: build
 build: deps
 	$(SWIFT) build
 
-## Every test: unit, store, sync (with a throwaway PostgreSQL 15) and HTTP tests, then the
-## browser tests (real headless Chromium).
-test: deps browser-deps
+## Every test: unit, store, sync (with a throwaway PostgreSQL 15) and HTTP tests, the system
+## tests (the real binary: kill -9 during sync, connection limits, 1,000 live subscribers, the
+## OpenAPI document fuzzed by schemathesis), then the browser tests (real headless Chromium).
+## Fault and load tests run small counts here; `make soak` runs the full ones.
+test: deps browser-deps system-deps
 	$(SWIFT) build --build-tests
 	scripts/with-postgres $(SWIFT) test --skip-build
+	python3 -m pytest Tests/system -q -p no:cacheprovider
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
+
+## The fault and load tests at full size: 100 kill -9 trials, 500 three-device interleavings,
+## 1,000 subscribers for 60 s, 200 schemathesis examples per operation. Figures: test-output/soak-*.txt.
+soak: deps system-deps
+	$(SWIFT) build --build-tests
+	HYZER_PROPERTY_SEEDS=500 $(SWIFT) test --skip-build --filter InterleavingTests
+	HYZER_KILL_TRIALS=100 python3 -m pytest Tests/system/test_kill.py -q -s -p no:cacheprovider
+	HYZER_LOAD_SECONDS=60 python3 -m pytest Tests/system/test_load.py -q -s -p no:cacheprovider
+	HYZER_FUZZ_EXAMPLES=200 python3 -m pytest Tests/system/test_openapi_fuzz.py -q -s -p no:cacheprovider
 
 ## Benchmarks on release builds: SSE fan-out (1,000 and 5,000 subscribers), propagation
 ## between two devices (embedded cloud and PostgreSQL), initial pull of 100,000 events,
@@ -55,6 +67,10 @@ browser-deps:
 		echo "installing chromium and chromium-driver"; \
 		apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest
+
+## pytest and schemathesis for the system tests, installed when missing.
+system-deps:
+	@python3 -c "import pytest, schemathesis" 2>/dev/null || python3 -m pip install -q pytest schemathesis
 
 ## System libraries the build links (present on the standard image; installed when missing).
 deps:

@@ -4,23 +4,31 @@
   "use strict";
 
   // Opens a stream and keeps it open: EventSource retries by itself after a dropped
-  // connection, and when it gives up (CLOSED) we start a new one.
+  // connection, and when it gives up (CLOSED) we start a new one. The page says how its
+  // stream is and which frame it shows: <html data-live="open|down" data-live-version="id">,
+  // the id of the last frame applied (a round's version; the TV's and sync's own count).
   function connect(url, handlers, onStatus) {
     var source = null;
     var retryTimer = null;
+    var root = document.documentElement;
+    function status(state) {
+      root.dataset.live = state;
+      onStatus && onStatus(state);
+    }
     function open() {
       source = new EventSource(url);
-      source.onopen = function () { onStatus && onStatus("open"); };
+      source.onopen = function () { status("open"); };
       source.onerror = function () {
-        onStatus && onStatus("down");
+        status("down");
         if (source.readyState === EventSource.CLOSED && !retryTimer) {
           retryTimer = setTimeout(function () { retryTimer = null; open(); }, 2000);
         }
       };
       Object.keys(handlers).forEach(function (name) {
         source.addEventListener(name, function (event) {
-          onStatus && onStatus("open");
+          status("open");
           handlers[name](event.data, event.lastEventId);
+          root.dataset.liveVersion = event.lastEventId;
         });
       });
     }

@@ -98,6 +98,11 @@
   });
 
   show();
+  // Pages are counted from row heights: count again once the fonts are in, then say so.
+  (document.fonts ? document.fonts.ready : Promise.resolve()).then(function () {
+    show();
+    document.documentElement.dataset.tvLayout = "ready";
+  });
   tick();
   setInterval(tick, 1000);
   setInterval(advance, pageSeconds * 1000);

@@ -14,10 +14,11 @@ struct Device {
     let stores: Stores
     let engine: SyncEngine
 
-    init(_ name: String, cloud: any CloudDatabase, root: URL, configuration: SyncEngine.Configuration = .init()) async throws {
+    /// `clockOffset`: how far this device's wall clock is off (an injected clock, for skew).
+    init(_ name: String, cloud: any CloudDatabase, root: URL, configuration: SyncEngine.Configuration = .init(), clockOffset: TimeInterval = 0) async throws {
         self.name = name
         directory = root.appendingPathComponent(name)
-        stores = try await Stores(directory: directory, cloudConfigured: true)
+        stores = try await Stores(directory: directory, cloudConfigured: true, now: { Date().addingTimeInterval(clockOffset) })
         var logger = Logger(label: "test.\(name)")
         logger.logLevel = .warning
         engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: logger)

@@ -165,6 +165,35 @@ import Testing
         }
     }
 
+    /// Bodies that are not JSON at all — a closing bracket first, stray bytes — are a 400,
+    /// never a crash (a scanner once trapped on them).
+    @Test(arguments: ["}", "]", "x}", #""a"]"#, "{]", "[}", "\u{1}\u{ff}]}", "{\"a\":1}}", ""])
+    func bodiesThatAreNotJSONAre400(body: String) async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            for path in ["/api/v1/rounds/\(roundID)/scores", "/api/v1/courses", "/api/v1/events"] {
+                let response = try await client.postJSON(path, body)
+                #expect(response.status == .badRequest || response.status == .unprocessableContent, "\(path) \(body.debugDescription): \(response.status)")
+            }
+            #expect(try await client.get("/healthz").status == .ok)
+        }
+    }
+
+    @Test func keysTheAPIDoesNotKnowAreIgnoredWhateverTheyHold() async throws {
+        try await withApp { client in
+            let created = try await client.postJSON("/api/v1/events", #"{"name": "Future client", "futureField": 1.5, "more": {"x": 2e3}}"#)
+            #expect(created.status == .created, "\(created.text)")
+            let known = try await client.postJSON("/api/v1/courses", #"{"name": "Fractions", "holes": [{"number": 1, "par": 3.0}], "note": 0.5}"#)
+            #expect(known.status == .unprocessableContent)
+            #expect(try known.json()["errors"].map { "\($0)" }?.contains("holes[0].par") == true, "\(known.text)")
+            let twice = try await client.postJSON("/api/v1/events", #"{"name": "a", "name": "b"}"#)
+            #expect(twice.status == .badRequest)
+            #expect(try twice.json()["detail"] as? String == "The key name appears twice in the body. Send each key once.")
+            let nested = try await client.postJSON("/api/v1/events", #"{"name": "a", "extra": {"x": 1, "x": 2}}"#)
+            #expect(try nested.json()["detail"] as? String == "The key extra.x appears twice in the body. Send each key once.")
+        }
+    }
+
     @Test(arguments: [" 3 ", "+4", "3.0", "3e0", "0x3"])
     func formsTakeWholeNumbersAsDigitsOnly(strokes: String) async throws {
         try await withApp { client in
@@ -221,7 +250,9 @@ import Testing
             #expect(again.status == .conflict)
             #expect(try again.json()["currentEventID"] as? String == firstID)
             let listed = try #require(try await client.get("/api/v1/rounds/\(roundID)/scores").json()["events"] as? [[String: Any]])
-            #expect(listed.first { $0["id"] as? String == firstID }?["current"] as? Bool == true)
+            let listedFirst = try #require(listed.first { $0["id"] as? String == firstID })
+            #expect(listedFirst["current"] as? Bool == true)
+            #expect(listedFirst.keys.contains("supersedes") && listedFirst["supersedes"] is NSNull, "present, and null: the contract lists it")
             let correction = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID": "\#(player)", "hole": \#(hole), "strokes": 5, "supersedes": "\#(firstID)"}"#)
             #expect(correction.status == .created, "\(correction.text)")
             let after = try #require(try await client.get("/api/v1/rounds/\(roundID)/scores").json()["events"] as? [[String: Any]])

@@ -48,27 +48,51 @@ import Testing
         }
     }
 
-    @Test(arguments: [("Last-Event-ID", "3"), ("Last-Event-ID", "garbage"), ("Last-Event-ID", "-7")])
-    func aReconnectingClientGetsTheCurrentStateAtOnce(header: String, value: String) async throws {
-        try await withLiveApp { port, client, http in
-            try await withTimeout(20) {
-                let roundID = try await client.demoRoundID()
-                let version = try #require(try await client.standings(roundID)["version"] as? Int)
-                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events", headers: [(header, value)])
-                #expect(stream.status == 200)
-                let first = try await stream.nextEvent()
-                #expect(first.event == "standings")
-                #expect(first.id == String(version))
+    /// What a reconnecting browser sends as `Last-Event-ID`, relative to the round's version.
+    enum LastSeen: String, CaseIterable, Sendable {
+        case current, older, ahead, garbage, negative
+
+        func header(_ version: Int) -> String {
+            switch self {
+            case .current: String(version)
+            case .older: String(version - 1)
+            case .ahead: String(version + 1000)
+            case .garbage: "garbage"
+            case .negative: "-7"
             }
         }
     }
 
+    /// Whatever the reconnecting client says it saw — even the current version, or a version
+    /// from before a restore — it gets the whole current state at once: frames are full
+    /// states, so resending one is harmless and skipping one could leave a screen stale. With
+    /// a long heartbeat, "at once" cannot be a heartbeat or a later change.
+    @Test(arguments: LastSeen.allCases)
+    func aReconnectingClientGetsTheCurrentStateAtOnce(lastSeen: LastSeen) async throws {
+        try await withLiveApp(heartbeat: .seconds(60)) { port, client, http in
+            let roundID = try await client.demoRoundID()
+            let version = try #require(try await client.standings(roundID)["version"] as? Int)
+            let first = try await withTimeout(5) {
+                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events", headers: [("Last-Event-ID", lastSeen.header(version))])
+                #expect(stream.status == 200)
+                return try await stream.nextEvent()
+            }
+            #expect(first.event == "standings")
+            #expect(first.id == String(version), "the current version, not a replay from the one named")
+            #expect(first.data.contains("<table"), "a whole board")
+        }
+    }
+
     @Test func theFirstConnectionMayNameTheLastEventInTheQuery() async throws {
-        try await withLiveApp { port, client, http in
-            try await withTimeout(20) {
-                let roundID = try await client.demoRoundID()
-                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?lastEventId=nonsense")
-                #expect(try await stream.nextEvent().event == "standings")
+        try await withLiveApp(heartbeat: .seconds(60)) { port, client, http in
+            let roundID = try await client.demoRoundID()
+            let version = try #require(try await client.standings(roundID)["version"] as? Int)
+            for named in ["nonsense", String(version)] {
+                let first = try await withTimeout(5) {
+                    try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?lastEventId=\(named)").nextEvent()
+                }
+                #expect(first.event == "standings")
+                #expect(first.id == String(version), "lastEventId=\(named)")
             }
         }
     }
@@ -124,12 +148,7 @@ import Testing
                 #expect(try await Self.subscribers(client) == 1)
                 // The browser goes away: the server notices and drops the subscriber.
                 browser.close()
-                var count = try await Self.subscribers(client)
-                while count != 0 {
-                    try await Task.sleep(for: .milliseconds(50))
-                    count = try await Self.subscribers(client)
-                }
-                #expect(count == 0)
+                #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 }, "the subscriber is dropped")
             }
         }
     }
@@ -201,12 +220,7 @@ import Testing
                         _ = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":\#(hole),"strokes":3}"#)
                     }
                 }
-                var count = try await Self.subscribers(client)
-                while count != 0 {
-                    try await Task.sleep(for: .milliseconds(50))
-                    count = try await Self.subscribers(client)
-                }
-                #expect(count == 0, "the server let go of a client that could not keep up")
+                #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 }, "the server let go of a client that could not keep up")
                 #expect(try await stalled.readToEnd(timeout: 10), "its connection was closed")
                 stalled.close()
             }
@@ -233,6 +247,16 @@ import Testing
                 #expect(text[second.lowerBound...].lowercased().contains("content-type: text/event-stream"))
             }
         }
+    }
+
+    /// Polls until `condition` holds; false if it still does not after `seconds`.
+    static func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
     }
 
     static func subscribers(_ client: Client) async throws -> Int {

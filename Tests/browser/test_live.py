@@ -1,8 +1,8 @@
 """What a club sees: scores reach the TV and the round page by themselves, the TV says when
 it is stale and recovers alone, and it fits the wall display."""
 import re
-import time
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import OUTPUT
@@ -26,10 +26,24 @@ def scorecard_cell(driver, player_id, hole):
         "return c ? c.textContent.trim() : null;", player_id, hole)
 
 
-def wait_live(driver):
-    # The page is live once its stream delivered the first state.
-    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
-        "const s = document.getElementById('live-status'); return !s || s.textContent === 'Live';"))
+def settle(driver, condition, what):
+    # Waits for a state the page announces on <html data-…>; a timeout says what it showed.
+    try:
+        WebDriverWait(driver, 10).until(condition)
+    except TimeoutException:
+        shown = driver.execute_script(
+            "const d = document.documentElement.dataset; return {live: d.live, liveVersion: d.liveVersion, tvLayout: d.tvLayout};")
+        raise AssertionError(f"{what}; the page shows {shown}") from None
+
+
+def wait_live(driver, version=None):
+    # The page is live once its stream is open and it has applied a frame: the one for
+    # `version` if given (a round page's frames carry the round's version; the TV's its own count).
+    wanted = None if version is None else str(version)
+    settle(driver, lambda d: d.execute_script(
+        "const e = document.documentElement; return e.dataset.live === 'open' && !!e.dataset.liveVersion"
+        " && (arguments[0] === null || e.dataset.liveVersion === arguments[0]);", wanted),
+        f"the stream never showed {'a frame' if wanted is None else 'version ' + wanted}")
 
 
 def test_a_posted_score_reaches_the_tv_and_the_round_page_within_two_seconds(server, browser_factory):
@@ -38,9 +52,10 @@ def test_a_posted_score_reaches_the_tv_and_the_round_page_within_two_seconds(ser
     tv, page = browser_factory(), browser_factory(1280, 900)
     tv.get(server.base + "/tv")
     page.get(server.base + f"/rounds/{round_id}")
-    wait_live(page)
-    WebDriverWait(tv, 10).until(lambda d: board_cell(d, player, "thru") is not None)
-    time.sleep(0.5)  # both streams are open and idle
+    # Both streams are open and show the state before the score: it arrives as a change.
+    wait_live(page, server.get(f"/api/v1/rounds/{round_id}/standings")["version"])
+    wait_live(tv)
+    assert board_cell(tv, player, "thru") is not None
     thru_before = board_cell(tv, player, "thru")
 
     status, _ = server.post(f"/api/v1/rounds/{round_id}/scores", {"playerID": player, "hole": 18, "strokes": 2})
@@ -81,8 +96,10 @@ def test_the_tv_fits_the_wall_display(server, browser_factory):
     for width, height in ((1920, 1080), (3840, 2160)):
         tv = browser_factory(width, height)
         tv.get(server.base + "/tv")
-        WebDriverWait(tv, 10).until(lambda d: d.execute_script("return document.querySelectorAll('.tv-round tbody tr').length") > 0)
-        time.sleep(0.3)
+        # The layout is final once the stream's boards are in and paged with the fonts loaded.
+        settle(tv, lambda d: d.execute_script(
+            "const e = document.documentElement; return e.dataset.tvLayout === 'ready' && !!e.dataset.liveVersion"
+            " && document.querySelectorAll('.tv-round tbody tr').length > 0;"), f"the TV layout never settled at {width}x{height}")
         tv.save_screenshot(str(OUTPUT / f"tv-{width}x{height}.png"))
         size = tv.execute_script(
             "const e = document.documentElement; return [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight,"
@@ -122,13 +139,14 @@ def test_long_boards_are_paged(server, browser_factory):
 
 def test_a_player_who_moves_up_gets_an_arrow_and_a_highlight(server, browser_factory):
     round_id, _ = demo(server)
-    standings = server.get(f"/api/v1/rounds/{round_id}/standings")["standings"]
+    before = server.get(f"/api/v1/rounds/{round_id}/standings")
+    standings = before["standings"]
     ranked = [row for row in standings if row["thru"] > 0 and not row["dnf"]]
     last = ranked[-1]
     page = browser_factory(1280, 900)
     page.get(server.base + f"/rounds/{round_id}/leaderboard")
-    wait_live(page)
-    time.sleep(0.3)
+    # The board on screen is the stream's, as of now: the ace below arrives as a move.
+    wait_live(page, before["version"])
     # An ace on a par 3 lifts the last player two strokes, above at least one other.
     status, _ = server.post(f"/api/v1/rounds/{round_id}/scores", {"playerID": last["playerID"], "hole": 16, "strokes": 1})
     assert status == 201

@@ -160,6 +160,30 @@ struct ScoreEventItem: Encodable {
     /// (not superseded nor resolved) — what a correction names in `supersedes`.
     var current: Bool?
 
+    enum CodingKeys: String, CodingKey {
+        case id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, hlc, penalties, current
+    }
+
+    /// `supersedes` and `reportedBy` are always present (null when there is none), as the
+    /// contract lists them; `current` only where it means something (the round's list).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(roundID, forKey: .roundID)
+        try container.encode(playerID, forKey: .playerID)
+        try container.encode(hole, forKey: .hole)
+        try container.encode(strokes, forKey: .strokes)
+        try container.encode(dnf, forKey: .dnf)
+        try container.encode(reportedBy, forKey: .reportedBy)
+        try container.encode(deviceID, forKey: .deviceID)
+        try container.encode(supersedes, forKey: .supersedes)
+        try container.encode(resolves, forKey: .resolves)
+        try container.encode(recordedAt, forKey: .recordedAt)
+        try container.encode(hlc, forKey: .hlc)
+        try container.encode(penalties, forKey: .penalties)
+        try container.encodeIfPresent(current, forKey: .current)
+    }
+
     init(_ event: ScoreEvent, current: Bool? = nil) {
         self.current = current
         penalties = event.penalties

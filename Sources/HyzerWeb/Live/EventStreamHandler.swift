@@ -113,6 +113,24 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    /// A graceful shutdown asks every connection to finish. A stream never finishes by
+    /// itself, so it closes now (the browser reconnects to the next server); a connection
+    /// the router answers is left to the server's own handler, which this one stands before.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            switch state {
+            case .authorizing, .streaming, .finished:
+                leave()
+                state = .finished
+                context.close(promise: nil)
+                return
+            case .routing:
+                break
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     /// Streams follow the same rule as their pages: the decision comes from `AccessRules`
     /// (an async read of the session and settings), then the stream opens or is refused.
     private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {

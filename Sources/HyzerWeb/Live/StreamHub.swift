@@ -26,6 +26,10 @@ final class StreamHub: Sendable {
         /// Topics asked of their source and not yet published or rejected: asked once.
         var requested: Set<StreamTopic> = []
         var stopped = false
+        /// All streams now, and the most since memory was last given back.
+        var total = 0
+        var peak = 0
+        var releaseScheduled = false
     }
 
     private let shared = Mutex(Shared())
@@ -45,6 +49,8 @@ final class StreamHub: Sendable {
         let (streams, joined): (NIOLoopBound<LoopStreams>?, Joined) = shared.withLock { shared in
             if shared.stopped { return (nil, .stopped) }
             shared.subscribers[topic, default: 0] += 1
+            shared.total += 1
+            shared.peak = max(shared.peak, shared.total)
             let key = ObjectIdentifier(loop)
             let streams = shared.loops[key] ?? NIOLoopBound(LoopStreams(), eventLoop: loop)
             shared.loops[key] = streams
@@ -57,13 +63,32 @@ final class StreamHub: Sendable {
     }
 
     func leave(_ stream: EventStreamHandler, _ topic: StreamTopic, on loop: any EventLoop) {
-        let streams = shared.withLock { shared in
+        let (streams, release) = shared.withLock { shared in
             let remaining = shared.subscribers[topic, default: 1] - 1
             shared.subscribers[topic] = remaining > 0 ? remaining : nil
-            return shared.loops[ObjectIdentifier(loop)]
+            shared.total -= 1
+            // A crowd left (a clubhouse of TVs and phones, or a flood of connections): what
+            // their connections took goes back to the system, not kept by the allocator.
+            let crowdLeft = shared.peak - shared.total >= Self.releaseAfter && shared.total * 2 <= shared.peak
+            let release = !shared.releaseScheduled && (crowdLeft || (shared.total == 0 && shared.peak > 0))
+            if release { shared.releaseScheduled = true }
+            return (shared.loops[ObjectIdentifier(loop)], release)
         }
         streams?.value.remove(stream, topic)
+        // Later, once the closing connections themselves are freed, and once for the crowd.
+        if release {
+            loop.scheduleTask(in: .milliseconds(500)) { [self] in
+                shared.withLock { shared in
+                    shared.releaseScheduled = false
+                    shared.peak = shared.total
+                }
+                MemoryRelease.now()
+            }
+        }
     }
+
+    /// How many streams must have left since the last release before memory is given back.
+    static let releaseAfter = 128
 
     /// A frame a slow client never saw: a newer one replaced it while its socket was full.
     func countSkipped() {

@@ -1,0 +1,223 @@
+"""Shared helpers for the system tests: the real `hyzer` binary run as separate processes.
+
+The binary is $HYZER_BIN when set, otherwise the debug build (`swift build --show-bin-path`,
+as Tests/browser does). Every process a test starts is registered with the `servers` fixture,
+which kills whatever is still running and removes the temporary folders, also on failure.
+Server logs go to test-output/system/.
+"""
+import http.client
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output"
+LOGS = OUTPUT / "system"
+PASSWORD = "system test password 123"
+
+
+def binary():
+    """The hyzer executable: $HYZER_BIN, else the debug build's."""
+    explicit = os.environ.get("HYZER_BIN")
+    if explicit:
+        path = pathlib.Path(explicit)
+        assert path.exists(), f"HYZER_BIN={explicit} does not exist"
+        return path
+    found = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    path = pathlib.Path(found.stdout.strip()) / "hyzer"
+    assert path.exists(), f"{path} is missing: run `swift build` first (or set HYZER_BIN)"
+    return path
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class NoAnswer(Exception):
+    """The request got no (complete) answer: refused, reset, or timed out."""
+
+
+class Server:
+    """One `hyzer serve` process on a fixed port and data folder; start() after stop() or
+    kill9() keeps both. `extra` are more serve flags (e.g. --cloud sqlite:PATH)."""
+
+    def __init__(self, exe, name, data_dir, extra=(), handle=None, port=None):
+        self.exe, self.name = pathlib.Path(exe), name
+        self.data_dir = pathlib.Path(data_dir)
+        self.extra = list(extra)
+        self.port = port or free_port()
+        self.host = "127.0.0.1"
+        self.process = None
+        self.token = None
+        self.handle = handle
+        LOGS.mkdir(parents=True, exist_ok=True)
+        self.log_path = LOGS / f"{name}.log"
+        self.log_path.write_bytes(b"")
+        if handle:
+            self.cli("admin", "create-user", handle, "--role", "coach", input=PASSWORD + "\n")
+            self.token = self.cli("admin", "token", handle).strip().splitlines()[-1].strip()
+
+    # Processes
+
+    def cli(self, *args, input=None):
+        done = subprocess.run([str(self.exe), *args, "--data-dir", str(self.data_dir)], input=input,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f"hyzer {' '.join(args)} failed ({done.returncode}): {done.stderr}"
+        return done.stdout
+
+    @property
+    def pid(self):
+        return self.process.pid if self.process else None
+
+    def alive(self):
+        return self.process is not None and self.process.poll() is None
+
+    def start(self, env=None, wait=True, timeout=30):
+        """Starts the server; with wait, until /healthz answers 200. Returns False when the
+        process died before it answered (only expected with crash points set)."""
+        assert not self.alive(), f"{self.name} is already running"
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("HYZER_")}
+        environment.update(env or {})
+        with open(self.log_path, "ab") as log:
+            log.write(f"--- start {time.strftime('%H:%M:%S')} env={env or {}}\n".encode())
+            log.flush()
+            self.process = subprocess.Popen(
+                [str(self.exe), "serve", "--host", self.host, "--port", str(self.port),
+                 "--data-dir", str(self.data_dir), "--resources", str(ROOT), *self.extra],
+                stdout=log, stderr=subprocess.STDOUT, env=environment)
+        if not wait:
+            return True
+        return self.wait_healthy(timeout)
+
+    def wait_healthy(self, timeout=30):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                return False
+            try:
+                if self.request("GET", "/healthz", timeout=1, auth=False)[0] == 200:
+                    return True
+            except NoAnswer:
+                pass
+            time.sleep(0.02)
+        raise AssertionError(f"{self.name} did not answer /healthz within {timeout} s; see {self.log_path}")
+
+    def kill9(self):
+        """SIGKILL, then wait for the process to be gone."""
+        if self.process and self.process.poll() is None:
+            try:
+                os.kill(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if self.process:
+            self.process.wait(timeout=15)
+
+    def stop(self, timeout=15):
+        """SIGTERM (graceful), SIGKILL if it takes longer than timeout."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+    def wait_exit(self, timeout):
+        """True when the process ended within timeout."""
+        if not self.process:
+            return True
+        try:
+            self.process.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+
+    def fd_count(self):
+        return len(os.listdir(f"/proc/{self.process.pid}/fd"))
+
+    # HTTP
+
+    def request(self, method, path, body=None, timeout=5, auth=True):
+        """(status, parsed JSON or None). Raises NoAnswer when no whole answer came back."""
+        headers = {"Host": f"{self.host}:{self.port}", "Connection": "close"}
+        data = None
+        if auth and self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        try:
+            connection.request(method, path, body=data, headers=headers)
+            response = connection.getresponse()
+            raw = response.read()
+            status = response.status
+        except (OSError, http.client.HTTPException) as error:
+            raise NoAnswer(f"{method} {path} on {self.name}: {error!r}") from error
+        finally:
+            connection.close()
+        try:
+            parsed = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = raw.decode(errors="replace")
+        return status, parsed
+
+    def api(self, method, path, body=None, expect=(200, 201, 202), timeout=10):
+        """A JSON API call that must succeed with one of `expect`; returns the body."""
+        status, parsed = self.request(method, path, body, timeout=timeout)
+        assert status in expect, f"{method} {path} on {self.name} answered {status}: {parsed}"
+        return parsed
+
+
+class Servers:
+    """Creates servers and temporary folders and guarantees their cleanup."""
+
+    def __init__(self):
+        self.exe = binary()
+        self.started = []
+        self.folders = []
+
+    def folder(self, prefix="hyzer-system-"):
+        path = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+        self.folders.append(path)
+        return path
+
+    def server(self, name, data_dir=None, extra=(), handle=None):
+        server = Server(self.exe, name, data_dir or self.folder(), extra=extra, handle=handle)
+        self.started.append(server)
+        return server
+
+    def cleanup(self):
+        for server in self.started:
+            try:
+                server.kill9()
+            except Exception:  # noqa: BLE001 — cleanup goes on with the others
+                pass
+        for path in self.folders:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def servers():
+    made = Servers()
+    try:
+        yield made
+    finally:
+        made.cleanup()
+
+
+def read_only(path):
+    """A read-only connection that is safe beside a running server (WAL readers)."""
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    connection.execute("PRAGMA busy_timeout = 10000")
+    return connection
