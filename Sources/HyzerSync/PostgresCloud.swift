@@ -214,23 +214,14 @@ public final class PostgresCloud: CloudDatabase, Service {
 
     // MARK: Failures
 
-    /// Runs an operation with a deadline: a server that accepts and never answers must not
-    /// hold the sync engine forever.
+    /// Runs an operation with a deadline: a server that accepts and never answers, or a pool
+    /// that keeps retrying a dead server, must not hold the sync engine (see `Deadline`).
     func bounded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = operationTimeout
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask {
-                do { return try await operation() } catch let error as CloudError { throw error } catch {
-                    throw Self.isConnectionError(error) ? CloudError.unreachable("\(error)") : CloudError.failed(String(reflecting: error))
-                }
+        return try await Deadline.run(timeout, orThrow: { CloudError.unreachable("no answer within \(timeout)") }) {
+            do { return try await operation() } catch let error as CloudError { throw error } catch {
+                throw Self.isConnectionError(error) ? CloudError.unreachable("\(error)") : CloudError.failed(String(reflecting: error))
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw CloudError.unreachable("no answer within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            guard let value = try await group.next() else { throw CancellationError() }
-            return value
         }
     }
 

@@ -191,17 +191,9 @@ public actor SyncEngine: Service {
     /// Asks the cloud what this device may do, never for longer than the account timeout.
     public func resolveAccount() async {
         guard let cloud else { return }
-        let timeout = configuration.accountTimeout
-        let resolved = await withTaskGroup(of: AccountStatus?.self) { group in
-            group.addTask { await cloud.resolveAccount() }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .temporarilyUnavailable
-        }
+        let resolved = (try? await Deadline.run(configuration.accountTimeout, orThrow: { CancellationError() }) {
+            await cloud.resolveAccount()
+        }) ?? .temporarilyUnavailable
         let previous = account
         account = resolved
         switch resolved {
