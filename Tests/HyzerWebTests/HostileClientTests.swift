@@ -51,6 +51,47 @@ import Testing
         }
     }
 
+    @Test func aBodyTrickledAByteAtATimeIsDropped() async throws {
+        try await withLiveApp(configure: { $0.headerTimeout = .milliseconds(400) }) { port, _, _ in
+            let slow = try RawSocket(port: port, receiveBuffer: 4096)
+            defer { slow.close() }
+            try slow.send("POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\nh")
+            var closed = false
+            for _ in 0..<50 where !closed {
+                try? slow.send("a")
+                closed = try await slow.readToEnd(timeout: 0.2)
+            }
+            #expect(closed, "a body slower than 1 KB per header timeout is cut off")
+        }
+    }
+
+    @Test func aRefusedRequestWaitsForTheAnswerBeforeIt() async throws {
+        try await withLiveApp { port, _, _ in
+            let socket = try RawSocket(port: port, receiveBuffer: 65536)
+            defer { socket.close() }
+            try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+            let answers = try await socket.read(until: "add the name to --allowed-hosts", timeout: 10)
+            let first = try #require(answers.range(of: "HTTP/1.1 200"), "the first request is answered: \(answers)")
+            let second = try #require(answers.range(of: "HTTP/1.1 400"))
+            #expect(first.lowerBound < second.lowerBound)
+        }
+    }
+
+    @Test(arguments: [
+        "GET /healthz HTTP/1.1\r\nHost: localhost:evil\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: [::1]evil.example\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n",
+    ])
+    func hostNamesHiddenElsewhereAreRefused(request: String) async throws {
+        try await withLiveApp { port, _, _ in
+            let socket = try RawSocket(port: port, receiveBuffer: 65536)
+            defer { socket.close() }
+            try socket.send(request)
+            let answer = try await socket.read(until: "\r\n\r\n", timeout: 10)
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(request.debugDescription): \(answer.prefix(80))")
+        }
+    }
+
     // MARK: Names and paths
 
     @Test func anotherSitesHostNameIsRefusedEverywhere() async throws {
@@ -176,6 +217,31 @@ import Testing
                 #expect(response.status == .badRequest || response.status == .unprocessableContent, "\(path) \(body.debugDescription): \(response.status)")
             }
             #expect(try await client.get("/healthz").status == .ok)
+        }
+    }
+
+    /// Found by an attack pass: each of these once got past the strict reading or cost the
+    /// server seconds (a deep body full of fractions took 19 s of CPU).
+    @Test func bodiesThatAreNotPlainUTF8JSONAre400() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
+            let path = "/api/v1/rounds/\(roundID)/scores"
+            let deep = String(repeating: "[", count: 16_000) + String(repeating: "1e0,", count: 11_990) + "1"
+            let deepAnswer = try await client.postJSON(path, deep)
+            #expect(deepAnswer.status == .badRequest)
+            #expect(deepAnswer.text.contains("nested deeper than 32 levels"))
+            #expect(deepAnswer.text.count < 1_000, "no unbounded path is echoed")
+
+            let score = #"{"playerID": "\#(player)", "hole": 14, "\u0068ole": 13, "strokes": 3}"#
+            var utf16 = ByteBuffer()
+            utf16.writeBytes(Array(score.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            let wide = try await client.execute(uri: path, method: .post, headers: [.contentType: "application/json"], body: utf16)
+            #expect(wide.status == .badRequest, "UTF-16 is not read around the checks")
+            for body in [#"{"playerID": "\#(player)", "hole": 14, "strokes": 3,}"#, #"{"a": [1, 2,]}"#, #"{"a": 1, "a": 2}"#] {
+                let answer = try await client.postJSON(path, body)
+                #expect(answer.status == .badRequest, "\(body): \(answer.text)")
+            }
         }
     }
 

@@ -41,6 +41,22 @@ import Testing
         }
     }
 
+    /// HEAD and 405 answers are built in front of the router: they are counted too, and end
+    /// their "active request" mark (which once climbed by one with each of them).
+    @Test func answersMadeInFrontOfTheRouterAreCountedAndEnd() async throws {
+        try await withApp { client in
+            let propfind = HTTPRequest.Method("PROPFIND")!
+            for _ in 0..<10 {
+                let answer = try await client.execute(uri: "/healthz", method: propfind)
+                #expect(answer.status == .methodNotAllowed)
+            }
+            let active = try await Self.value(#"http_server_active_requests{http_request_method="PROPFIND"}"#, client)
+            let counted = try await Self.value(#"hb_requests{http_route="NotFound",http_request_method="PROPFIND",http_response_status_code="404"}"#, client)
+            #expect(active == 0)
+            #expect(counted >= 10)
+        }
+    }
+
     static func value(_ series: String, _ client: Client) async throws -> Double {
         let text = try await client.get("/metrics").text
         let line = text.split(separator: "\n").first { $0.hasPrefix(series + " ") }

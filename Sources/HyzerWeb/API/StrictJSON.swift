@@ -12,17 +12,22 @@ import NIOCore
 enum StrictJSON {
     static func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer) throws -> T {
         let bytes = Array(body.readableBytesView)
+        // Scanned first, and cheaply whatever the body holds: what is not plain UTF-8 JSON,
+        // or holds a key twice, is refused before the decoder spends anything on it.
+        let findings = Scanner.findings(bytes)
+        if let reason = findings.malformed {
+            throw Problem(status: .badRequest, title: "Malformed body", detail: "The body is not a JSON document: \(reason).")
+        }
+        if let key = findings.duplicate {
+            throw Problem(status: .badRequest, title: "Malformed body", detail: "The key \(key) appears twice in the body. Send each key once.")
+        }
         let value: T
         do {
             value = try JSONCoding.decoder.decode(type, from: Data(bytes))
         } catch let error as DecodingError {
             // A fraction where a count belongs is named as such, not as a wrong type.
-            if let path = try knownFraction(in: bytes, as: type) { throw fraction(path) }
+            if let path = try knownFraction(in: bytes, as: type, findings: findings) { throw fraction(path) }
             throw error.problem
-        }
-        let findings = Scanner.findings(bytes)
-        if let key = findings.duplicate {
-            throw Problem(status: .badRequest, title: "Malformed body", detail: "The key \(key) appears twice in the body. Send each key once.")
         }
         if let path = try knownFraction(in: bytes, as: type, findings: findings) { throw fraction(path) }
         return value
@@ -31,8 +36,8 @@ enum StrictJSON {
     /// The first fractional number the type actually reads. To tell a field the type reads
     /// from a key it ignores, the number is replaced by a string: only a field the type
     /// reads then fails to decode.
-    private static func knownFraction<T: Decodable>(in bytes: [UInt8], as type: T.Type, findings: Scanner.Findings? = nil) throws -> String? {
-        let fractions = (findings ?? Scanner.findings(bytes)).fractions
+    private static func knownFraction<T: Decodable>(in bytes: [UInt8], as type: T.Type, findings: Scanner.Findings) throws -> String? {
+        let fractions = findings.fractions
         func reads(_ numbers: some Collection<Scanner.Number>) -> Bool {
             var probe = bytes
             // From the end, so the earlier ranges stay where they are.
@@ -41,7 +46,7 @@ enum StrictJSON {
         }
         // One decode per number, for the few a real body has; a body stuffed with them is
         // probed once as a whole, so it costs two decodes, not thousands.
-        if fractions.count > 8 { return reads(fractions) ? fractions.first?.path : nil }
+        if findings.manyFractions { return reads(fractions) ? fractions.first?.path : nil }
         return fractions.first { reads(CollectionOfOne($0)) }?.path
     }
 
@@ -49,17 +54,24 @@ enum StrictJSON {
         Problem(invalid: .init(path, "\(path) must be a whole number, without a fraction or exponent."))
     }
 
-    /// Walks a document, keeping the path to each value. Robust to any bytes: a document
-    /// the decoder refused may still be scanned, and nothing here may trap on it.
+    /// Walks a document once, in time proportional to its size whatever it holds: paths are
+    /// built only for what is reported, numbers are noted up to a few, and nesting stops at a
+    /// depth no API body comes near.
     struct Scanner {
+        static let maxDepth = 32
+        /// Fractions noted one by one; past this many, the whole lot is probed at once.
+        static let notedFractions = 8
+
         struct Number {
             var path: String
             var range: Range<Int>
         }
 
         struct Findings {
+            var malformed: String?
             var duplicate: String?
             var fractions: [Number] = []
+            var manyFractions = false
         }
 
         private enum Container {
@@ -69,34 +81,45 @@ enum StrictJSON {
 
         static func findings(_ bytes: [UInt8]) -> Findings {
             var result = Findings()
+            guard String(validating: bytes, as: UTF8.self) != nil, !bytes.contains(0) else {
+                result.malformed = "it must be UTF-8 text"
+                return result
+            }
             var stack: [Container] = []
             var expectingKey = false
+            var lastSignificant: UInt8 = 0
             var index = 0
 
             func path(_ containers: ArraySlice<Container>, then last: String? = nil) -> String {
+                func shown(_ key: String) -> String { key.count > 64 ? String(key.prefix(64)) + "…" : key }
                 var text = ""
                 for container in containers {
                     switch container {
-                    case .object(_, let current?): text += text.isEmpty ? current : ".\(current)"
+                    case .object(_, let current?): text += text.isEmpty ? shown(current) : ".\(shown(current))"
                     case .object: break
                     case .array(let position): text += "[\(position)]"
                     }
                 }
-                if let last { text += text.isEmpty ? last : ".\(last)" }
+                if let last { text += text.isEmpty ? shown(last) : ".\(shown(last))" }
                 return text
             }
 
             while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
-                case UInt8(ascii: "{"):
-                    stack.append(.object(keys: [], current: nil))
-                    expectingKey = true
-                case UInt8(ascii: "["):
-                    stack.append(.array(index: 0))
-                    expectingKey = false
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard stack.count < maxDepth else {
+                        result.malformed = "it is nested deeper than \(maxDepth) levels"
+                        return result
+                    }
+                    stack.append(byte == UInt8(ascii: "{") ? .object(keys: [], current: nil) : .array(index: 0))
+                    expectingKey = byte == UInt8(ascii: "{")
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     guard !stack.isEmpty else { return result }
+                    if lastSignificant == UInt8(ascii: ",") {
+                        result.malformed = "a comma comes before a closing bracket"
+                        return result
+                    }
                     stack.removeLast()
                     expectingKey = false
                 case UInt8(ascii: ","):
@@ -130,11 +153,19 @@ enum StrictJSON {
                         if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") { fractional = true }
                         index += 1
                     }
-                    if fractional { result.fractions.append(Number(path: path(stack[...]), range: start..<index)) }
+                    lastSignificant = UInt8(ascii: "0")
+                    if fractional {
+                        if result.fractions.count < notedFractions {
+                            result.fractions.append(Number(path: path(stack[...]), range: start..<index))
+                        } else {
+                            result.manyFractions = true
+                        }
+                    }
                     continue
                 default:
                     break
                 }
+                if ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains(byte) { lastSignificant = byte }
                 index += 1
             }
             return result

@@ -30,17 +30,26 @@ public struct AllowedHosts: Sendable, Equatable {
     }
 
     /// A request without `Host` (HTTP/1.0) cannot come from a rebinding browser and is allowed.
+    /// A value that is not a host with an optional port (`localhost:evil`, `[::1]x`) is not.
     public func allows(authority: String?) -> Bool {
-        guard !anyName, let authority else { return true }
-        return names.contains(Self.normalize(Self.hostPart(of: authority)))
+        guard let authority else { return true }
+        guard let host = Self.hostPart(of: authority) else { return false }
+        return anyName || names.contains(Self.normalize(host))
     }
 
-    static func hostPart(of authority: String) -> Substring {
+    /// The host of `host[:port]` or `[v6][:port]`; nil when what follows it is not a port.
+    static func hostPart(of authority: String) -> Substring? {
+        func isPort(_ text: Substring) -> Bool {
+            text.isEmpty || (text.first == ":" && text.count <= 6 && text.dropFirst().allSatisfy(\.isASCIIDigitCharacter))
+        }
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            guard isPort(authority[authority.index(after: close)...]) else { return nil }
             return authority[authority.index(after: authority.startIndex)..<close]
         }
-        // One colon separates a port; more than one is a bare IPv6 address.
-        if authority.filter({ $0 == ":" }).count == 1, let colon = authority.firstIndex(of: ":") {
+        let colons = authority.filter { $0 == ":" }.count
+        // More than one colon is a bare IPv6 address.
+        if colons == 1, let colon = authority.firstIndex(of: ":") {
+            guard isPort(authority[colon...]) else { return nil }
             return authority[..<colon]
         }
         return authority[...]
@@ -52,4 +61,8 @@ public struct AllowedHosts: Sendable, Equatable {
         while name.hasSuffix("."), name.count > 1 { name.removeLast() }
         return name
     }
+}
+
+extension Character {
+    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }

@@ -8,21 +8,34 @@ import NIOHTTPTypes
 /// - A new connection must send a whole request head within `headTimeout`, so a client that
 ///   opens connections and sends nothing (or half a head) cannot hold them. Later requests
 ///   on a kept-alive connection fall under the server's idle timeout.
-/// - `Host` must name this server (`AllowedHosts`).
+/// - A request body must keep coming: at least `minimumBodyBytes` in every `headTimeout`,
+///   so a body trickled a byte at a time cannot hold a connection either.
+/// - `Host` (every one given) must name this server (`AllowedHosts`).
 /// - A path whose decoded form holds control characters (`%00`, `%0d%0a`) is refused before a
 ///   file lookup or a redirect could act on it.
 ///
-/// A refused request gets a short plain-text 400 and the connection closes.
-final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// A refused request gets a short plain-text 400 once the requests before it on the
+/// connection are answered, and the connection closes.
+final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
+
+    /// 100 bytes a second at the default timeout: any real client, a phone on one bar included.
+    static let minimumBodyBytes = 1024
 
     private let hosts: AllowedHosts
     private let headTimeout: TimeAmount
-    private var deadline: Scheduled<Void>?
+    private var headDeadline: Scheduled<Void>?
     private var sawHead = false
+    /// Requests passed on whose responses have not ended.
+    private var unanswered = 0
+    /// A refusal waiting for the answers before it.
+    private var refusal: String?
     private var refused = false
+    private var bodyCheck: Scheduled<Void>?
+    private var bodyBytes = 0
 
     init(hosts: AllowedHosts, headTimeout: TimeAmount) {
         self.hosts = hosts
@@ -30,35 +43,57 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { startDeadline(context) }
+        if context.channel.isActive { startHeadDeadline(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        startDeadline(context)
+        startHeadDeadline(context)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        headDeadline?.cancel()
+        headDeadline = nil
+        bodyCheck?.cancel()
+        bodyCheck = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refused else { return }
-        if case .head(let head) = unwrapInboundIn(data) {
+        guard !refused, refusal == nil else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
             sawHead = true
-            deadline?.cancel()
-            deadline = nil
+            headDeadline?.cancel()
+            headDeadline = nil
             if let reason = Self.refusal(of: head, hosts: hosts) {
-                refuse(reason, context)
+                refusal = reason
+                if unanswered == 0 { refuse(context) }
                 return
             }
+            unanswered += 1
+            watchBody(context)
+        case .body(let buffer):
+            bodyBytes += buffer.readableBytes
+        case .end:
+            bodyCheck?.cancel()
+            bodyCheck = nil
         }
         context.fireChannelRead(data)
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data), !refused else { return }
+        unanswered = max(0, unanswered - 1)
+        if unanswered == 0, refusal != nil { refuse(context) }
+    }
+
+    private static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
+
     static func refusal(of head: HTTPRequest, hosts: AllowedHosts) -> String? {
-        if !hosts.allows(authority: head.authority) {
+        // The first Host is the authority; any other is still in the fields, and must pass too.
+        let names = [head.authority] + head.headerFields[values: Self.hostField].map(Optional.some)
+        if !names.allSatisfy({ hosts.allows(authority: $0) }) {
             return "This server does not answer to that host name. Use its address, or add the name to --allowed-hosts.\n"
         }
         if let path = head.path, RequestTarget.hasControlCharacters(path) {
@@ -67,15 +102,29 @@ final class FrontDoorHandler: ChannelInboundHandler, RemovableChannelHandler {
         return nil
     }
 
-    private func startDeadline(_ context: ChannelHandlerContext) {
-        guard deadline == nil, !sawHead else { return }
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) { [self] in
-            deadline = nil
+    private func startHeadDeadline(_ context: ChannelHandlerContext) {
+        guard headDeadline == nil, !sawHead else { return }
+        headDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) { [self] in
+            headDeadline = nil
             if !sawHead { context.close(promise: nil) }
         }
     }
 
-    private func refuse(_ message: String, _ context: ChannelHandlerContext) {
+    private func watchBody(_ context: ChannelHandlerContext) {
+        bodyCheck?.cancel()
+        bodyBytes = 0
+        bodyCheck = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) { [self] in
+            bodyCheck = nil
+            if bodyBytes < Self.minimumBodyBytes {
+                context.close(promise: nil)
+            } else {
+                watchBody(context)
+            }
+        }
+    }
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        guard let message = refusal, !refused else { return }
         refused = true
         let body = ByteBuffer(string: message)
         let head = HTTPResponse(status: .badRequest, headerFields: [

@@ -23,13 +23,22 @@ struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         guard request.method == .head else {
             let response = try await wrapped.respond(to: request, context: context)
-            guard response.status == .notFound else { return response }
-            return methodNotAllowed(request) ?? response
+            guard response.status == .notFound, let refusal = methodNotAllowed(request) else { return response }
+            try await Self.discard(response)
+            return refusal
         }
         var head = request.head
         head.method = .get
         let response = try await wrapped.respond(to: Request(head: head, body: request.body), context: context)
-        return Response(status: response.status, headers: response.headers, body: .init())
+        let headers = response.headers
+        try await Self.discard(response)
+        return Response(status: response.status, headers: headers, body: .init())
+    }
+
+    /// Writes a response that is replaced nowhere, so whatever runs after its body is written
+    /// (the metrics middleware counts the request and ends its "active" mark there) still runs.
+    private static func discard(_ response: Response) async throws {
+        try await response.body.write(DiscardingWriter())
     }
 
     private func methodNotAllowed(_ request: Request) -> Response? {
@@ -83,4 +92,10 @@ struct RouteTable: Sendable {
         }
         return methods.sorted { $0.rawValue < $1.rawValue }
     }
+}
+
+struct DiscardingWriter: ResponseBodyWriter {
+    mutating func write(_ buffer: ByteBuffer) async throws {}
+    mutating func write(contentsOf buffers: some Sequence<ByteBuffer>) async throws {}
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
