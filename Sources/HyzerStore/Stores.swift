@@ -34,7 +34,9 @@ public final class Stores: Sendable {
         // Everything is opened into locals and assigned at the end: a throw never leaves a
         // half-initialized value behind.
         let (operational, damaged) = try Self.openOperational(in: directory, mayRepair: mayRepair)
-        if damaged != nil, let kept = DeviceIdentityFile.read(in: directory) {
+        // A new sync.sqlite (rebuilt, or deleted by hand) takes the device's id back; one
+        // that has an id keeps it.
+        if let kept = DeviceIdentityFile.read(in: directory) {
             try await operational.adopt(deviceID: kept)
         }
         let deviceID = try await operational.deviceID()

@@ -62,6 +62,24 @@ public final class EmbeddedCloud: CloudDatabase {
         }
     }
 
+    /// A file damaged or replaced while running is "damaged" (and is opened afresh next
+    /// time, so a repaired file is used); a busy or failing disk is "unreachable". Neither
+    /// is the records' fault.
+    private func classified(_ error: any Error) -> any Error {
+        if error is CloudError { return error }
+        if StoreFile.isDamage(error) {
+            state.withLock { $0 = nil }
+            return CloudError.damaged("\(path) is not a readable database (\(error))")
+        }
+        if let error = error as? DatabaseError {
+            if error.resultCode == .SQLITE_READONLY { return CloudError.readOnly }
+            if [.SQLITE_BUSY, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_FULL].contains(error.resultCode.primaryResultCode) {
+                return CloudError.unreachable("\(path): \(error)")
+            }
+        }
+        return error
+    }
+
     public func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
         let pool = try pool()
         do {
@@ -70,7 +88,7 @@ public final class EmbeddedCloud: CloudDatabase {
                 return try String.fetchOne(db, sql: "SELECT recordName FROM identities WHERE zone = ? AND handle = ?", arguments: [zone, handle]) ?? recordName
             }
         } catch {
-            throw CloudError.unreachable("\(path): \(error)")
+            throw classified(error)
         }
     }
 
@@ -108,31 +126,38 @@ public final class EmbeddedCloud: CloudDatabase {
                 }
                 return changed
             }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
-            throw CloudError.readOnly
+        } catch {
+            throw classified(error)
         }
     }
 
     public func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
-        let pool = try pool()
-        return try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
-                                        arguments: [zone, token, limit])
-            var records: [CloudRecord] = []
-            records.reserveCapacity(rows.count)
-            var last = token
-            for row in rows {
-                last = row["seq"]
-                guard let type = RecordType(rawValue: row["type"]), let hlc = HLC(row["hlc"]) else { continue }
-                records.append(CloudRecord(type: type, id: row["id"], hlc: hlc, payload: row["payload"]))
+        do {
+            return try await pool().read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
+                                            arguments: [zone, token, limit])
+                var records: [CloudRecord] = []
+                records.reserveCapacity(rows.count)
+                var last = token
+                for row in rows {
+                    last = row["seq"]
+                    guard let type = RecordType(rawValue: row["type"]), let hlc = HLC(row["hlc"]) else { continue }
+                    records.append(CloudRecord(type: type, id: row["id"], hlc: hlc, payload: row["payload"]))
+                }
+                return ChangePage(records: records, token: last)
             }
-            return ChangePage(records: records, token: last)
+        } catch {
+            throw classified(error)
         }
     }
 
     public func changeCount(zone: String, after token: Int64) async throws -> Int {
-        try await pool().read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records WHERE zone = ? AND seq > ?", arguments: [zone, token]) ?? 0
+        do {
+            return try await pool().read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records WHERE zone = ? AND seq > ?", arguments: [zone, token]) ?? 0
+            }
+        } catch {
+            throw classified(error)
         }
     }
 

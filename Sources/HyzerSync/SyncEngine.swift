@@ -248,7 +248,7 @@ public actor SyncEngine: Service {
     }
 
     private func connectionLost() async {
-        guard account != .noAccount else { return }
+        guard account != .noAccount, state != .offline else { return }
         logger.notice("Lost the connection to the cloud; scoring goes on here", metadata: ["cloud": "\(cloud?.displayName ?? "")"])
         goOffline()
         await publish()

@@ -237,4 +237,14 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         #expect(await repaired.engine.status().account == .available)
         #expect(try await repaired.stores.operational.counts().pending == 0)
     }
+
+    @Test func aDeletedSyncFileGivesTheDeviceItsIdBack() async throws {
+        let scratch = try Scratch()
+        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
+        let device = try await Device("a", cloud: cloud, root: scratch.url)
+        let id = device.domain.deviceID
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: device.directory.appendingPathComponent("sync.sqlite").path + suffix) }
+        let reopened = try await Device("a", cloud: cloud, root: scratch.url)
+        #expect(reopened.domain.deviceID == id)
+    }
 }

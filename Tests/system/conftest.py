@@ -18,6 +18,14 @@ import tempfile
 import time
 
 import pytest
+import resource
+
+# 1,000 live subscribers need more descriptors than a common soft limit of 1,024 gives the
+# test (and the servers it starts, which inherit it).
+_soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+_wanted = 8192 if _hard == resource.RLIM_INFINITY else min(_hard, 8192)
+if _soft != resource.RLIM_INFINITY and _soft < _wanted:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_wanted, _hard))
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"

@@ -25,29 +25,37 @@ enum StrictJSON {
         do {
             value = try JSONCoding.decoder.decode(type, from: Data(bytes))
         } catch let error as DecodingError {
-            // A fraction where a count belongs is named as such, not as a wrong type.
-            if let path = try knownFraction(in: bytes, as: type, findings: findings) { throw fraction(path) }
+            // A fraction where a count belongs is named as such, not as a wrong type — but
+            // only when it is the reason: with every fraction made whole the body must decode.
+            if !findings.fractions.isEmpty, decodes(type, bytes, replacing: findings.fractions, with: "0"),
+               let path = knownFraction(in: bytes, as: type, findings: findings) {
+                throw fraction(path)
+            }
             throw error.problem
         }
-        if let path = try knownFraction(in: bytes, as: type, findings: findings) { throw fraction(path) }
+        if let path = knownFraction(in: bytes, as: type, findings: findings) { throw fraction(path) }
         return value
+    }
+
+    private static func decodes<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], replacing numbers: some Collection<Scanner.Number>, with text: String) -> Bool {
+        var probe = bytes
+        // From the end, so the earlier ranges stay where they are.
+        for number in numbers.reversed() { probe.replaceSubrange(number.range, with: Array(text.utf8)) }
+        return (try? JSONCoding.decoder.decode(type, from: Data(probe))) != nil
     }
 
     /// The first fractional number the type actually reads. To tell a field the type reads
     /// from a key it ignores, the number is replaced by a string: only a field the type
     /// reads then fails to decode.
-    private static func knownFraction<T: Decodable>(in bytes: [UInt8], as type: T.Type, findings: Scanner.Findings) throws -> String? {
+    private static func knownFraction<T: Decodable>(in bytes: [UInt8], as type: T.Type, findings: Scanner.Findings) -> String? {
         let fractions = findings.fractions
-        func reads(_ numbers: some Collection<Scanner.Number>) -> Bool {
-            var probe = bytes
-            // From the end, so the earlier ranges stay where they are.
-            for number in numbers.reversed() { probe.replaceSubrange(number.range, with: Array("\"\"".utf8)) }
-            return (try? JSONCoding.decoder.decode(type, from: Data(probe))) == nil
-        }
-        // One decode per number, for the few a real body has; a body stuffed with them is
+        guard !fractions.isEmpty else { return nil }
+        // One decode per number for the few a real body has; a body stuffed with them is
         // probed once as a whole, so it costs two decodes, not thousands.
-        if findings.manyFractions { return reads(fractions) ? fractions.first?.path : nil }
-        return fractions.first { reads(CollectionOfOne($0)) }?.path
+        if fractions.count > Scanner.notedFractions {
+            return decodes(type, bytes, replacing: fractions, with: "\"\"") ? nil : (fractions.first?.path ?? "a number")
+        }
+        return fractions.first { !decodes(type, bytes, replacing: CollectionOfOne($0), with: "\"\"") }.map { $0.path ?? "a number" }
     }
 
     private static func fraction(_ path: String) -> Problem {
@@ -59,11 +67,12 @@ enum StrictJSON {
     /// depth no API body comes near.
     struct Scanner {
         static let maxDepth = 32
-        /// Fractions noted one by one; past this many, the whole lot is probed at once.
+        /// Fractions named and probed one by one; past this many, the whole lot is probed at once.
         static let notedFractions = 8
 
         struct Number {
-            var path: String
+            /// Built for the first few only.
+            var path: String?
             var range: Range<Int>
         }
 
@@ -71,11 +80,10 @@ enum StrictJSON {
             var malformed: String?
             var duplicate: String?
             var fractions: [Number] = []
-            var manyFractions = false
         }
 
         private enum Container {
-            case object(keys: Set<String>, current: String?)
+            case object(current: String?)
             case array(index: Int)
         }
 
@@ -86,6 +94,8 @@ enum StrictJSON {
                 return result
             }
             var stack: [Container] = []
+            // Beside the stack, so inserting a key never copies a set.
+            var keySets: [Set<String>] = []
             var expectingKey = false
             var lastSignificant: UInt8 = 0
             var index = 0
@@ -95,7 +105,7 @@ enum StrictJSON {
                 var text = ""
                 for container in containers {
                     switch container {
-                    case .object(_, let current?): text += text.isEmpty ? shown(current) : ".\(shown(current))"
+                    case .object(let current?): text += text.isEmpty ? shown(current) : ".\(shown(current))"
                     case .object: break
                     case .array(let position): text += "[\(position)]"
                     }
@@ -112,7 +122,8 @@ enum StrictJSON {
                         result.malformed = "it is nested deeper than \(maxDepth) levels"
                         return result
                     }
-                    stack.append(byte == UInt8(ascii: "{") ? .object(keys: [], current: nil) : .array(index: 0))
+                    stack.append(byte == UInt8(ascii: "{") ? .object(current: nil) : .array(index: 0))
+                    if byte == UInt8(ascii: "{") { keySets.append([]) }
                     expectingKey = byte == UInt8(ascii: "{")
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     guard !stack.isEmpty else { return result }
@@ -120,7 +131,7 @@ enum StrictJSON {
                         result.malformed = "a comma comes before a closing bracket"
                         return result
                     }
-                    stack.removeLast()
+                    if case .object = stack.removeLast() { keySets.removeLast() }
                     expectingKey = false
                 case UInt8(ascii: ","):
                     if case .array(let position) = stack.last {
@@ -135,13 +146,16 @@ enum StrictJSON {
                     while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
                         index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                     }
-                    if expectingKey, case .object(var keys, _) = stack.last {
-                        let raw = Array(bytes[start..<min(index + 1, bytes.count)])
-                        let key = (try? JSONDecoder().decode(String.self, from: Data(raw))) ?? String(decoding: raw, as: UTF8.self)
-                        if !keys.insert(key).inserted, result.duplicate == nil {
+                    if expectingKey, case .object = stack.last, !keySets.isEmpty {
+                        let raw = bytes[start..<min(index + 1, bytes.count)]
+                        // Escapes (`\u0068ole` is `hole`) are decoded; plain keys are read as they are.
+                        let key = raw.contains(UInt8(ascii: "\\"))
+                            ? (try? JSONDecoder().decode(String.self, from: Data(raw))) ?? String(decoding: raw, as: UTF8.self)
+                            : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
+                        if !keySets[keySets.count - 1].insert(key).inserted, result.duplicate == nil {
                             result.duplicate = path(stack.dropLast(), then: key)
                         }
-                        stack[stack.count - 1] = .object(keys: keys, current: key)
+                        stack[stack.count - 1] = .object(current: key)
                         expectingKey = false
                     }
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -155,11 +169,8 @@ enum StrictJSON {
                     }
                     lastSignificant = UInt8(ascii: "0")
                     if fractional {
-                        if result.fractions.count < notedFractions {
-                            result.fractions.append(Number(path: path(stack[...]), range: start..<index))
-                        } else {
-                            result.manyFractions = true
-                        }
+                        let named = result.fractions.count < notedFractions
+                        result.fractions.append(Number(path: named ? path(stack[...]) : nil, range: start..<index))
                     }
                     continue
                 default:

@@ -70,7 +70,7 @@ final class StreamHub: Sendable {
             // A crowd left (a clubhouse of TVs and phones, or a flood of connections): what
             // their connections took goes back to the system, not kept by the allocator.
             let crowdLeft = shared.peak - shared.total >= Self.releaseAfter && shared.total * 2 <= shared.peak
-            let release = !shared.releaseScheduled && (crowdLeft || (shared.total == 0 && shared.peak > 0))
+            let release = !shared.releaseScheduled && (crowdLeft || (shared.total == 0 && shared.peak >= Self.releaseAfter))
             if release { shared.releaseScheduled = true }
             return (shared.loops[ObjectIdentifier(loop)], release)
         }

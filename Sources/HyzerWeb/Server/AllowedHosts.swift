@@ -3,7 +3,8 @@ import NIOCore
 
 /// The names this server answers to. A browser sends the name it looked up as `Host`, so a
 /// page on another site that rebinds its own name to the club's LAN address (DNS rebinding)
-/// arrives with a name that is not on this list and is refused.
+/// arrives with a name that is not on this list and is refused. A bare IP address is always
+/// answered: rebinding needs a name.
 public struct AllowedHosts: Sendable, Equatable {
     /// Lowercased, without port or trailing dot.
     public let names: Set<String>
@@ -22,7 +23,7 @@ public struct AllowedHosts: Sendable, Equatable {
         var names = [host, "localhost", "127.0.0.1", "::1"]
         let machine = ProcessInfo.processInfo.hostName
         names.append(machine)
-        if let short = machine.split(separator: ".").first { names.append(String(short)) }
+        if let short = machine.split(separator: ".").first { names += [String(short), "\(short).local"] }
         if ["0.0.0.0", "::", ""].contains(host), let devices = try? System.enumerateDevices() {
             names += devices.compactMap { $0.address?.ipAddress }
         }
@@ -34,7 +35,17 @@ public struct AllowedHosts: Sendable, Equatable {
     public func allows(authority: String?) -> Bool {
         guard let authority else { return true }
         guard let host = Self.hostPart(of: authority) else { return false }
-        return anyName || names.contains(Self.normalize(host))
+        // DNS rebinding needs a name; an address typed by hand (or a new DHCP lease) is fine.
+        return anyName || Self.isAddress(host) || names.contains(Self.normalize(host))
+    }
+
+    /// An IPv4 dotted quad or an IPv6 literal.
+    static func isAddress(_ host: Substring) -> Bool {
+        if host.contains(":") { return host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigitCharacter) && (Int(part) ?? 256) <= 255
+        }
     }
 
     /// The host of `host[:port]` or `[v6][:port]`; nil when what follows it is not a port.
