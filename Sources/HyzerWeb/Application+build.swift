@@ -161,7 +161,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     CSVController(stores: stores).addRoutes(pages: pages, api: api)
     try OpenAPIController(resourcesDirectory: config.resourcesDirectory).addRoutes(to: api)
     // Anything else under the API is a 404 problem document, not a page.
-    for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
+    for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .options, .trace] {
         api.everyone.on("**", method: method) { _, _ -> Response in throw HTTPError(.notFound) }
     }
     return router

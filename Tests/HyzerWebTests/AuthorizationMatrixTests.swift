@@ -128,7 +128,7 @@ import Testing
         Row(route: "GET /admin/backups/{name}", method: .get, path: "/admin/backups/hyzer-missing.tar.gz", body: .none, expected: (303, 403, 403, 404)),
         Row(route: "GET /admin/backups/{name}/restore", method: .get, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .none, expected: (303, 403, 403, 404)),
         Row(route: "POST /admin/backups/{name}/restore", method: .post, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .form([]), expected: (303, 403, 403, 404)),
-    ] + ["GET", "POST", "PUT", "PATCH", "DELETE"].map {
+    ] + ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"].map {
         // The API's catch-all: anything else under /api/v1 is a 404 problem for everyone.
         Row(route: "\($0) /api/v1/**", method: HTTPRequest.Method(rawValue: $0) ?? .get, path: "/api/v1/nothing", body: .none, expected: (404, 404, 404, 404))
     }

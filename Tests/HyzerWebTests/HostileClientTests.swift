@@ -164,7 +164,11 @@ import Testing
                 if path.hasPrefix("/api/") { #expect(response.headers[.contentType] == "application/problem+json") }
             }
             #expect(try await client.execute(uri: "/no/such/page", method: .put).status == .notFound)
-            #expect(try await client.execute(uri: "/api/v1/nothing", method: .delete).status == .notFound)
+            for method in [HTTPRequest.Method.delete, .options, .trace] {
+                let unknown = try await client.execute(uri: "/api/v1/nothing", method: method)
+                #expect(unknown.status == .notFound, "\(method)")
+                #expect(unknown.headers[.contentType] == "application/problem+json", "\(method): the API answers in problem documents")
+            }
         }
     }
 
