@@ -52,7 +52,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-class NoAnswer(Exception):
+class NoAnswer(OSError):
     """The request got no (complete) answer: refused, reset, or timed out."""
 
 
@@ -60,20 +60,21 @@ class Server:
     """One `hyzer serve` process on a fixed port and data folder; start() after stop() or
     kill9() keeps both. `extra` are more serve flags (e.g. --cloud sqlite:PATH)."""
 
-    def __init__(self, exe, name, data_dir, extra=(), handle=None, port=None):
+    def __init__(self, exe, name, data_dir, extra=(), handle=None, port=None, role="coach", log_path=None):
         self.exe, self.name = pathlib.Path(exe), name
         self.data_dir = pathlib.Path(data_dir)
         self.extra = list(extra)
         self.port = port or free_port()
         self.host = "127.0.0.1"
+        self.base = f"http://{self.host}:{self.port}"
         self.process = None
         self.token = None
         self.handle = handle
-        LOGS.mkdir(parents=True, exist_ok=True)
-        self.log_path = LOGS / f"{name}.log"
+        self.log_path = pathlib.Path(log_path) if log_path else LOGS / f"{name}.log"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self.log_path.write_bytes(b"")
         if handle:
-            self.cli("admin", "create-user", handle, "--role", "coach", input=PASSWORD + "\n")
+            self.cli("admin", "create-user", handle, "--role", role, input=PASSWORD + "\n")
             self.token = self.cli("admin", "token", handle).strip().splitlines()[-1].strip()
 
     # Processes
@@ -155,21 +156,26 @@ class Server:
 
     # HTTP
 
-    def request(self, method, path, body=None, timeout=5, auth=True):
-        """(status, parsed JSON or None). Raises NoAnswer when no whole answer came back."""
+    def exchange(self, method, path, body=None, *, content_type=None, auth=True, timeout=5):
+        """(status, headers, parsed JSON or text). `body` is JSON unless it is str/bytes (CSV
+        unless `content_type` says otherwise). Raises NoAnswer when no whole answer came back."""
         headers = {"Host": f"{self.host}:{self.port}", "Connection": "close"}
         data = None
         if auth and self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
+            if isinstance(body, (str, bytes)):
+                data = body.encode() if isinstance(body, str) else body
+                headers["Content-Type"] = content_type or "text/csv"
+            else:
+                data = json.dumps(body).encode()
+                headers["Content-Type"] = content_type or "application/json"
         connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
             connection.request(method, path, body=data, headers=headers)
             response = connection.getresponse()
             raw = response.read()
-            status = response.status
+            status, response_headers = response.status, dict(response.getheaders())
         except (OSError, http.client.HTTPException) as error:
             raise NoAnswer(f"{method} {path} on {self.name}: {error!r}") from error
         finally:
@@ -178,11 +184,20 @@ class Server:
             parsed = json.loads(raw) if raw else None
         except ValueError:
             parsed = raw.decode(errors="replace")
+        return status, response_headers, parsed
+
+    def request(self, method, path, body=None, timeout=5, auth=True, content_type=None):
+        """(status, parsed JSON or text); see `exchange`."""
+        status, _, parsed = self.exchange(method, path, body, content_type=content_type, auth=auth, timeout=timeout)
         return status, parsed
 
-    def api(self, method, path, body=None, expect=(200, 201, 202), timeout=10):
-        """A JSON API call that must succeed with one of `expect`; returns the body."""
-        status, parsed = self.request(method, path, body, timeout=timeout)
+    def log_text(self):
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def api(self, method, path, body=None, expect=(200, 201, 202), timeout=10, **options):
+        """An API call that must succeed with one of `expect`; returns the body. `options`
+        are `exchange`'s (content_type, auth)."""
+        status, parsed = self.request(method, path, body, timeout=timeout, **options)
         assert status in expect, f"{method} {path} on {self.name} answered {status}: {parsed}"
         return parsed
 

@@ -56,6 +56,40 @@ class Subscriber:
                 self.last_id = int(ids[-1])
 
 
+class Crowd:
+    """Many subscribers on one path, read together with one selector."""
+
+    def __init__(self, server, path, count):
+        self.server = server
+        self.members = [Subscriber(server, path) for _ in range(count)]
+        self.selector = selectors.DefaultSelector()
+        for member in self.members:
+            self.selector.register(member.sock, selectors.EVENT_READ, member)
+
+    def pump(self, seconds):
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            for key, _ in self.selector.select(timeout=0.05):
+                key.data.read()
+
+    def wait_for(self, version, seconds=20):
+        """Reads until every open member has `version` (or the time is up)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and any(m.last_id != version for m in self.members if m.open):
+            self.pump(0.2)
+
+    def leave(self):
+        """Everyone closes; waits until the server counts no subscriber, and returns its count."""
+        for member in self.members:
+            self.selector.unregister(member.sock)
+            member.sock.close()
+        self.selector.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and subscribers_open(self.server) != 0:
+            time.sleep(0.05)
+        return subscribers_open(self.server)
+
+
 def test_a_thousand_subscribers_follow_scores_to_the_final_state(servers):
     server = servers.server("load", extra=["--cloud", "none", "--backup-interval", "off", "--demo"], handle="cory.coach")
     assert server.start()
@@ -68,17 +102,9 @@ def test_a_thousand_subscribers_follow_scores_to_the_final_state(servers):
     time.sleep(0.5)
     baseline = rss_kib(server.process.pid)
 
-    subscribers = [Subscriber(server, path) for _ in range(SUBSCRIBERS)]
-    selector = selectors.DefaultSelector()
-    for subscriber in subscribers:
-        selector.register(subscriber.sock, selectors.EVENT_READ, subscriber)
-
-    def pump(until):
-        while time.monotonic() < until:
-            for key, _ in selector.select(timeout=0.05):
-                key.data.read()
-
-    pump(time.monotonic() + 2)
+    crowd = Crowd(server, path, SUBSCRIBERS)
+    subscribers = crowd.members
+    crowd.pump(2)
     loaded = rss_kib(server.process.pid)
 
     failures, posted, done = [], [], threading.Event()
@@ -108,48 +134,28 @@ def test_a_thousand_subscribers_follow_scores_to_the_final_state(servers):
     poster = threading.Thread(target=post_scores)
     poster.start()
     while not done.is_set():
-        pump(time.monotonic() + 0.2)
+        crowd.pump(0.2)
     poster.join()
     final = server.api("GET", f"/api/v1/rounds/{round_id}/standings")["version"]
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and any(s.last_id != final for s in subscribers if s.open):
-        pump(time.monotonic() + 0.2)
+    crowd.wait_for(final)
     peak = rss_kib(server.process.pid)
 
     statuses = {s.status for s in subscribers}
     behind = [s.last_id for s in subscribers if s.last_id != final]
     closed = sum(not s.open for s in subscribers)
-    for subscriber in subscribers:
-        selector.unregister(subscriber.sock)
-        subscriber.sock.close()
-    selector.close()
     # The hub lets go of every stream: the count the server reports returns to zero.
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and subscribers_open(server) != 0:
-        time.sleep(0.05)
-    left_open = subscribers_open(server)
+    left_open = crowd.leave()
     time.sleep(1)
     after = rss_kib(server.process.pid)
 
     # A second crowd, with no new scores: what stays after it leaves is what a crowd keeps
-    # (nothing, when streams give their memory back); the first wave's remainder also holds
+    # (nothing, when streams give their memory back); the first crowd's remainder also holds
     # the store's page caches, filled by the new scores.
-    second = [Subscriber(server, path) for _ in range(SUBSCRIBERS)]
-    selector = selectors.DefaultSelector()
-    for subscriber in second:
-        selector.register(subscriber.sock, selectors.EVENT_READ, subscriber)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and any(s.last_id != final for s in second):
-        pump(time.monotonic() + 0.2)
+    second = Crowd(server, path, SUBSCRIBERS)
+    second.wait_for(final)
     second_peak = rss_kib(server.process.pid)
-    second_behind = sum(s.last_id != final for s in second)
-    for subscriber in second:
-        selector.unregister(subscriber.sock)
-        subscriber.sock.close()
-    selector.close()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and subscribers_open(server) != 0:
-        time.sleep(0.05)
+    second_behind = sum(m.last_id != final for m in second.members)
+    second.leave()
     time.sleep(1)
     second_after = rss_kib(server.process.pid)
 

@@ -28,13 +28,10 @@ way it registers the hooks at the bottom and nothing else happens.
 """
 import copy
 import hashlib
-import http.client
 import json
 import os
 import pathlib
 import shutil
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -43,11 +40,10 @@ import time
 import uuid
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from conftest import OUTPUT, ROOT, binary, free_port  # noqa: E402 — the hooks process loads this file by path
+from conftest import OUTPUT, Server, binary  # noqa: E402 — the hooks process loads this file by path
 
 FUZZ_OUTPUT = OUTPUT / "fuzz"
 SUMMARY = OUTPUT / "fuzz-summary.txt"
-PASSWORD = "fuzz admin password 123"
 CHECKS = ["not_a_server_error", "status_code_conformance", "content_type_conformance", "response_headers_conformance",
           "response_schema_conformance"]
 PHASES = ["examples", "coverage", "fuzzing", "stateful"]
@@ -128,94 +124,11 @@ def assert_nothing_written(before, after, what):
 # The server -------------------------------------------------------------------------------
 
 
-class FuzzServer:
-    """One `hyzer serve` with its own data folder, an admin and the admin's API token."""
-
-    def __init__(self, exe, data_dir, log_path):
-        self.exe, self.data_dir, self.log_path = pathlib.Path(exe), pathlib.Path(data_dir), pathlib.Path(log_path)
-        self.host, self.port = "127.0.0.1", free_port()
-        self.base = f"http://{self.host}:{self.port}"
-        self.process = None
-        self.cli("admin", "create-user", "ada.admin", "--role", "admin", input=PASSWORD + "\n")
-        self.token = self.cli("admin", "token", "ada.admin").strip().splitlines()[-1].strip()
-
-    def cli(self, *args, input=None):
-        done = subprocess.run([str(self.exe), *args, "--data-dir", str(self.data_dir)], input=input,
-                              capture_output=True, text=True, timeout=60, env=self.environment())
-        assert done.returncode == 0, f"hyzer {' '.join(args)} failed ({done.returncode}): {done.stderr}"
-        return done.stdout
-
-    @staticmethod
-    def environment():
-        # HYZER_SEED, HYZER_FUZZ_* (and a stray HYZER_PORT) are this test's, not the server's.
-        return {k: v for k, v in os.environ.items() if not k.startswith("HYZER_")}
-
-    def start(self):
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                [str(self.exe), "serve", "--host", self.host, "--port", str(self.port), "--data-dir", str(self.data_dir),
-                 "--resources", str(ROOT), "--cloud", "none", "--demo", "--backup-interval", "off"],
-                stdout=log, stderr=subprocess.STDOUT, env=self.environment())
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"the server exited ({self.process.returncode}); see {self.log_path}"
-            try:
-                if self.request("GET", "/healthz", auth=False, timeout=1)[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise AssertionError(f"the server did not answer /healthz within 30 s; see {self.log_path}")
-
-    def alive(self):
-        return self.process is not None and self.process.poll() is None
-
-    def stop(self):
-        if self.alive():
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=15)
-
-    def request(self, method, path, body=None, *, content_type=None, auth=True, timeout=10):
-        """(status, headers, parsed JSON or text). `body` is JSON unless it is str/bytes."""
-        headers = {"Connection": "close"}
-        if auth:
-            headers["Authorization"] = f"Bearer {self.token}"
-        data = None
-        if body is not None:
-            if isinstance(body, (str, bytes)):
-                data = body.encode() if isinstance(body, str) else body
-                headers["Content-Type"] = content_type or "text/csv"
-            else:
-                data = json.dumps(body).encode()
-                headers["Content-Type"] = content_type or "application/json"
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
-        try:
-            connection.request(method, path, body=data, headers=headers)
-            response = connection.getresponse()
-            raw = response.read()
-            status, response_headers = response.status, dict(response.getheaders())
-        except http.client.HTTPException as error:
-            raise OSError(f"{method} {path}: {error!r}") from error
-        finally:
-            connection.close()
-        try:
-            parsed = json.loads(raw) if raw else None
-        except ValueError:
-            parsed = raw.decode(errors="replace")
-        return status, response_headers, parsed
-
-    def api(self, method, path, body=None, expect=(200, 201, 202), **kwargs):
-        status, _, parsed = self.request(method, path, body, **kwargs)
-        assert status in expect, f"{method} {path} answered {status}: {parsed}"
-        return parsed
-
-    def log_text(self):
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+def fuzz_server(data, log_path):
+    """One `hyzer serve` with its own data folder (the demo round seeded), an admin and the
+    admin's API token."""
+    return Server(binary(), log_path.stem, data, extra=["--cloud", "none", "--demo", "--backup-interval", "off"],
+                  handle="ada.admin", role="admin", log_path=log_path)
 
 
 def seed_world(server):
@@ -270,9 +183,9 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
     def fuzz():
         FUZZ_OUTPUT.mkdir(parents=True, exist_ok=True)
         data = pathlib.Path(tempfile.mkdtemp(prefix="hyzer-fuzz-"))
-        server = FuzzServer(binary(), data, FUZZ_OUTPUT / "server.log")
+        server = fuzz_server(data, FUZZ_OUTPUT / "server.log")
         try:
-            server.start()
+            assert server.start()
             server.world = seed_world(server)
             yield server
         finally:
@@ -327,7 +240,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                 content = (operation.get("requestBody") or {}).get("content", {})
                 if content:
                     body = samples.get(name, "" if "text/csv" in content else {})
-                status, _, parsed = fuzz.request(method.upper(), concrete, body)
+                status, _, parsed = fuzz.exchange(method.upper(), concrete, body)
                 answered.append(f"{status} {method.upper()} {path}")
                 if status in (404, 405):
                     wrong.append(f"{method.upper()} {concrete} ({name}) answered {status}: {parsed}")
@@ -342,7 +255,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         store = StoreFingerprint(fuzz.data_dir / "domain.sqlite")
         try:
             before = store.read()
-            status, _, _ = fuzz.request("POST", "/api/v1/players", {"displayName": "Fingerprint Probe", "handle": f"fp.{uuid.uuid4().hex[:8]}"})
+            status, _, _ = fuzz.exchange("POST", "/api/v1/players", {"displayName": "Fingerprint Probe", "handle": f"fp.{uuid.uuid4().hex[:8]}"})
             assert status == 201
             with pytest.raises(AssertionError, match=r"changed the stored state: players \(\d+ -> \d+ rows\)"):
                 assert_nothing_written(before, store.read(), "a 201 (player created)")
@@ -360,7 +273,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                 ("POST", "/api/v1/players", "{\"displayName\": 1", 400),
             ]:
                 before = store.read()
-                status, _, parsed = fuzz.request(method, path, body, content_type="application/json" if isinstance(body, str) else None)
+                status, _, parsed = fuzz.exchange(method, path, body, content_type="application/json" if isinstance(body, str) else None)
                 assert status == expected, f"{method} {path}: {status} {parsed}"
                 assert_nothing_written(before, store.read(), f"{method} {path} ({status})")
         finally:
@@ -415,7 +328,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         healthy = False
         if alive:
             try:
-                healthy = fuzz.request("GET", "/healthz", auth=False, timeout=5)[0] == 200
+                healthy = fuzz.exchange("GET", "/healthz", auth=False, timeout=5)[0] == 200
             except OSError:
                 healthy = False
         log = fuzz.log_text()
@@ -463,9 +376,9 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         Its own server, so a crash here leaves the other tests' server alone."""
         FUZZ_OUTPUT.mkdir(parents=True, exist_ok=True)
         data = pathlib.Path(tempfile.mkdtemp(prefix="hyzer-fuzz-malformed-"))
-        server = FuzzServer(binary(), data, FUZZ_OUTPUT / "server-malformed.log")
+        server = fuzz_server(data, FUZZ_OUTPUT / "server-malformed.log")
         try:
-            server.start()
+            assert server.start()
             world = seed_world(server)
             document = server.api("GET", "/api/v1/openapi.json", auth=False)
             wrong = []
@@ -477,7 +390,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                                 .replace("{cardID}", world["cards"][world["round"]][0]).replace("{hole}", "1"))
                     for body in MALFORMED_BODIES:
                         try:
-                            status, _, parsed = server.request(method.upper(), concrete, body, content_type="application/json")
+                            status, _, parsed = server.exchange(method.upper(), concrete, body, content_type="application/json")
                         except OSError as error:
                             time.sleep(0.5)
                             fatal = [line for line in server.log_text().splitlines() if "Fatal error" in line or " at /" in line][:4]

@@ -26,10 +26,12 @@ final class StreamHub: Sendable {
         /// Topics asked of their source and not yet published or rejected: asked once.
         var requested: Set<StreamTopic> = []
         var stopped = false
-        /// All streams now, and the most since memory was last given back.
-        var total = 0
+        /// The most streams open at once since memory was last given back.
         var peak = 0
         var releaseScheduled = false
+
+        /// All open streams.
+        var total: Int { subscribers.values.reduce(0, +) }
     }
 
     private let shared = Mutex(Shared())
@@ -49,7 +51,6 @@ final class StreamHub: Sendable {
         let (streams, joined): (NIOLoopBound<LoopStreams>?, Joined) = shared.withLock { shared in
             if shared.stopped { return (nil, .stopped) }
             shared.subscribers[topic, default: 0] += 1
-            shared.total += 1
             shared.peak = max(shared.peak, shared.total)
             let key = ObjectIdentifier(loop)
             let streams = shared.loops[key] ?? NIOLoopBound(LoopStreams(), eventLoop: loop)
@@ -66,7 +67,6 @@ final class StreamHub: Sendable {
         let (streams, release) = shared.withLock { shared in
             let remaining = shared.subscribers[topic, default: 1] - 1
             shared.subscribers[topic] = remaining > 0 ? remaining : nil
-            shared.total -= 1
             // A crowd left (a clubhouse of TVs and phones, or a flood of connections): what
             // their connections took goes back to the system, not kept by the allocator.
             let crowdLeft = shared.peak - shared.total >= Self.releaseAfter && shared.total * 2 <= shared.peak
@@ -162,7 +162,7 @@ final class StreamHub: Sendable {
 
     var statistics: Statistics {
         Statistics(
-            subscribers: shared.withLock { $0.subscribers.values.reduce(0, +) },
+            subscribers: shared.withLock { $0.total },
             framesSkipped: skipped.load(ordering: .relaxed)
         )
     }

@@ -9,12 +9,10 @@ public struct AllowedHosts: Sendable, Equatable {
     /// Lowercased, without port or trailing dot.
     public let names: Set<String>
     /// `*`: any name (only behind a proxy that checks names itself).
-    public let anyName: Bool
+    public var anyName: Bool { names.contains("*") }
 
     public init(_ names: [String]) {
-        let normalized = names.map { Self.normalize($0) }.filter { !$0.isEmpty }
-        anyName = normalized.contains("*")
-        self.names = Set(normalized)
+        self.names = Set(names.map { Self.normalize($0) }.filter { !$0.isEmpty })
     }
 
     /// The listen address, localhost and this machine's names; when listening on every
