@@ -32,21 +32,16 @@ soak: deps system-deps
 	HYZER_LOAD_SECONDS=60 python3 -m pytest Tests/system/test_load.py -q -s -p no:cacheprovider
 	HYZER_FUZZ_EXAMPLES=200 python3 -m pytest Tests/system/test_openapi_fuzz.py -q -s -p no:cacheprovider
 
-## Benchmarks on release builds: SSE fan-out (1,000 and 5,000 subscribers), propagation
-## between two devices (embedded cloud and PostgreSQL), initial pull of 100,000 events,
-## what accounts cost (signed-in vs anonymous page, one sign-in), and backups (backup + verify
-## and restore of a 100,000-event store, compression ratio, score POST p99 during backups).
+## Benchmarks on release builds, one table (and bench-results.json, to compare runs): score
+## writes (one client, 64 at once), pages against a bare Hummingbird hello served by the bench
+## itself, 10,000 SSE subscribers, propagation through PostgreSQL, initial pull of 1,000,000
+## events (embedded and PostgreSQL), standings in a 10,000-event round, first answer after
+## exec with a black-holed cloud, RSS per idle subscriber; each with its goal. Takes ~5 min.
+## The single benchmarks (sse, sync, pull, backup, standings, idle) run alone: see hyzer-bench.
 bench: deps
 	$(SWIFT) build -c release --product hyzer
 	$(SWIFT) build -c release --product hyzer-bench
-	.build/release/hyzer-bench sse --server .build/release/hyzer --subscribers 1000,5000 --scores 20
-	.build/release/hyzer-bench sync --server .build/release/hyzer --scores 200
-	scripts/with-postgres .build/release/hyzer-bench sync --server .build/release/hyzer --scores 200
-	.build/release/hyzer-bench pull --events 100000
-	scripts/with-postgres .build/release/hyzer-bench pull --events 100000
-	scripts/bench-accounts .build/release/hyzer
-	.build/release/hyzer-bench backup --server .build/release/hyzer --events 100000
-	.build/release/hyzer-bench standings
+	scripts/with-postgres .build/release/hyzer-bench report --server .build/release/hyzer --subscribers 10000 --events 1000000 --output bench-results.json
 
 ## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
 demo: build

@@ -69,22 +69,8 @@ enum BackupBench {
     }
 
     static func postLatency(server path: String, data: URL, round: UUID, players: [UUID]) async throws -> String {
-        func cli(_ arguments: [String], input: String? = nil) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments + ["--data-dir", data.path]
-            let output = Pipe()
-            let stdin = Pipe()
-            process.standardOutput = output
-            process.standardInput = stdin
-            try process.run()
-            if let input { stdin.fileHandleForWriting.write(Data((input + "\n").utf8)) }
-            try stdin.fileHandleForWriting.close()
-            process.waitUntilExit()
-            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = try cli(["admin", "create-user", "bench.admin", "--role", "admin"], input: "bench admin password")
-        let token = try cli(["admin", "token", "bench.admin"])
+        try BenchServer.cli(path, ["admin", "create-user", "bench.admin", "--role", "admin"], data: data, input: "bench admin password")
+        let token = try BenchServer.cli(path, ["admin", "token", "bench.admin"], data: data)
         let port = try HyzerBench.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)

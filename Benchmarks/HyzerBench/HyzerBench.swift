@@ -44,6 +44,9 @@ struct HyzerBench {
             for row in try await BackupBench.run(server: options.server, events: options.events) { print(row) }
         case "standings":
             for row in try await StandingsBench.run() { print(row) }
+        case "report":
+            try await ReportBench.run(ReportBench.Options(server: options.server, pgURL: options.cloud, subscribers: options.subscriberCounts.last ?? 10_000,
+                                                          pullEvents: options.events, seconds: options.seconds, output: options.output))
         case "idle":
             for count in options.subscriberCounts {
                 print(try await idle(connections: count, server: options.server))
@@ -59,6 +62,8 @@ struct HyzerBench {
         var scores = 20
         var events = 100_000
         var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
+        var seconds = 5.0
+        var output = "bench-results.json"
 
         init(_ arguments: [String]) {
             var iterator = arguments.makeIterator()
@@ -69,6 +74,8 @@ struct HyzerBench {
                 case "--scores": scores = iterator.next().flatMap(Int.init) ?? scores
                 case "--events": events = iterator.next().flatMap(Int.init) ?? events
                 case "--cloud": cloud = iterator.next() ?? cloud
+                case "--seconds": seconds = iterator.next().flatMap(Double.init) ?? seconds
+                case "--output": output = iterator.next() ?? output
                 default: print("unknown argument \(argument)")
                 }
             }
@@ -83,9 +90,13 @@ struct HyzerBench {
         var rssAfter: Int
         var connectSeconds: Double
 
+        func percentile(_ p: Double) -> Double {
+            let sorted = latencies.sorted()
+            return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
+
         var report: String {
             let sorted = latencies.sorted()
-            func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
             let perSubscriber = Double(rssAfter - rssBefore) * 1024 / Double(subscribers)
             return String(
                 format: "subscribers=%d deliveries=%d/%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms rss_before=%.1fMB rss_after=%.1fMB rss_per_subscriber=%.1fKB connect=%.1fs",
@@ -96,23 +107,16 @@ struct HyzerBench {
     }
 
     static func run(subscribers: Int, scores: Int, server path: String) async throws -> Result {
-        let port = try freePort()
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: data) }
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: path)
-        server.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--demo", "--log-level", "warning"]
-        try server.run()
-        defer { server.terminate() }
-
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let base = "http://127.0.0.1:\(port)"
-        try await waitForHealth(http, base)
+        let server = try await BenchServer.start(path, demo: true)
+        defer { server.stop() }
+        let port = server.port
+        let http = HTTPClient.shared
+        let base = server.base
         let roundID = try await firstRound(http, base)
         let players = try await roundPlayers(http, base, roundID)
         let startVersion = try await version(http, base, roundID)
         try await Task.sleep(for: .seconds(1))
-        let rssBefore = rss(server.processIdentifier)
+        let rssBefore = server.rss
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let recorder = Recorder(subscribers: subscribers)
@@ -130,7 +134,7 @@ struct HyzerBench {
         try await recorder.waitAll(version: startVersion, timeout: 60)
         let connectSeconds = Date().timeIntervalSince(connectStart)
         try await Task.sleep(for: .seconds(2))
-        let rssAfter = rss(server.processIdentifier)
+        let rssAfter = server.rss
 
         var latencies: [Double] = []
         var expected = 0
@@ -141,6 +145,7 @@ struct HyzerBench {
             var request = HTTPClientRequest(url: "\(base)/api/v1/rounds/\(roundID)/scores")
             request.method = .POST
             request.headers.add(name: "content-type", value: "application/json")
+            request.headers.add(name: "authorization", value: "Bearer \(server.token)")
             request.body = .bytes(ByteBuffer(string: #"{"playerID":"\#(player)","hole":\#(hole),"strokes":3}"#))
             let response = try await http.execute(request, timeout: .seconds(10))
             guard response.status == .created else { throw BenchError("score \(score) answered \(response.status)") }
@@ -152,7 +157,6 @@ struct HyzerBench {
         }
         for channel in channels { channel.close(promise: nil) }
         try await group.shutdownGracefully()
-        try await http.shutdown()
         return Result(subscribers: subscribers, latencies: latencies, expected: expected, rssBefore: rssBefore, rssAfter: rssAfter, connectSeconds: connectSeconds)
     }
 
@@ -232,6 +236,17 @@ struct HyzerBench {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// This process's peak RSS in KB (VmHWM), since the last `resetPeakRSS`.
+    static func peakRSS() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        return Int(line?.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    static func resetPeakRSS() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
 
     static func raiseFileLimit() {

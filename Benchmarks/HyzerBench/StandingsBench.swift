@@ -17,13 +17,16 @@ enum StandingsBench {
         var read: [Double] = []
         var compute: [Double] = []
 
+        var p50: Double { Self.p(total, 0.5) }
+        var p99: Double { Self.p(total, 0.99) }
+        static func p(_ values: [Double], _ q: Double) -> Double {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
+        }
+
         func line(_ name: String, _ detail: String) -> String {
-            func p(_ values: [Double], _ q: Double) -> Double {
-                let sorted = values.sorted()
-                return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
-            }
-            return String(format: "%@ %@ p50=%.2fms p99=%.2fms goal<=2ms | from scratch: read_p50=%.2fms compute_p50=%.2fms",
-                          name, detail, p(total, 0.5), p(total, 0.99), p(read, 0.5), p(compute, 0.5))
+            String(format: "%@ %@ p50=%.2fms p99=%.2fms goal<=2ms | from scratch: read_p50=%.2fms compute_p50=%.2fms",
+                   name, detail, p50, p99, Self.p(read, 0.5), Self.p(compute, 0.5))
         }
     }
 
@@ -38,6 +41,17 @@ enum StandingsBench {
     }
 
     static func run() async throws -> [String] {
+        try await withClub { domain, course, players in
+            [try await bigRound(domain, course: course, players: players).line, try await event(domain, course: course, players: Array(players.prefix(150)))]
+        }
+    }
+
+    /// The 10,000-event round's timing alone, for the report.
+    static func bigRoundTiming() async throws -> Timing {
+        try await withClub { domain, course, players in try await bigRound(domain, course: course, players: players).timing }
+    }
+
+    static func withClub<T>(_ body: (DomainStore, Course, [Player]) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-standings-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let stores = try await Stores(directory: directory)
@@ -46,10 +60,10 @@ enum StandingsBench {
         let players = try await domain.createPlayers((0..<200).map { index in
             try PlayerDraft(displayName: "Player \(index)", handle: "bench\(index)").validated()
         })
-        return [try await bigRound(domain, course: course, players: players), try await event(domain, course: course, players: Array(players.prefix(150)))]
+        return try await body(domain, course, players)
     }
 
-    static func bigRound(_ domain: DomainStore, course: Course, players: [Player]) async throws -> String {
+    static func bigRound(_ domain: DomainStore, course: Course, players: [Player]) async throws -> (line: String, timing: Timing) {
         let round = try await domain.createRound(RoundDraft.Valid(name: "Big round", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
         let holes = course.holes.map(\.number)
         _ = try await domain.recordScores(players.flatMap { player in holes.map { ScoreSubmission(playerID: player.id, hole: $0, strokes: .count(3)) } }, in: round.id, by: nil)
@@ -84,7 +98,7 @@ enum StandingsBench {
             timing.read.append(milliseconds(read))
             timing.compute.append(milliseconds { _ = RoundBoard(snapshot).leaderboard })
         }
-        return timing.line("standings_after_one_new_event", "events=\(snapshot.events.count) players=\(players.count)")
+        return (timing.line("standings_after_one_new_event", "events=\(snapshot.events.count) players=\(players.count)"), timing)
     }
 
     static func event(_ domain: DomainStore, course: Course, players: [Player]) async throws -> String {

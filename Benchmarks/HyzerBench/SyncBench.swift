@@ -10,18 +10,36 @@ import NIOPosix
 /// Sync benchmarks: propagation between two server processes, and the initial pull.
 enum SyncBench {
     /// Score on A → `event: standings` on B's stream, over `scores` scores posted one at a time.
+    struct Propagation {
+        var kind: String
+        var scores: Int
+        var latencies: [Double]
+        var lost: Int
+        var p50: Double { percentile(0.5) }
+        var p99: Double { percentile(0.99) }
+        func percentile(_ p: Double) -> Double {
+            let sorted = latencies.sorted()
+            return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
+    }
+
     static func propagation(server path: String, cloud: String, scores: Int) async throws -> String {
+        let result = try await measurePropagation(server: path, cloud: cloud, scores: scores)
+        return String(format: "sync cloud=%@ scores=%d received=%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms",
+                      result.kind, scores, result.latencies.count, result.lost, result.p50, result.p99, result.latencies.max() ?? .nan)
+    }
+
+    static func measurePropagation(server path: String, cloud: String, scores: Int) async throws -> Propagation {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-syncbench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let cloudArgument = cloud.isEmpty ? "sqlite:\(root.appendingPathComponent("cloud.sqlite").path)" : cloud
-        let portA = try HyzerBench.freePort(), portB = try HyzerBench.freePort()
-        let a = try launch(path, port: portA, data: root.appendingPathComponent("a"), cloud: cloudArgument, demo: true)
-        let b = try launch(path, port: portB, data: root.appendingPathComponent("b"), cloud: cloudArgument, demo: false)
-        defer { a.terminate(); b.terminate() }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let baseA = "http://127.0.0.1:\(portA)", baseB = "http://127.0.0.1:\(portB)"
-        try await HyzerBench.waitForHealth(http, baseA)
-        try await HyzerBench.waitForHealth(http, baseB)
+        let a = try await BenchServer.start(path, data: root.appendingPathComponent("a"), cloud: cloudArgument, demo: true)
+        defer { a.stop() }
+        let b = try await BenchServer.start(path, data: root.appendingPathComponent("b"), cloud: cloudArgument)
+        defer { b.stop() }
+        let portB = b.port
+        let http = HTTPClient.shared
+        let baseA = a.base, baseB = b.base
         let roundID = try await HyzerBench.firstRound(http, baseA)
         var players = try await HyzerBench.roundPlayers(http, baseA, roundID)
         // Wait until B has the round, then watch B's stream.
@@ -56,6 +74,7 @@ enum SyncBench {
             var post = HTTPClientRequest(url: "\(baseA)/api/v1/rounds/\(roundID)/scores")
             post.method = .POST
             post.headers.add(name: "content-type", value: "application/json")
+            post.headers.add(name: "authorization", value: "Bearer \(a.token)")
             post.body = .bytes(ByteBuffer(string: body))
             let sentAt = NIODeadline.now().uptimeNanoseconds
             let response = try await http.execute(post, timeout: .seconds(10))
@@ -76,16 +95,25 @@ enum SyncBench {
         }
         try await channel.close()
         try await group.shutdownGracefully()
-        try await http.shutdown()
-        let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        let kind = cloud.isEmpty ? "embedded" : "postgres"
-        return String(format: "sync cloud=%@ scores=%d received=%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms",
-                      kind, scores, latencies.count, lost, percentile(0.5), percentile(0.99), sorted.last ?? .nan)
+        return Propagation(kind: cloud.isEmpty ? "embedded" : "postgres", scores: scores, latencies: latencies, lost: lost)
     }
 
     /// An empty device pulls `events` score events (with their rounds, course and players).
+    struct Pull {
+        var kind: String
+        var events: Int
+        var seconds: Double
+        /// Growth of this process's peak RSS while pulling.
+        var peakGrowthMB: Double
+        var perSecond: Double { Double(events) / seconds }
+    }
+
     static func initialPull(cloud address: String, events: Int) async throws -> String {
+        let result = try await measurePull(cloud: address, events: events)
+        return String(format: "pull cloud=%@ events=%d seconds=%.2f events_per_second=%.0f peak_rss_growth=%.0fMB", result.kind, events, result.seconds, result.perSecond, result.peakGrowthMB)
+    }
+
+    static func measurePull(cloud address: String, events: Int) async throws -> Pull {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-pullbench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         var logger = Logger(label: "bench")
@@ -108,7 +136,7 @@ enum SyncBench {
         }
     }
 
-    static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, root: URL, logger: Logger) async throws -> String {
+    static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, root: URL, logger: Logger) async throws -> Pull {
         guard await cloud.resolveAccount() == .available else { throw BenchError("cloud unavailable") }
         // Seed the cloud: one course, 200 players, rounds of 200 players × 18 holes.
         var club = BenchClub()
@@ -142,22 +170,16 @@ enum SyncBench {
         configuration.zone = zone
         let engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: logger)
         await engine.resolveAccount()
+        HyzerBench.resetPeakRSS()
+        let peakBefore = HyzerBench.peakRSS()
         let started = ContinuousClock.now
         let pulled = await engine.pullChanges()
         let elapsed = ContinuousClock.now - started
-        let seconds = elapsed.seconds
-        return String(format: "pull cloud=%@ events=%d records=%d seconds=%.2f events_per_second=%.0f", kind, events, pulled, seconds, Double(events) / seconds)
+        guard pulled >= events else { throw BenchError("pulled \(pulled) records of \(events) events") }
+        return Pull(kind: kind, events: events, seconds: elapsed.seconds, peakGrowthMB: Double(HyzerBench.peakRSS() - peakBefore) / 1024)
     }
 
     static func record<T: Encodable>(_ type: RecordType, _ id: UUID, _ hlc: HLC, _ payload: T) throws -> CloudRecord {
         CloudRecord(type: type, id: id.uuidString.lowercased(), hlc: hlc, payload: try RecordCoding.encode(payload))
-    }
-
-    static func launch(_ path: String, port: Int, data: URL, cloud: String, demo: Bool) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", cloud, "--log-level", "warning"] + (demo ? ["--demo"] : [])
-        try process.run()
-        return process
     }
 }

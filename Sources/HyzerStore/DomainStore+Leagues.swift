@@ -33,11 +33,11 @@ extension DomainStore {
 
     public func createEvent(_ valid: EventDraft.Valid, createdBy: UUID? = nil) async throws -> Event {
         let event = Event(id: UUID(), name: valid.name, divisions: valid.divisions, createdBy: createdBy, createdAt: now(), updatedAt: tick())
-        let written = try await pool.write { db in
+        let written = try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
             try EventRecord(event).insert(db)
             return event
         }
-        return await queue(written) { [(.event, $0.id.text, $0.updatedAt)] }
+        return written
     }
 
     public func events() async throws -> [Event] {
@@ -61,7 +61,7 @@ extension DomainStore {
     /// Records who won a division's playoff. Only a tie for first of a finished event has one.
     public func recordPlayoff(eventID: UUID, division: String, winner: UUID) async throws -> EventSnapshot {
         let stamp = tick()
-        let written = try await pool.write { db in
+        let written = try await write(queueing: { [(.event, $0.event.id.text, $0.event.updatedAt)] }) { db in
             var snapshot = try self.eventSnapshot(eventID, db)
             let standings = snapshot.standings
             guard standings.isFinal else { throw LeagueRejection.conflict("The playoff is decided once every round of the event is completed.") }
@@ -79,7 +79,7 @@ extension DomainStore {
             try Self.bumpRounds(of: eventID, db)
             return snapshot
         }
-        return await queue(written) { [(.event, $0.event.id.text, $0.event.updatedAt)] }
+        return written
     }
 
     static func bumpRounds(of eventID: UUID, _ db: Database) throws {
@@ -92,7 +92,7 @@ extension DomainStore {
     /// round, its starting hole on the course.
     public func setCards(_ cards: [Card], of roundID: UUID) async throws -> RoundSnapshot {
         let stamp = tick()
-        let written = try await pool.write { db in
+        let written = try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             var snapshot = try Self.snapshot(roundID, db)
             do throws(FieldErrors) { try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch { throw LeagueRejection.invalid(error) }
             // A card that keeps its name keeps its id: its page stays open on the phones.
@@ -107,7 +107,7 @@ extension DomainStore {
             snapshot.version += 1
             return snapshot
         }
-        return await queue(written) { [(.round, $0.round.id.text, $0.round.updatedAt)] }
+        return written
     }
 
     /// Cards made the tournament director's way (`CardPlanner`): by division, ordered by the
@@ -161,7 +161,7 @@ extension DomainStore {
     public func recordCardHole(_ entries: [CardEntry], hole: Int, card cardID: UUID, in roundID: UUID, by reporter: Identity?) async throws -> RoundSnapshot {
         let stamp = tick()
         let deviceID = deviceID
-        let written = try await pool.write { db -> (RoundSnapshot, [ScoreEvent]) in
+        let written = try await write(queueing: { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) { db -> (RoundSnapshot, [ScoreEvent]) in
             var snapshot = try Self.snapshot(roundID, db)
             guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
             let coach = reporter.map { $0.role.includes(.coach) } ?? true
@@ -199,7 +199,7 @@ extension DomainStore {
             return (snapshot, recorded)
         }
         if let last = written.1.last { advanceClock(past: last.recordedAt) }
-        return await queue(written) { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }.0
+        return written.0
     }
 
     /// Records submissions into `snapshot` inside one write transaction, by the usual rules.
@@ -245,7 +245,7 @@ extension DomainStore {
     /// for themselves; a coach may sign for anyone (a player without a phone).
     public func sign(playerID: UUID, in roundID: UUID, by reporter: Identity?) async throws -> RoundSnapshot {
         let stamp = tick()
-        let written = try await pool.write { db -> (RoundSnapshot, Signature?) in
+        let written = try await write(queueing: { $0.1.map { [(.signature, $0.id.text, $0.signedAt)] } ?? [] }) { db -> (RoundSnapshot, Signature?) in
             var snapshot = try Self.snapshot(roundID, db)
             let name = snapshot.playerNames[playerID] ?? "This player"
             guard snapshot.round.playerIDs.contains(playerID) else { throw LeagueRejection.invalid(FieldErrors("playerID", "That player is not in this round.")) }
@@ -270,7 +270,7 @@ extension DomainStore {
             snapshot.version += 1
             return (snapshot, signature)
         }
-        return await queue(written) { $0.1.map { [(.signature, $0.id.text, $0.signedAt)] } ?? [] }.0
+        return written.0
     }
 }
 
@@ -283,7 +283,7 @@ extension DomainStore {
         let players = list.map { valid in
             Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: tick(), originDeviceID: deviceID)
         }
-        let written = try await pool.write { db in
+        let written = try await write(queueing: { $0.map { (.player, $0.id.text, $0.updatedAt) } }) { db in
             var errors = FieldErrors()
             for player in players where try PlayerRecord.filter(Column("handle") == player.handle.value).fetchCount(db) > 0 {
                 errors.add("csv", AccountError.handleTaken(player.handle.value).description)
@@ -292,7 +292,7 @@ extension DomainStore {
             for player in players { try Self.savePlayer(player, db) }
             return players
         }
-        return await queue(written) { $0.map { (.player, $0.id.text, $0.updatedAt) } }
+        return written
     }
 
     /// Records a round's results in one transaction, each by the usual rules: a hole that
@@ -301,7 +301,7 @@ extension DomainStore {
     public func recordScores(_ submissions: [ScoreSubmission], in roundID: UUID, by reporter: Identity?) async throws -> RoundSnapshot {
         let stamp = tick()
         let deviceID = deviceID
-        let written = try await pool.write { db -> (RoundSnapshot, [ScoreEvent]) in
+        let written = try await write(queueing: { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) { db -> (RoundSnapshot, [ScoreEvent]) in
             var snapshot = try Self.snapshot(roundID, db)
             let submissions = submissions.map { submission in
                 var submission = submission
@@ -314,6 +314,6 @@ extension DomainStore {
             return (snapshot, recorded)
         }
         if let last = written.1.last { advanceClock(past: last.recordedAt) }
-        return await queue(written) { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }.0
+        return written.0
     }
 }

@@ -15,13 +15,10 @@ extension DomainStore {
     /// every device has one from its first start and any real edit wins over a default.
     func ensureClubSettings() async throws {
         let defaults = ClubSettingsPayload.defaults(deviceID: deviceID)
-        let created = try await pool.write { db in
+        _ = try await write(queueing: { $0 ? [(.clubSettings, ClubSettingsPayload.sentinelID, defaults.newest)] : [] }) { db in
             guard try Self.settings(db) == nil else { return false }
             try Self.writeSettings(defaults, db)
             return true
-        }
-        if created {
-            _ = await queue(defaults) { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }
         }
     }
 
@@ -33,7 +30,7 @@ extension DomainStore {
     /// of different fields on two devices both survive the merge.
     public func updateClubSettings(clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil) async throws -> ClubSettingsPayload {
         let stamp = tick()
-        let updated = try await pool.write { db in
+        return try await write(queueing: { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }) { db in
             var settings = try Self.settings(db) ?? .defaults(deviceID: self.deviceID)
             // Only fields that change get the new clock: a form that re-sends the others must
             // not win them over another device's edit.
@@ -46,7 +43,6 @@ extension DomainStore {
             try Self.writeSettings(settings, db)
             return settings
         }
-        return await queue(updated) { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }
     }
 
     static func settings(_ db: Database) throws -> ClubSettingsPayload? {

@@ -11,16 +11,22 @@ public final class DomainStore: Sendable {
     public let deviceID: UUID
     let clock: Mutex<HybridClock>
     let now: @Sendable () -> Date
-    /// Where local changes are queued for the cloud. A failed enqueue loses nothing: the
-    /// domain write is committed, and reconciling on start queues it again.
-    let outbox: OperationalStore?
+    /// Where local changes wait for the cloud: in this file, written by each local write in
+    /// its own transaction (`write(queueing:_:)`).
+    public let outbox: Outbox
     let boards = BoardCache()
+    /// Score submissions from concurrent requests, committed together.
+    let scores = GroupCommit<PendingScore, RecordedScore>()
 
-    init(path: String, deviceID: UUID, outbox: OperationalStore?, now: @escaping @Sendable () -> Date) throws {
+    /// Fault tests only (see `CrashPoints`).
+    let crashPoints: CrashPoints?
+
+    init(path: String, deviceID: UUID, now: @escaping @Sendable () -> Date, crashPoints: CrashPoints? = nil) throws {
+        self.crashPoints = crashPoints
         pool = try StoreFile.open(path: path, migrator: DomainMigrations.migrator, durable: true)
         self.deviceID = deviceID
         self.now = now
-        self.outbox = outbox
+        outbox = Outbox(pool: pool)
         let latest = try pool.read { db in try Self.latestClockReading(db) }
         clock = Mutex(HybridClock(deviceID: deviceID, latest: latest))
     }
@@ -60,14 +66,14 @@ public final class DomainStore: Sendable {
 
     public func createCourse(_ valid: CourseDraft.Valid) async throws -> Course {
         let course = Course(id: UUID(), name: valid.name, holes: valid.holes, createdAt: now(), updatedAt: tick())
-        let written = try await pool.write { db in
+        let written = try await write(queueing: { [(.course, $0.id.text, $0.updatedAt)] }) { db in
             try CourseRecord(id: course.id.text, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description).insert(db)
             for hole in course.holes {
                 try HoleRecord(courseID: course.id.text, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
             }
             return course
         }
-        return await queue(written) { [(.course, $0.id.text, $0.updatedAt)] }
+        return written
     }
 
     public func courses() async throws -> [Course] {
@@ -95,12 +101,12 @@ public final class DomainStore: Sendable {
             createdBy: createdBy, createdAt: created, updatedAt: tick(),
             eventID: valid.eventID, divisions: valid.divisions
         )
-        let written = try await pool.write { db in
+        let written = try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
             try RoundRecord(round, version: 1).insert(db)
             try RoundRecord.writePlayers(of: round, db)
             return round
         }
-        return await queue(written) { [(.round, $0.id.text, $0.updatedAt)] }
+        return written
     }
 
     /// Checks a draft (form or API) against the courses, players and events that exist, and
@@ -122,7 +128,7 @@ public final class DomainStore: Sendable {
     public func setStatus(of roundID: UUID, to status: RoundStatus) async throws -> RoundSnapshot {
         let stamp = tick()
         let moment = now()
-        let written = try await pool.write { db in
+        let written = try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             guard var record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
             let current = RoundStatus(rawValue: record.status) ?? .scheduled
             guard current.canMove(to: status) else {
@@ -136,7 +142,7 @@ public final class DomainStore: Sendable {
             try record.update(db)
             return try Self.snapshot(roundID, db)
         }
-        return await queue(written) { [(.round, $0.round.id.text, $0.round.updatedAt)] }
+        return written
     }
 
     public func roundSummaries(limit: Int = 50) async throws -> [RoundSummary] {
@@ -214,53 +220,32 @@ public final class DomainStore: Sendable {
         public var snapshot: RoundSnapshot
     }
 
-    /// Checks a submission against the round as stored and records it, all in one write
-    /// transaction: nothing is written when a rule refuses it. Throws `ScoreRejection` or
-    /// `StoreError.notFound`.
+    /// Checks a submission against the round as stored and records it. Nothing is written
+    /// when a rule refuses it. Throws `ScoreRejection` or `StoreError.notFound`.
     /// `reporter` is who entered it (nil only for local tools): an athlete may record only
     /// their own scores (`ScorePermission`), and the event names them in `reportedBy`.
+    ///
+    /// Submissions that arrive while another commit is under way are committed together, in
+    /// arrival order, in one transaction with their outbox entries (`GroupCommit`): one fsync
+    /// for the lot, one version change per round, and so one standings render and one live
+    /// frame. Each is answered once that transaction is on disk.
     public func recordScore(_ submission: ScoreSubmission, in roundID: UUID, by reporter: Identity? = nil) async throws -> RecordedScore {
-        let stamp = tick()
-        let deviceID = deviceID
-        let written = try await pool.write { db in
-            var submission = submission
-            submission.playerID = try Self.canonicalID(submission.playerID, db)
-            let before = try Self.snapshot(roundID, db)
-            if let reporter {
-                guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: before.round.cards) else { throw ScoreRejection.notYours }
-                submission.reportedBy = reporter.playerID
-            }
-            let decision = ScoreRules.decide(
-                submission, round: before.round, course: before.course, playerNames: before.playerNames,
-                existing: before.events, newID: UUID(), deviceID: deviceID, recordedAt: stamp,
-                signed: Set(before.signatures.map(\.playerID)), byCoach: reporter.map { $0.role.includes(.coach) } ?? true
-            )
-            switch decision {
-            case .failure(let rejection):
-                throw rejection
-            case .success(.duplicate(let event)):
-                return RecordedScore(event: event, duplicate: true, snapshot: before)
-            case .success(.record(let event)):
-                // An id used in another round is not a retry of this request.
-                if try ScoreEventRecord.exists(db, key: event.id.text) {
-                    throw ScoreRejection.conflict(field: "id", message: "A different score was already recorded with id \(event.id.text).")
-                }
-                try ScoreEventRecord(event).insert(db)
-                try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
-                var after = before
-                after.events.append(event)
-                after.version += 1
-                return RecordedScore(event: event, duplicate: false, snapshot: after)
-            }
+        try await scores.submit(PendingScore(submission: submission, roundID: roundID, reporter: reporter)) { batch in
+            let results = try await self.commitScores(batch)
+            self.crashPoints?.pass(.scoreCommitted)
+            return results
         }
-        return await queue(written) { $0.duplicate ? [] : [(.scoreEvent, $0.event.id.text, $0.event.recordedAt)] }
     }
 }
 
 extension DomainStore {
-    /// Queues what a committed local write changed for the cloud, then hands the value on.
-    func queue<T>(_ value: T, _ records: (T) -> [(RecordType, String, HLC)]) async -> T {
-        try? await outbox?.enqueue(records(value))
-        return value
+    /// One write transaction that also queues, in the same transaction, the records it
+    /// changed (`records` of its result) for the cloud.
+    func write<T: Sendable>(queueing records: @escaping @Sendable (T) -> [(RecordType, String, HLC)], _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.write { db in
+            let value = try body(db)
+            try Outbox.enqueue(records(value), db)
+            return value
+        }
     }
 }

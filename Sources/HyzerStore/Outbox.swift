@@ -45,34 +45,39 @@ public struct SyncLogEntry: Hashable, Sendable {
     }
 }
 
-extension OperationalStore {
+/// The outbox (`SyncMetadata`): local records waiting to reach the cloud. It lives in
+/// `domain.sqlite`, beside the records, so every local write queues itself in its own
+/// transaction (`enqueue(_:_:)`): a crash can never keep a committed change out of it, nor
+/// queue one that did not commit. The sync engine claims and marks entries here.
+public final class Outbox: Sendable {
+    let pool: DatabasePool
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
     // MARK: Enqueueing
 
     /// Marks local records as waiting to be pushed. A newer version replaces an older one
     /// whatever its state; the same or an older version changes nothing.
     public func enqueue(_ records: [(RecordType, String, HLC)]) async throws {
         guard !records.isEmpty else { return }
-        try await pool.write { db in
-            var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
-                ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'pending', attempts = 0,
-                    lastError = NULL, nextAttemptAt = NULL, sequence = excluded.sequence
-                WHERE excluded.hlc > outbox.hlc
-                """)
-            for (type, id, hlc) in records {
-                sequence += 1
-                try statement.execute(arguments: [type.rawValue, id, hlc.description, sequence])
-            }
-        }
+        try await pool.write { db in try Self.enqueue(records, db) }
     }
 
-    /// Stores the change token once a pulled page is applied. Pulled records need no outbox
-    /// entry: the cloud has them, and reconciling on start only looks at this device's own
-    /// writes.
-    public func setChangeToken(_ token: Int64, zone: String) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token", arguments: [zone, token])
+    /// `enqueue` inside the caller's write transaction.
+    static func enqueue(_ records: [(RecordType, String, HLC)], _ db: Database) throws {
+        guard !records.isEmpty else { return }
+        var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
+            ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'pending', attempts = 0,
+                lastError = NULL, nextAttemptAt = NULL, sequence = excluded.sequence
+            WHERE excluded.hlc > outbox.hlc
+            """)
+        for (type, id, hlc) in records {
+            sequence += 1
+            try statement.execute(arguments: [type.rawValue, id, hlc.description, sequence])
         }
     }
 
@@ -205,31 +210,28 @@ extension OperationalStore {
         return OutboxEntry(type: type, id: row["recordID"], hlc: hlc, status: status, attempts: row["attempts"],
                            lastError: row["lastError"], nextAttemptAt: row["nextAttemptAt"])
     }
+}
 
-    // MARK: Change tokens and the log
-
-    public func changeToken(zone: String) async throws -> Int64 {
-        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0 }
-    }
-
-    public func appendLog(_ entry: SyncLogEntry, keep: Int = 500) async throws {
+extension Outbox {
+    /// Takes in entries kept elsewhere (`Stores.adoptLegacyOutbox`), states and attempts as
+    /// they were, after what is queued here; in flight counts as pending (never confirmed).
+    func adopt(_ entries: [(entry: OutboxEntry, sequence: Int)]) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO sync_log (at, operation, records, durationMs, result, message) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [entry.at, entry.operation, entry.records, entry.durationMs, entry.result, entry.message])
-            try db.execute(sql: "DELETE FROM sync_log WHERE id <= (SELECT MAX(id) FROM sync_log) - ?", arguments: [keep])
-        }
-    }
-
-    public func recentLog(limit: Int = 50) async throws -> [SyncLogEntry] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM sync_log ORDER BY id DESC LIMIT ?", arguments: [limit]).map {
-                SyncLogEntry(at: $0["at"], operation: $0["operation"], records: $0["records"], durationMs: $0["durationMs"], result: $0["result"], message: $0["message"])
+            let base = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO outbox (recordType, recordID, hlc, status, attempts, lastError, nextAttemptAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = excluded.status, attempts = excluded.attempts,
+                    lastError = excluded.lastError, nextAttemptAt = excluded.nextAttemptAt, sequence = excluded.sequence
+                WHERE excluded.hlc > outbox.hlc
+                """)
+            for (entry, sequence) in entries {
+                let status = entry.status == .inFlight ? .pending : entry.status
+                try statement.execute(arguments: [entry.type.rawValue, entry.id, entry.hlc.description, status.rawValue, entry.attempts,
+                                                  entry.lastError, entry.nextAttemptAt, base + sequence])
             }
         }
     }
-}
 
-extension OperationalStore {
     /// How many failed entries are due for another attempt.
     public func failedDue(now: Date) async throws -> Int {
         try await pool.read { db in

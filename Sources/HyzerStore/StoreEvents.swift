@@ -37,14 +37,4 @@ extension OperationalStore {
             }
         }
     }
-
-    /// After the domain data was replaced: every change token goes back to zero (the next
-    /// pull reads the whole cloud, and records newer there than in the backup come back),
-    /// and every record is queued unless the outbox already has the same or a newer version
-    /// (the cloud then has it).
-    func rebase(on records: [(RecordType, String, HLC)]) async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM change_tokens") }
-        try await resetInFlight()
-        try await enqueue(records)
-    }
 }

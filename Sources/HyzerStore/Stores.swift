@@ -9,6 +9,8 @@ import Synchronization
 public final class Stores: Sendable {
     public let domain: DomainStore
     public let operational: OperationalStore
+    /// Local records waiting for the cloud (in `domain.sqlite`).
+    public var outbox: Outbox { domain.outbox }
     public let directory: URL
     public let backups: BackupFolder
     /// Where a damaged `sync.sqlite` was moved before it was rebuilt on this start.
@@ -26,7 +28,8 @@ public final class Stores: Sendable {
     /// only the process that holds the directory's lock (the server, or a command run while
     /// it is stopped) moves damaged files aside and rebuilds or recovers them; anyone else
     /// gets an error, never a repair under a running server's feet.
-    public init(directory: URL, cloudConfigured: Bool = false, mayRepair: Bool = true, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    public init(directory: URL, cloudConfigured: Bool = false, mayRepair: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
+                crashPoints: CrashPoints? = nil) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let backups = BackupFolder(dataDirectory: directory)
         try FileManager.default.createDirectory(at: backups.url, withIntermediateDirectories: true)
@@ -43,15 +46,16 @@ public final class Stores: Sendable {
         if mayRepair { try DeviceIdentityFile.keep(deviceID, in: directory) }
         let (domain, recovery) = try await Self.openDomain(
             in: directory, backups: backups, cloudConfigured: cloudConfigured, mayRepair: mayRepair,
-            open: { try DomainStore(path: $0.path, deviceID: deviceID, outbox: operational, now: now) }
+            open: { try DomainStore(path: $0.path, deviceID: deviceID, now: now, crashPoints: crashPoints) }
         )
+        try await Self.adoptLegacyOutbox(from: operational, into: domain.outbox)
         try await domain.ensureClubSettings()
         if let damaged {
             try await operational.note(StoreEvent(kind: .rebuiltOperational, detail:
-                "sync.sqlite was damaged and rebuilt; the damaged file is kept as \(damaged.lastPathComponent). The device keeps its id. Every record was queued again for the cloud, and signed-in sessions, API tokens and invites of this machine had to be issued again."))
+                "sync.sqlite was damaged and rebuilt; the damaged file is kept as \(damaged.lastPathComponent). The device keeps its id and its outbox (kept in domain.sqlite); it reads the whole cloud again. Signed-in sessions, API tokens and invites of this machine had to be issued again."))
         }
         if let recovery {
-            try await operational.rebase(on: try await domain.recordVersions())
+            try await Self.rebase(operational, domain, on: try await domain.recordVersions())
             try await operational.note(StoreEvent(kind: .recoveredDomain, detail: recovery.description))
         }
         self.directory = directory
@@ -86,24 +90,42 @@ public final class Stores: Sendable {
         return aside
     }
 
-    /// Puts the two files back in step after a crash: the domain write and its outbox entry
-    /// are two transactions in two files, so a local change may be missing from the outbox
-    /// (queue it) and an entry may be stuck in flight (push it again; pushes are idempotent).
-    /// Returns how many records were queued.
+    /// Puts the outbox back in step after a crash: an entry stuck in flight is pushed again
+    /// (pushes are idempotent), and a local change missing from the outbox is queued. A local
+    /// write queues itself in its own transaction, so only data written before the outbox
+    /// moved into `domain.sqlite` can leave one missing. Returns how many were queued.
     @discardableResult
     public func reconcile() async throws -> Int {
-        try await operational.resetInFlight()
-        let queued = try await operational.versions()
+        try await outbox.resetInFlight()
+        let queued = try await outbox.versions()
         // Only this device's own writes can be missing: whatever carries another device's
-        // clock arrived from the cloud, which already has it. After a rebuilt sync.sqlite
-        // nothing is known, so everything goes (pushes are idempotent).
+        // clock arrived from the cloud, which already has it.
         let device = domain.deviceID
-        let everything = damagedOperationalFile != nil
         let missing = try await domain.recordVersions().filter { type, id, hlc in
-            (everything || hlc.deviceID == device) && (queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true)
+            hlc.deviceID == device && (queued["\(type.rawValue)/\(id)"].map { $0 < hlc } ?? true)
         }
-        try await operational.enqueue(missing)
+        try await outbox.enqueue(missing)
         return missing.count
+    }
+
+    /// Moves outbox entries left in `sync.sqlite` by a version before the outbox moved into
+    /// `domain.sqlite`. Copied first and deleted after: a crash in between only copies them
+    /// again (a newer version wins, an equal one changes nothing).
+    static func adoptLegacyOutbox(from operational: OperationalStore, into outbox: Outbox) async throws {
+        let legacy = try await operational.legacyOutboxEntries()
+        guard !legacy.isEmpty else { return }
+        try await outbox.adopt(legacy)
+        try await operational.removeLegacyOutbox()
+    }
+
+    /// After the domain data was replaced: every change token goes back to zero (the next
+    /// pull reads the whole cloud, and records newer there than in the backup come back),
+    /// and every record is queued unless the outbox already has the same or a newer version
+    /// (the cloud then has it).
+    static func rebase(_ operational: OperationalStore, _ domain: DomainStore, on records: [(RecordType, String, HLC)]) async throws {
+        try await operational.resetChangeTokens()
+        try await domain.outbox.resetInFlight()
+        try await domain.outbox.enqueue(records)
     }
 }
 

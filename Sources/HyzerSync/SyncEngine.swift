@@ -105,7 +105,7 @@ public actor SyncEngine: Service {
             group.addTask { await self.processTriggers() }
             group.addTask {
                 do {
-                    for try await pending in self.stores.operational.pendingCounts() where pending > 0 {
+                    for try await pending in self.stores.outbox.pendingCounts() where pending > 0 {
                         self.trigger(.localWrite)
                     }
                 } catch {}
@@ -179,7 +179,7 @@ public actor SyncEngine: Service {
         } else if now >= nextPeriodic {
             nextPeriodic = now + configuration.fallbackInterval
             trigger(.periodic)
-        } else if let due = try? await stores.operational.failedDue(now: Date()), due > 0 {
+        } else if let due = try? await stores.outbox.failedDue(now: Date()), due > 0 {
             // Failed records retry on their own schedule, not only on the next local write.
             trigger(.localWrite)
         }
@@ -272,7 +272,7 @@ public actor SyncEngine: Service {
         while true {
             let batch: [OutboxEntry]
             do {
-                batch = try await stores.operational.claimDue(limit: configuration.pushBatch, now: Date())
+                batch = try await stores.outbox.claimDue(limit: configuration.pushBatch, now: Date())
             } catch {
                 state = .error("The outbox could not be read: \(error)")
                 await publish()
@@ -287,7 +287,7 @@ public actor SyncEngine: Service {
                 let records = try await stores.domain.cloudRecords(batch.map { ($0.type, $0.id) })
                 let changed = try await cloud.save(records, zone: configuration.zone)
                 configuration.crashPoints?.pass(.pushSaved)
-                try await stores.operational.markSynced(batch)
+                try await stores.outbox.markSynced(batch)
                 configuration.crashPoints?.pass(.pushMarked)
                 pushed += batch.count
                 lastSyncAt = Date()
@@ -296,16 +296,16 @@ public actor SyncEngine: Service {
             } catch let error as CloudError {
                 switch error {
                 case .unreachable:
-                    try? await stores.operational.release(batch)
+                    try? await stores.outbox.release(batch)
                     goOffline()
                 case .readOnly:
-                    try? await stores.operational.release(batch)
+                    try? await stores.outbox.release(batch)
                     account = .restricted
                 case .failed(let detail):
-                    try? await stores.operational.markFailed(batch, error: detail, now: Date())
+                    try? await stores.outbox.markFailed(batch, error: detail, now: Date())
                     state = .error(detail)
                 case .damaged:
-                    try? await stores.operational.release(batch)
+                    try? await stores.outbox.release(batch)
                     account = .damaged
                     state = .error(error.description)
                 }
@@ -313,7 +313,7 @@ public actor SyncEngine: Service {
                 await publish()
                 return pushed
             } catch {
-                try? await stores.operational.markFailed(batch, error: "\(error)", now: Date())
+                try? await stores.outbox.markFailed(batch, error: "\(error)", now: Date())
                 state = .error("\(error)")
                 await log("push", records: batch.count, since: started, result: "failed", message: "\(error)")
                 await publish()
@@ -406,12 +406,12 @@ public actor SyncEngine: Service {
 
     /// Makes failed records due at once and syncs.
     public func retryFailed(type: RecordType? = nil, id: String? = nil) async throws {
-        try await stores.operational.retryFailed(type: type, id: id)
+        try await stores.outbox.retryFailed(type: type, id: id)
         trigger(.manual)
     }
 
     public func status() async -> Status {
-        counts = (try? await stores.operational.counts()) ?? counts
+        counts = (try? await stores.outbox.counts()) ?? counts
         return currentStatus()
     }
 

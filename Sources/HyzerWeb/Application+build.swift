@@ -60,7 +60,7 @@ public func buildApplication(
 /// Opens the stores, loads the templates and makes the services and everything the routes
 /// are built from. Tests use it to read the router's table of routes.
 func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebParts, [any Service], setupToken: String?) {
-    let stores = try await Stores(directory: config.dataDirectory, cloudConfigured: config.cloud != .none)
+    let stores = try await Stores(directory: config.dataDirectory, cloudConfigured: config.cloud != .none, crashPoints: config.sync.crashPoints)
     if config.seedDemo, let roundID = try await stores.domain.seedDemoIfEmpty() {
         logger.info("Seeded a demo round", metadata: ["round": "\(roundID.lowercasedText)"])
     }

@@ -73,7 +73,7 @@ struct Serve: AsyncParsableCommand {
     var backupDays: Int = Environment.value("HYZER_BACKUP_DAYS").flatMap(Int.init) ?? 30
 
     @Option(help: "Host names the server answers to, comma-separated; * for any (only behind a proxy that checks names). Default: the listen address, localhost and this machine's names. (HYZER_ALLOWED_HOSTS)")
-    var allowedHosts: String? = Environment.value("HYZER_ALLOWED_HOSTS")
+    var allowedHosts: String?
 
     @Option(help: "Seconds a new connection has to send a whole request head (default 10). (HYZER_HEADER_TIMEOUT)")
     var headerTimeout: Double = Environment.value("HYZER_HEADER_TIMEOUT").flatMap(Double.init) ?? 10
@@ -82,13 +82,16 @@ struct Serve: AsyncParsableCommand {
     var idleTimeout: Double = Environment.value("HYZER_IDLE_TIMEOUT").flatMap(Double.init) ?? 60
 
     @Option(help: "Connections served at once; more wait their turn (default: the open-file limit less 256). (HYZER_MAX_CONNECTIONS)")
-    var maxConnections: Int? = Environment.value("HYZER_MAX_CONNECTIONS").flatMap(Int.init)
+    var maxConnections: Int?
+
+    // Optional options take their environment fallback here (ArgumentParser wants no default).
+    var connectionLimit: Int? { maxConnections ?? Environment.value("HYZER_MAX_CONNECTIONS").flatMap(Int.init) }
 
     func validate() throws {
         guard headerTimeout > 0, headerTimeout <= 3600, idleTimeout > 0, idleTimeout <= 86400 else {
             throw ValidationError("--header-timeout and --idle-timeout are seconds above 0 (at most an hour and a day).")
         }
-        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1.") }
+        if let maxConnections = connectionLimit, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
@@ -119,10 +122,10 @@ struct Serve: AsyncParsableCommand {
             guard let points = CrashPoints(spec) else { throw ValidationError("HYZER_TEST_CRASH_AT: points such as push.saved,pull.applied@0.3") }
             config.sync.crashPoints = points
         }
-        config.allowedHosts = allowedHosts.map { $0.split(separator: ",").map(String.init) }
+        config.allowedHosts = (allowedHosts ?? Environment.value("HYZER_ALLOWED_HOSTS")).map { $0.split(separator: ",").map(String.init) }
         config.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
         config.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
-        config.maxConnections = maxConnections
+        config.maxConnections = connectionLimit
         // Held until the process ends: a second server on the same folder is refused.
         guard let lock = try DataDirectoryLock.acquire(config.dataDirectory) else {
             throw CommandFailure("Another Hyzer server is already using \(dataDir). Stop it first, or give this one its own --data-dir.")

@@ -20,6 +20,8 @@ import Testing
         var scoreEvents: Int
         var leader: Leader
         var lastIsDNF: Bool
+        /// Entries the fixture's outbox held (in sync.sqlite before 0.7), when it was written with one.
+        var outboxPending: Int?
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -55,8 +57,17 @@ import Testing
         #expect(standings.first?.displayName == expected.leader.displayName)
         #expect(standings.first?.strokes == String(expected.leader.strokes))
         #expect(standings.last?.dnf == expected.lastIsDNF)
+        if let pending = expected.outboxPending {
+            // Carried from sync.sqlite into domain.sqlite, and gone from the old file.
+            #expect(try await stores.outbox.counts().pending == pending)
+            #expect(try await stores.operational.legacyOutboxEntries().isEmpty)
+            #expect(try await stores.reconcile() == 0, "every local write of the fixture is queued")
+        }
         // Reopening after the migrations is a no-op, and the round is still whole.
         let again = try await Stores(directory: directory.url)
         #expect(try await again.domain.snapshot(of: roundID).events.count == expected.scoreEvents)
+        if let pending = expected.outboxPending {
+            #expect(try await again.outbox.counts().pending == pending)
+        }
     }
 }

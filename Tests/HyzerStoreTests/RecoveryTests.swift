@@ -88,11 +88,11 @@ import Testing
             return try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master ORDER BY name") + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         }
         let before = try schema()
-        await #expect(throws: StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v4-leagues")) {
+        await #expect(throws: StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v5-outbox")) {
             _ = try await Stores(directory: directory.url)
         }
-        let message = StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v4-leagues").description
-        #expect(message.contains("v9-from-the-future") && message.contains("v4-leagues"))
+        let message = StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v5-outbox").description
+        #expect(message.contains("v9-from-the-future") && message.contains("v5-outbox"))
         // Not migrated: no table or migration was added.
         #expect(try schema() == before)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HyzerCore
 @testable import HyzerStore
 import Testing
@@ -46,34 +47,38 @@ import Testing
         try await device.score(round, players[0], hole: 1, 3)
 
         // The cloud commit succeeds, then the process dies before marking the rows synced.
-        let claimed = try await device.stores.operational.claimDue(limit: 100, now: Date())
+        let claimed = try await device.stores.outbox.claimDue(limit: 100, now: Date())
         let records = try await device.domain.cloudRecords(claimed.map { ($0.type, $0.id) })
         _ = try await cloud.save(records, zone: "club")
         let afterFirst = try await cloud.changes(zone: "club", after: 0, limit: 1000)
-        #expect(try await device.stores.operational.counts().inFlight == claimed.count)
+        #expect(try await device.stores.outbox.counts().inFlight == claimed.count)
 
         // Restart: in-flight rows return to pending and are pushed again, idempotently.
         let restarted = try await Device("a", cloud: cloud, root: scratch.url)
         try await restarted.stores.reconcile()
-        #expect(try await restarted.stores.operational.counts().pending == claimed.count)
+        #expect(try await restarted.stores.outbox.counts().pending == claimed.count)
         await restarted.engine.resolveAccount()
         #expect(await restarted.engine.pushPending() == claimed.count)
         let afterSecond = try await cloud.changes(zone: "club", after: 0, limit: 1000)
         #expect(afterSecond.records.count == afterFirst.records.count)
         #expect(afterSecond.token == afterFirst.token, "an unchanged record takes no new change number")
-        #expect(try await restarted.stores.operational.counts().synced == claimed.count)
+        #expect(try await restarted.stores.outbox.counts().synced == claimed.count)
     }
 
-    @Test func aLocalWriteMissingFromTheOutboxIsQueuedOnStart() async throws {
+    @Test func aLocalWriteQueuesItselfAndOneMissingFromTheOutboxIsQueuedOnStart() async throws {
         let scratch = try Scratch()
         let stores = try await Stores(directory: scratch.url)
-        // A write that reached domain.sqlite while the outbox write was lost.
-        let bare = try DomainStore(path: scratch.url.appendingPathComponent("domain.sqlite").path, deviceID: stores.domain.deviceID, outbox: nil, now: { Date() })
-        let player = try await bare.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
-        #expect(try await stores.operational.entry(type: .player, id: player.id.uuidString.lowercased()) == nil)
+        let player = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        #expect(try await stores.outbox.entry(type: .player, id: player.id.uuidString.lowercased())?.status == .pending, "queued by its own write")
+        #expect(try await stores.reconcile() == 0)
+        // A write whose entry is missing, as one made before the outbox moved into domain.sqlite could be.
+        let file = try DatabaseQueue(path: scratch.url.appendingPathComponent("domain.sqlite").path)
+        try await file.write { db in try db.execute(sql: "DELETE FROM outbox WHERE recordType = 'player'") }
+        try file.close()
+        #expect(try await stores.outbox.entry(type: .player, id: player.id.uuidString.lowercased()) == nil)
         let queued = try await stores.reconcile()
         #expect(queued == 1)
-        #expect(try await stores.operational.entry(type: .player, id: player.id.uuidString.lowercased())?.status == .pending)
+        #expect(try await stores.outbox.entry(type: .player, id: player.id.uuidString.lowercased())?.status == .pending)
         #expect(try await stores.reconcile() == 0)
     }
 
@@ -123,7 +128,7 @@ import Testing
         cloud.rejecting = true
         let failedAt = Date()
         await device.engine.pushPending()
-        let failed = try await device.stores.operational.failedEntries()
+        let failed = try await device.stores.outbox.failedEntries()
         #expect(failed.count == 2)
         // The first retry waits 1 s scaled by a jitter of 0.5…1: at least half a second.
         #expect(failed.allSatisfy { $0.attempts == 1 && $0.lastError == "rejected for the test" && ($0.nextAttemptAt ?? .distantPast) >= failedAt.addingTimeInterval(0.5) })
@@ -136,7 +141,7 @@ import Testing
         if Date() < due { #expect(pushedEarly == 0) }
         try await device.engine.retryFailed()
         #expect(await device.engine.pushPending() + pushedEarly == 2)
-        #expect(try await device.stores.operational.counts().failed == 0)
+        #expect(try await device.stores.outbox.counts().failed == 0)
     }
 
     @Test func noCloudMeansNoAccount() async throws {
@@ -192,7 +197,7 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
 }
 
 @Suite struct DamagedStoreTests {
-    @Test func aDamagedSyncFileIsMovedAsideAndEverythingIsPushedAgain() async throws {
+    @Test func aDamagedSyncFileIsMovedAsideAndTheOutboxIsKept() async throws {
         let scratch = try Scratch()
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
         let device = try await Device("a", cloud: cloud, root: scratch.url)
@@ -209,10 +214,10 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         let aside = try #require(reopened.stores.damagedOperationalFile)
         #expect(FileManager.default.fileExists(atPath: aside.path), "the damaged file is kept")
         #expect(try await reopened.domain.snapshot(of: round).events.count == 1, "no score is lost")
-        let queued = try await reopened.stores.reconcile()
-        #expect(queued == 1 + 3 + 1 + 1 + 1, "settings, players, course, round and the score go again")
+        #expect(try await reopened.stores.outbox.counts().pending == 1 + 3 + 1 + 1 + 1, "settings, players, course, round and the score still wait in domain.sqlite")
+        #expect(try await reopened.stores.reconcile() == 0, "nothing was lost with sync.sqlite")
         await reopened.sync()
-        #expect(try await reopened.stores.operational.counts().pending == 0)
+        #expect(try await reopened.stores.outbox.counts().pending == 0)
         #expect(try await cloud.changeCount(zone: "club", after: 0) == 7)
     }
 
@@ -227,15 +232,15 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         #expect(status.account == .damaged, "not \"unreachable\": the network is fine, the file is not")
         #expect(status.state.message?.contains("damaged") == true)
         try await device.score(round, players[0], hole: 1, 3)
-        #expect(try await device.stores.operational.counts().failed == 0, "no record is blamed for the cloud's damage")
-        #expect(try await device.stores.operational.counts().pending > 0, "everything waits for a repaired cloud")
+        #expect(try await device.stores.outbox.counts().failed == 0, "no record is blamed for the cloud's damage")
+        #expect(try await device.stores.outbox.counts().pending > 0, "everything waits for a repaired cloud")
 
         // The operator puts a good file in place: the device sends everything it has.
         try FileManager.default.removeItem(at: path)
         let repaired = try await Device("a", cloud: EmbeddedCloud(path: path.path), root: scratch.url)
         await repaired.sync()
         #expect(await repaired.engine.status().account == .available)
-        #expect(try await repaired.stores.operational.counts().pending == 0)
+        #expect(try await repaired.stores.outbox.counts().pending == 0)
     }
 
     @Test func aDeletedSyncFileGivesTheDeviceItsIdBack() async throws {

@@ -116,7 +116,7 @@ import Testing
             #expect(try await Self.roles(device, players) == expectedRoles, "\(device.name) gives everyone the same role; steps: \(steps)")
         }
         for device in devices {
-            #expect(try await device.stores.operational.counts().pending == 0, "\(device.name) sent everything")
+            #expect(try await device.stores.outbox.counts().pending == 0, "\(device.name) sent everything")
         }
         #expect(try await cloud.changeCount(zone: "club", after: 0) >= expected.events.count)
     }

@@ -28,7 +28,7 @@ import Testing
         if backUp { _ = try await a.stores.createBackup() }
         for player in players { try await a.score(round, player, hole: 2, 4) }
         await a.sync()
-        #expect(try await a.stores.operational.counts().pending == 0)
+        #expect(try await a.stores.outbox.counts().pending == 0)
         return (round, Set(try await a.events(round)))
     }
 

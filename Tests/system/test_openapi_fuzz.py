@@ -257,14 +257,14 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
             before = store.read()
             status, _, _ = fuzz.exchange("POST", "/api/v1/players", {"displayName": "Fingerprint Probe", "handle": f"fp.{uuid.uuid4().hex[:8]}"})
             assert status == 201
-            with pytest.raises(AssertionError, match=r"changed the stored state: players \(\d+ -> \d+ rows\)"):
+            with pytest.raises(AssertionError, match=r"changed the stored state: (.*, )?players \(\d+ -> \d+ rows\)"):
                 assert_nothing_written(before, store.read(), "a 201 (player created)")
 
             scheduled = fuzz.api("POST", "/api/v1/rounds", {"courseID": world["course"], "start": False, "name": "Fingerprint probe",
                                                              "players": [{"playerID": world["players"][0]}]})
             before = store.read()
             fuzz.api("POST", f"/api/v1/rounds/{scheduled['id']}/start")
-            with pytest.raises(AssertionError, match=r"changed the stored state: rounds"):
+            with pytest.raises(AssertionError, match=r"changed the stored state: (.*, )?rounds"):
                 assert_nothing_written(before, store.read(), "a 200 (round started: an update, no new row)")
 
             for method, path, body, expected in [

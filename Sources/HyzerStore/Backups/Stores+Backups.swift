@@ -110,7 +110,7 @@ extension Stores {
         let current = work.appendingPathComponent("current.sqlite")
         try await domain.replaceContents(with: copy, savingCurrentTo: current)
         domain.boards.removeAll()
-        try await operational.rebase(on: try await domain.recordVersions())
+        try await Self.rebase(operational, domain, on: try await domain.recordVersions())
         activity.withLock { $0 = .backingUp }
         progress(BackupProgress(step: "safety backup", done: 0, total: 1))
         let safety: BackupRecord
@@ -163,7 +163,7 @@ extension Stores {
         let (copy, manifest) = try await folder.prepareRestore(file, work: work, progress: progress)
         try putInPlace(copy, in: directory)
         let stores = try await Stores(directory: directory)
-        try await stores.operational.rebase(on: try await stores.domain.recordVersions())
+        try await Stores.rebase(stores.operational, stores.domain, on: try await stores.domain.recordVersions())
         try await stores.operational.note(StoreEvent(kind: .restored, detail: "Restored the backup of \(manifest.summary) over a damaged domain.sqlite, which was moved aside."))
         return (stores, manifest)
     }

@@ -20,7 +20,7 @@ struct SyncController {
     }
 
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(SyncPage(sync: try await SyncStatusView(status: await engine.status(), operational: stores.operational)), "sync")
+        renderer.page(SyncPage(sync: try await SyncStatusView(status: await engine.status(), stores: stores)), "sync")
     }
 
     @Sendable func json(_ request: Request, context: AppRequestContext) async throws -> SyncResponse {

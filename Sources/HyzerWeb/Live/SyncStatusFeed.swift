@@ -43,7 +43,7 @@ actor SyncStatusFeed: Service {
     private func publish(_ status: SyncEngine.Status, onlyIfFollowed: Bool) async {
         if onlyIfFollowed, !hub.isFollowed(.sync) { return }
         do {
-            let view = try await SyncStatusView(status: status, operational: stores.operational)
+            let view = try await SyncStatusView(status: status, stores: stores)
             // Numbered after the read, so that frames leave in the order of their numbers.
             sequence += 1
             let html = ServerSentEvent.compactHTML(renderer.render(view, "sync-status"))

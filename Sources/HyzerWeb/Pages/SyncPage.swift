@@ -48,8 +48,8 @@ struct SyncStatusView: Sendable {
     var canSync: Bool
 
     /// The status with the last 50 log entries and failed records, as the page shows them.
-    init(status: SyncEngine.Status, operational: OperationalStore) async throws {
-        self.init(status: status, log: try await operational.recentLog(limit: 50), failed: try await operational.failedEntries(limit: 50))
+    init(status: SyncEngine.Status, stores: Stores) async throws {
+        self.init(status: status, log: try await stores.operational.recentLog(limit: 50), failed: try await stores.outbox.failedEntries(limit: 50))
     }
 
     init(status: SyncEngine.Status, log: [SyncLogEntry], failed: [OutboxEntry], now: Date = Date()) {

@@ -1,12 +1,17 @@
 import Foundation
 
-/// For fault tests only: places in push and pull where the process kills itself with SIGKILL,
-/// so a test can stop a device exactly between two steps a crash must never separate (the
-/// cloud's commit and the local `synced` mark; a page applied and its change token). A kill
-/// from outside lands anywhere; these land where it matters. `hyzer serve` sets them from
+/// For fault tests only: places in score writes, push and pull where the process kills itself
+/// with SIGKILL, so a test can stop a device exactly between two steps a crash must never
+/// separate (a group commit's writes and its commit; the commit and its answers; the cloud's
+/// commit and the local `synced` mark; a page applied and its change token). A kill from
+/// outside lands anywhere; these land where it matters. `hyzer serve` sets them from
 /// `HYZER_TEST_CRASH_AT`; nothing else does.
 public struct CrashPoints: Sendable, Equatable {
     public enum Point: String, CaseIterable, Sendable {
+        /// A group commit wrote its scores and outbox entries; the transaction is not committed.
+        case scoreWritten = "score.written"
+        /// A group commit is on disk; nobody in it has been answered.
+        case scoreCommitted = "score.committed"
         /// A batch is marked in flight, nothing sent yet.
         case pushClaimed = "push.claimed"
         /// The cloud committed the batch; the outbox does not know yet.
@@ -35,7 +40,7 @@ public struct CrashPoints: Sendable, Equatable {
         self.probability = probability
     }
 
-    func pass(_ point: Point) {
+    public func pass(_ point: Point) {
         guard points.contains(point), Double.random(in: 0..<1) < probability else { return }
         kill(getpid(), SIGKILL)
     }

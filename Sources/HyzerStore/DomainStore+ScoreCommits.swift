@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+/// A score submission waiting for its group commit.
+struct PendingScore: Sendable {
+    var submission: ScoreSubmission
+    var roundID: UUID
+    var reporter: Identity?
+}
+
+extension DomainStore {
+    /// Records a batch of submissions in one write transaction, in order, each decided by the
+    /// usual rules against the round as the earlier ones left it. A refused submission
+    /// writes nothing and is answered with its refusal; the rest still commit. Their outbox
+    /// entries and each round's version change are written in the same transaction. A
+    /// database error fails the whole batch: nothing of it is acknowledged.
+    func commitScores(_ batch: [PendingScore]) async throws -> [Result<RecordedScore, any Error>] {
+        try await pool.write { db in
+            var rounds: [UUID: RoundSnapshot] = [:]
+            var added: [UUID: Int] = [:]
+            var outcomes: [Result<(ScoreEvent, duplicate: Bool), any Error>] = []
+            for pending in batch {
+                let snapshot: RoundSnapshot
+                do {
+                    // Taken out while it grows, so appending copies nothing.
+                    snapshot = try rounds.removeValue(forKey: pending.roundID) ?? Self.snapshot(pending.roundID, db)
+                } catch let error as StoreError {
+                    outcomes.append(.failure(error))
+                    continue
+                }
+                var growing = snapshot
+                do {
+                    let (event, duplicate) = try self.recordOne(pending, into: &growing, db)
+                    if !duplicate { added[pending.roundID, default: 0] += 1 }
+                    outcomes.append(.success((event, duplicate)))
+                } catch let rejection as ScoreRejection {
+                    outcomes.append(.failure(rejection))
+                }
+                rounds[pending.roundID] = growing
+            }
+            for (roundID, count) in added {
+                try db.execute(sql: "UPDATE rounds SET version = version + ? WHERE id = ?", arguments: [count, roundID.text])
+            }
+            let queued = outcomes.compactMap { try? $0.get() }.filter { !$0.duplicate }.map { (RecordType.scoreEvent, $0.0.id.text, $0.0.recordedAt) }
+            try Outbox.enqueue(queued, db)
+            self.crashPoints?.pass(.scoreWritten)
+            // Every score of the batch is answered with its round as the batch left it.
+            return zip(batch, outcomes).map { pending, outcome in
+                outcome.flatMap { event, duplicate in
+                    guard let round = rounds[pending.roundID] else { return .failure(StoreError.notFound("Round")) }
+                    return .success(RecordedScore(event: event, duplicate: duplicate, snapshot: round))
+                }
+            }
+        }
+    }
+
+    /// Decides one submission against `snapshot` and inserts its event; `snapshot` grows by it.
+    private func recordOne(_ pending: PendingScore, into snapshot: inout RoundSnapshot, _ db: Database) throws -> (ScoreEvent, duplicate: Bool) {
+        var submission = pending.submission
+        submission.playerID = try Self.canonicalID(submission.playerID, db)
+        if let reporter = pending.reporter {
+            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: snapshot.round.cards) else { throw ScoreRejection.notYours }
+            submission.reportedBy = reporter.playerID
+        }
+        let decision = ScoreRules.decide(
+            submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
+            existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: tick(),
+            signed: Set(snapshot.signatures.map(\.playerID)), byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true
+        )
+        switch decision {
+        case .failure(let rejection):
+            throw rejection
+        case .success(.duplicate(let event)):
+            return (event, true)
+        case .success(.record(let event)):
+            // An id used in another round is not a retry of this request.
+            if try ScoreEventRecord.exists(db, key: event.id.text) {
+                throw ScoreRejection.conflict(field: "id", message: "A different score was already recorded with id \(event.id.text).")
+            }
+            try ScoreEventRecord(event).insert(db)
+            snapshot.events.append(event)
+            snapshot.version += 1
+            return (event, false)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Synchronization
+
+/// Group commit: callers that arrive while a commit is under way wait in a queue, and the
+/// next commit takes them all at once — one transaction, one fsync, however many callers.
+///
+/// No task is spawned: the caller at the head of the queue leads. It commits the whole
+/// queue in its own task, answers everyone in the batch, then hands the lead to the first
+/// caller that queued meanwhile (or lets it lapse when nobody did).
+final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
+    private enum Turn {
+        case answered(Result<Answer, any Error>)
+        case lead
+    }
+
+    private struct Waiter {
+        var id: UInt64
+        var item: Item
+        var continuation: CheckedContinuation<Turn, Never>
+    }
+
+    private struct State {
+        var queue: [Waiter] = []
+        var leading = false
+        var nextID: UInt64 = 0
+        /// Batches committed and items in them, for tests and metrics.
+        var batches = 0
+        var items = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Commits `item` with whatever else is queued. `commit` gets the batch in arrival order
+    /// and returns one result per item, in order; when it throws, every item of the batch
+    /// gets the error (nothing of a failed transaction is acknowledged).
+    func submit(_ item: Item, commit: @Sendable ([Item]) async throws -> [Result<Answer, any Error>]) async throws -> Answer {
+        var id: UInt64 = 0
+        let turn: Turn = await withCheckedContinuation { continuation in
+            let leadNow = state.withLock { state in
+                id = state.nextID
+                state.nextID += 1
+                state.queue.append(Waiter(id: id, item: item, continuation: continuation))
+                guard !state.leading else { return false }
+                state.leading = true
+                return true
+            }
+            if leadNow { continuation.resume(returning: .lead) }
+        }
+        if case .answered(let result) = turn { return try result.get() }
+
+        let batch = state.withLock { state in
+            let batch = state.queue
+            state.queue = []
+            state.batches += 1
+            state.items += batch.count
+            return batch
+        }
+        let results: [Result<Answer, any Error>]
+        do {
+            results = try await commit(batch.map(\.item))
+            precondition(results.count == batch.count, "a group commit answers every item")
+        } catch {
+            results = Array(repeating: .failure(error), count: batch.count)
+        }
+        var mine: Result<Answer, any Error>?
+        for (waiter, result) in zip(batch, results) {
+            if waiter.id == id { mine = result } else { waiter.continuation.resume(returning: .answered(result)) }
+        }
+        let next = state.withLock { state -> Waiter? in
+            guard let first = state.queue.first else {
+                state.leading = false
+                return nil
+            }
+            return first
+        }
+        next?.continuation.resume(returning: .lead)
+        guard let mine else { preconditionFailure("the leader's item is in its batch") }
+        return try mine.get()
+    }
+
+    /// Callers queued for the next commit (not those of the commit under way).
+    var waiting: Int {
+        state.withLock { $0.queue.count }
+    }
+
+    /// How many batches were committed and how many items they held.
+    var counts: (batches: Int, items: Int) {
+        state.withLock { ($0.batches, $0.items) }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import HyzerCore
+import Synchronization
+import Testing
+@testable import HyzerStore
+
+private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
+}
+
+@Suite struct GroupCommitTests {
+    /// Gates a commit until the test opens it, so a batch's make-up is known.
+    final class Gate: Sendable {
+        private let opened = Mutex(false)
+        func open() { opened.withLock { $0 = true } }
+        func wait() async {
+            while !opened.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+        }
+    }
+
+    @Test func callersThatArriveDuringACommitShareTheNextOneAndEachGetsItsOwnAnswer() async throws {
+        let commits = GroupCommit<Int, String>()
+        let batches = Mutex<[[Int]]>([])
+        let gate = Gate()
+        let commit: @Sendable ([Int]) async throws -> [Result<String, any Error>] = { batch in
+            batches.withLock { $0.append(batch) }
+            if batch == [0] { await gate.wait() }
+            return batch.map { $0 == 7 ? .failure(ScoreRejection.notYours) : .success("answer \($0)") }
+        }
+        try await withThrowingTaskGroup(of: (Int, Result<String, any Error>).self) { group in
+            group.addTask { (0, await attempt { try await commits.submit(0, commit: commit) }) }
+            // The first caller leads alone and is held in its commit; nine more queue behind it.
+            while batches.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(1)) }
+            for item in 1...9 {
+                group.addTask { (item, await attempt { try await commits.submit(item, commit: commit) }) }
+            }
+            while commits.waiting < 9 { try await Task.sleep(for: .milliseconds(1)) }
+            gate.open()
+            var answers: [Int: Result<String, any Error>] = [:]
+            for try await (item, result) in group { answers[item] = result }
+            for item in 0...9 where item != 7 {
+                #expect(try answers[item]?.get() == "answer \(item)")
+            }
+            #expect(throws: ScoreRejection.notYours) { try answers[7]?.get() }
+        }
+        let made = batches.withLock { $0 }
+        #expect(made.count == 2, "one commit for the first caller, one for the nine that waited")
+        #expect(made.first == [0])
+        #expect(Set(made.last ?? []) == Set(1...9))
+        #expect(commits.counts.batches == 2 && commits.counts.items == 10)
+        #expect(commits.waiting == 0)
+    }
+
+    @Test func aFailedCommitFailsEveryCallerInItAndTheNextCommitGoesOn() async throws {
+        struct DiskFull: Error, Equatable {}
+        let commits = GroupCommit<Int, Int>()
+        await #expect(throws: DiskFull()) {
+            try await commits.submit(1) { _ in throw DiskFull() }
+        }
+        #expect(try await commits.submit(2) { batch in batch.map { .success($0 * 10) } } == 20)
+    }
+
+    @Test func concurrentScoresCommitTogetherEachWithItsOutboxEntry() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let domain = stores.domain
+        let course = try await domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "18").validated())
+        let players = try await domain.createPlayers((0..<32).map { try PlayerDraft(displayName: "Player \($0)", handle: "player\($0)").validated() })
+        let round = try await domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
+        let start = try await domain.snapshot(of: round.id).version
+        let pendingBefore = try await stores.outbox.counts().pending
+
+        // 32 scorers × 9 holes, all at once; hole 10 of player 0 is refused (the course has 18
+        // holes, so hole 19 stands in for a bad submission) without taking the others down.
+        let results = await withTaskGroup(of: Result<DomainStore.RecordedScore, any Error>.self) { group in
+            for player in players {
+                group.addTask {
+                    var last: Result<DomainStore.RecordedScore, any Error> = .failure(StoreError.notFound("nothing"))
+                    for hole in 1...9 {
+                        last = await attempt { try await domain.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: round.id) }
+                        if case .failure = last { return last }
+                    }
+                    if player.id == players[0].id {
+                        return await attempt { try await domain.recordScore(ScoreSubmission(playerID: player.id, hole: 19, strokes: .count(3)), in: round.id) }
+                    }
+                    return last
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter { (try? $0.get()) == nil }.count == 1, "only the bad submission is refused")
+        let snapshot = try await domain.snapshot(of: round.id)
+        #expect(snapshot.events.count == 32 * 9)
+        #expect(snapshot.version == start + 32 * 9, "the version counts every recorded score")
+        #expect(try await stores.outbox.counts().pending == pendingBefore + 32 * 9)
+        let (batches, items) = domain.scores.counts
+        #expect(items == 32 * 9 + 1)
+        #expect(batches < items, "concurrent scores shared commits (\(batches) for \(items))")
+        // Every score event has its outbox entry: the two are written in one transaction.
+        let unqueued = try await domain.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM score_events WHERE id NOT IN (SELECT recordID FROM outbox WHERE recordType = 'scoreEvent')")
+        }
+        #expect(unqueued == 0)
+    }
+}
