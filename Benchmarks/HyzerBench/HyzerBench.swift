@@ -46,7 +46,7 @@ struct HyzerBench {
             for row in try await StandingsBench.run() { print(row) }
         case "report":
             try await ReportBench.run(ReportBench.Options(server: options.server, pgURL: options.cloud, subscribers: options.subscriberCounts.last ?? 10_000,
-                                                          pullEvents: options.events, seconds: options.seconds, output: options.output))
+                                                          pullEvents: options.events, seconds: options.seconds, output: options.output, only: options.only))
         case "idle":
             for count in options.subscriberCounts {
                 print(try await idle(connections: count, server: options.server))
@@ -64,6 +64,7 @@ struct HyzerBench {
         var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
         var seconds = 5.0
         var output = "bench-results.json"
+        var only: Set<String> = []
 
         init(_ arguments: [String]) {
             var iterator = arguments.makeIterator()
@@ -76,6 +77,7 @@ struct HyzerBench {
                 case "--cloud": cloud = iterator.next() ?? cloud
                 case "--seconds": seconds = iterator.next().flatMap(Double.init) ?? seconds
                 case "--output": output = iterator.next() ?? output
+                case "--only": only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
                 default: print("unknown argument \(argument)")
                 }
             }

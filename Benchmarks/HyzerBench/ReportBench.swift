@@ -26,6 +26,8 @@ enum ReportBench {
         var pullEvents: Int
         var seconds: Double
         var output: String
+        /// Steps to run (all when empty): writes, pages, subscribers, propagation, pull, standings, start.
+        var only: Set<String> = []
     }
 
     static func run(_ options: Options) async throws {
@@ -35,6 +37,7 @@ enum ReportBench {
             rows += new
         }
         func step(_ name: String, _ body: () async throws -> [BenchRow]) async {
+            guard options.only.isEmpty || options.only.contains(String(name.split(separator: " ").last ?? "")) else { return }
             FileHandle.standardError.write("bench: \(name)…\n".data(using: .utf8) ?? Data())
             do { add(try await body()) } catch {
                 add([BenchRow(figure: name, measured: "failed: \(error)", goal: "", met: false, values: [:])])
@@ -46,7 +49,7 @@ enum ReportBench {
         await step("propagation") { try await propagation(options) }
         await step("initial pull") { try await pulls(options) }
         await step("standings") { try await standings() }
-        await step("first answer") { try await firstAnswer(options) }
+        await step("first start") { try await firstAnswer(options) }
 
         print(table(rows))
         let encoder = JSONEncoder()

@@ -70,7 +70,8 @@ public enum ScoreRules {
         deviceID: UUID,
         recordedAt: HLC,
         signed: Set<UUID> = [],
-        byCoach: Bool = true
+        byCoach: Bool = true,
+        scores known: CurrentScores? = nil
     ) -> Result<ScoreDecision, ScoreRejection> {
         var submission = submission
         if submission.strokes == .dnf { submission.penalties = 0 }
@@ -112,7 +113,8 @@ public enum ScoreRules {
         if signed.contains(submission.playerID) && !byCoach {
             return .failure(.signed(name))
         }
-        let scores = CurrentScores(events: existing)
+        // `known`: the caller's current scores of exactly `existing` (a cache), not built again.
+        let scores = known ?? CurrentScores(events: existing)
         let state = scores[submission.playerID, submission.hole]
         var resolves: [UUID] = []
         if submission.crossCheck && submission.supersedes == nil, !byCoach, let winner = state?.winner,

@@ -17,27 +17,28 @@ extension DomainStore {
     /// database error fails the whole batch: nothing of it is acknowledged.
     func commitScores(_ batch: [PendingScore]) async throws -> [Result<RecordedScore, any Error>] {
         try await pool.write { db in
-            var rounds: [UUID: RoundSnapshot] = [:]
+            var rounds: [UUID: RoundState] = [:]
             var added: [UUID: Int] = [:]
             var outcomes: [Result<(ScoreEvent, duplicate: Bool), any Error>] = []
             for pending in batch {
-                let snapshot: RoundSnapshot
+                var round: RoundState
                 do {
-                    // Taken out while it grows, so appending copies nothing.
-                    snapshot = try rounds.removeValue(forKey: pending.roundID) ?? Self.snapshot(pending.roundID, db)
+                    // Taken out while it grows, so appending copies nothing. The first read of a
+                    // round comes before this transaction writes to it: the board cache (only
+                    // events stored since its last read are read) never sees uncommitted rows.
+                    round = try rounds.removeValue(forKey: pending.roundID) ?? RoundState(self.board(pending.roundID, db))
                 } catch let error as StoreError {
                     outcomes.append(.failure(error))
                     continue
                 }
-                var growing = snapshot
                 do {
-                    let (event, duplicate) = try self.recordOne(pending, into: &growing, db)
+                    let (event, duplicate) = try self.recordOne(pending, into: &round, db)
                     if !duplicate { added[pending.roundID, default: 0] += 1 }
                     outcomes.append(.success((event, duplicate)))
                 } catch let rejection as ScoreRejection {
                     outcomes.append(.failure(rejection))
                 }
-                rounds[pending.roundID] = growing
+                rounds[pending.roundID] = round
             }
             for (roundID, count) in added {
                 try db.execute(sql: "UPDATE rounds SET version = version + ? WHERE id = ?", arguments: [count, roundID.text])
@@ -49,24 +50,38 @@ extension DomainStore {
             return zip(batch, outcomes).map { pending, outcome in
                 outcome.flatMap { event, duplicate in
                     guard let round = rounds[pending.roundID] else { return .failure(StoreError.notFound("Round")) }
-                    return .success(RecordedScore(event: event, duplicate: duplicate, snapshot: round))
+                    return .success(RecordedScore(event: event, duplicate: duplicate, snapshot: round.snapshot))
                 }
             }
         }
     }
 
-    /// Decides one submission against `snapshot` and inserts its event; `snapshot` grows by it.
-    private func recordOne(_ pending: PendingScore, into snapshot: inout RoundSnapshot, _ db: Database) throws -> (ScoreEvent, duplicate: Bool) {
+    /// A round as a batch sees it: the snapshot with its current scores, both grown by every
+    /// score the batch records.
+    struct RoundState {
+        var snapshot: RoundSnapshot
+        var scores: CurrentScores
+        let signed: Set<UUID>
+
+        init(_ board: RoundBoard) {
+            snapshot = board.snapshot
+            scores = board.scores
+            signed = Set(board.snapshot.signatures.map(\.playerID))
+        }
+    }
+
+    /// Decides one submission against `round` and inserts its event; `round` grows by it.
+    private func recordOne(_ pending: PendingScore, into round: inout RoundState, _ db: Database) throws -> (ScoreEvent, duplicate: Bool) {
         var submission = pending.submission
         submission.playerID = try Self.canonicalID(submission.playerID, db)
         if let reporter = pending.reporter {
-            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: snapshot.round.cards) else { throw ScoreRejection.notYours }
+            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: round.snapshot.round.cards) else { throw ScoreRejection.notYours }
             submission.reportedBy = reporter.playerID
         }
         let decision = ScoreRules.decide(
-            submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
-            existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: tick(),
-            signed: Set(snapshot.signatures.map(\.playerID)), byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true
+            submission, round: round.snapshot.round, course: round.snapshot.course, playerNames: round.snapshot.playerNames,
+            existing: round.snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: tick(),
+            signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores
         )
         switch decision {
         case .failure(let rejection):
@@ -79,8 +94,9 @@ extension DomainStore {
                 throw ScoreRejection.conflict(field: "id", message: "A different score was already recorded with id \(event.id.text).")
             }
             try ScoreEventRecord(event).insert(db)
-            snapshot.events.append(event)
-            snapshot.version += 1
+            round.snapshot.events.append(event)
+            round.snapshot.version += 1
+            round.scores.add([event])
             return (event, false)
         }
     }

@@ -15,6 +15,8 @@ public final class DomainStore: Sendable {
     /// its own transaction (`write(queueing:_:)`).
     public let outbox: Outbox
     let boards = BoardCache()
+    /// Moves at each commit that changed the user's data: the key of cached page renders.
+    let changes = ChangeCounter()
     /// Score submissions from concurrent requests, committed together.
     let scores = GroupCommit<PendingScore, RecordedScore>()
 
@@ -27,6 +29,8 @@ public final class DomainStore: Sendable {
         self.deviceID = deviceID
         self.now = now
         outbox = Outbox(pool: pool)
+        let changes = changes
+        pool.writeWithoutTransaction { db in db.add(transactionObserver: changes, extent: .databaseLifetime) }
         let latest = try pool.read { db in try Self.latestClockReading(db) }
         clock = Mutex(HybridClock(deviceID: deviceID, latest: latest))
     }
@@ -43,6 +47,10 @@ public final class DomainStore: Sendable {
         let wall = now().millisecondsSince1970
         return clock.withLock { $0.tick(wallMillis: wall) }
     }
+
+    /// How many committed transactions changed the user's data since the store was opened.
+    /// Read it before reading what a cached render shows: a render is good while it holds.
+    public var changeCount: UInt64 { changes.value }
 
     public var appliedMigrations: [String] {
         get throws { try pool.read { db in try DomainMigrations.migrator.appliedMigrations(db) } }

@@ -106,14 +106,25 @@ extension OperationalStore {
         return token
     }
 
-    /// The player a live token belongs to; notes its use.
+    /// The player a live token belongs to; notes its use to the minute (a read alone for a
+    /// token used within the last minute, so a busy client takes no write per request).
     public func tokenOwner(_ token: String, now: Date = Date()) async throws -> UUID? {
-        try await pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, playerID FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL", arguments: [Secret.digest(token)]) else { return nil }
-            try db.execute(sql: "UPDATE api_tokens SET lastUsedAt = ? WHERE id = ?", arguments: [now, row["id"] as String])
-            return UUID(text: row["playerID"])
+        let digest = Secret.digest(token)
+        let found = try await pool.read { db -> (id: String, playerID: String, lastUsed: Date?)? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, playerID, lastUsedAt FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL",
+                                             arguments: [digest]) else { return nil }
+            return (row["id"], row["playerID"], row["lastUsedAt"])
         }
+        guard let found else { return nil }
+        if found.lastUsed.map({ now.timeIntervalSince($0) >= Self.tokenUseResolution || $0 > now }) ?? true {
+            try await pool.write { db in
+                try db.execute(sql: "UPDATE api_tokens SET lastUsedAt = ? WHERE id = ?", arguments: [now, found.id])
+            }
+        }
+        return UUID(text: found.playerID)
     }
+
+    static let tokenUseResolution: TimeInterval = 60
 
     public func tokens() async throws -> [APITokenEntry] {
         try await pool.read { db in

@@ -110,6 +110,7 @@ extension Stores {
         let current = work.appendingPathComponent("current.sqlite")
         try await domain.replaceContents(with: copy, savingCurrentTo: current)
         domain.boards.removeAll()
+        domain.changes.bump()
         try await Self.rebase(operational, domain, on: try await domain.recordVersions())
         activity.withLock { $0 = .backingUp }
         progress(BackupProgress(step: "safety backup", done: 0, total: 1))

@@ -16,8 +16,10 @@ struct HomeController {
         groups.everyone.get("/metrics", use: metrics)
     }
 
-    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(HomePage(summaries: try await stores.domain.roundSummaries(), events: try await stores.domain.events()), "home")
+    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await renderer.cachedPage(request, context, store: stores.domain) {
+            .init(html: renderer.page(HomePage(summaries: try await stores.domain.roundSummaries(), events: try await stores.domain.events()), "home"), version: nil)
+        }
     }
 
     /// Liveness plus a read of the store, so a wedged database shows up here.

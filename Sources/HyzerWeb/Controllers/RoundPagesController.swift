@@ -18,17 +18,25 @@ struct RoundPagesController {
         groups.coach.post("/rounds/:id/complete", use: complete)
     }
 
-    @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
-        // An athlete scores only themselves: their name is already chosen.
-        var form = FormState()
-        if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
-        return renderer.page(RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role), "round")
+    @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        return try await renderer.cachedPage(request, context, store: stores.domain) {
+            let board = try await stores.domain.board(of: roundID)
+            // An athlete scores only themselves: their name is already chosen.
+            var form = FormState()
+            if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
+            return .init(html: renderer.page(RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role), "round"),
+                         version: board.version)
+        }
     }
 
-    @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
-        return renderer.page(LeaderboardPage(board: board, division: request.uri.queryParameters.get("division").map { String($0) }), "leaderboard-page")
+    @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        return try await renderer.cachedPage(request, context, store: stores.domain) {
+            let board = try await stores.domain.board(of: roundID)
+            return .init(html: renderer.page(LeaderboardPage(board: board, division: request.uri.queryParameters.get("division").map { String($0) }), "leaderboard-page"),
+                         version: board.version)
+        }
     }
 
     @Sendable func correction(_ request: Request, context: AppRequestContext) async throws -> HTML {

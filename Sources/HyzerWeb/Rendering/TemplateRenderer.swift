@@ -2,11 +2,14 @@ import Foundation
 import Hummingbird
 import Mustache
 import HyzerCore
+import HyzerStore
 
 /// The Mustache templates of `Templates/`, loaded once at start-up. A missing template is
 /// a start-up failure, never a blank page later.
 public struct TemplateRenderer: Sendable {
     let library: MustacheLibrary
+    /// Pages rendered once per change (see `PageCache`).
+    let cache = PageCache()
 
     static let required = [
         "layout", "leaderboard", "home", "round", "leaderboard-page", "course-new", "player-new",
@@ -32,6 +35,13 @@ public struct TemplateRenderer: Sendable {
 
     func page(_ page: some Sendable, _ template: String, status: HTTPResponse.Status = .ok) -> HTML {
         HTML(status: status) { chrome in self.render(PageEnvelope(page: page, chrome: chrome), template) }
+    }
+
+    /// A page served from its cached render while the store has not changed; `render` reads
+    /// what it shows and makes it on a miss (see `PageCache`).
+    func cachedPage(_ request: Request, _ context: AppRequestContext, store: DomainStore,
+                    render: () async throws -> PageCache.Render) async throws -> Response {
+        try await cache.serve(request, context: context, store: store, render: render)
     }
 }
 

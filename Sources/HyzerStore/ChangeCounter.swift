@@ -1,0 +1,36 @@
+import GRDB
+import Synchronization
+
+/// Counts the committed transactions that changed the user's data (any table but the
+/// outbox, whose sync bookkeeping no page shows). Bumped on the writer, at the commit, before
+/// the write returns: whoever reads the count after a write returned sees it moved, so a
+/// render cached under an older count is never served after it (read-your-writes).
+final class ChangeCounter: TransactionObserver, Sendable {
+    private let count = Atomic<UInt64>(0)
+    /// Touched only on the writer's queue, one transaction at a time.
+    private let changed = Mutex(false)
+    static let unwatched: Set<String> = ["outbox"]
+
+    var value: UInt64 { count.load(ordering: .acquiring) }
+
+    /// For changes made outside any transaction it sees (a restore replacing the file).
+    func bump() {
+        count.add(1, ordering: .releasing)
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        !Self.unwatched.contains(eventKind.tableName)
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        changed.withLock { $0 = true }
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        if changed.withLock({ flag in defer { flag = false }; return flag }) { bump() }
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        changed.withLock { $0 = false }
+    }
+}

@@ -1,0 +1,167 @@
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HyzerCore
+import HyzerStore
+import NIOCore
+import Synchronization
+
+/// Rendered page bytes, kept until what they show changes: the leaderboard, round, TV and home
+/// pages are rendered once per change and then served as they are, gzipped once when asked.
+///
+/// - **When a render is stale.** Each entry holds the store's change count read *before* the
+///   data it shows (`DomainStore.changeCount`, bumped at every commit that changes the user's
+///   data, before the write returns): an entry is served only while the count is unchanged.
+/// - **Whose render it is.** The key is the request's path and query plus its audience: who is
+///   signed in (id, role, name: what the page and its menu show them) and, for them, their form
+///   token, which their page carries. Anonymous pages have no forms and carry no form token, so
+///   every anonymous viewer shares one render; nothing of a signed-in view reaches anyone else.
+/// - **Conditional requests.** The ETag is the round's version (when the page shows one round)
+///   and a digest of the bytes: `If-None-Match` with it answers 304 without a body.
+final class PageCache: Sendable {
+    struct Audience: Hashable, Sendable {
+        var identity: Identity?
+        var formToken: String
+    }
+
+    struct Key: Hashable, Sendable {
+        var target: String
+        var audience: Audience
+    }
+
+    final class Entry: Sendable {
+        let changeCount: UInt64
+        let etag: String
+        let body: ByteBuffer
+        let status: HTTPResponse.Status
+        /// Compressed on first request that accepts gzip, then kept.
+        let gzipped = Mutex<ByteBuffer?>(nil)
+
+        init(changeCount: UInt64, etag: String, body: ByteBuffer, status: HTTPResponse.Status) {
+            self.changeCount = changeCount
+            self.etag = etag
+            self.body = body
+            self.status = status
+        }
+    }
+
+    /// Pages × audiences kept; past this the oldest half is dropped.
+    static let capacity = 512
+    private let entries = Mutex<(map: [Key: (entry: Entry, used: UInt64)], clock: UInt64)>(([:], 0))
+
+    /// What a miss renders: the page, and the version of the round it shows (if one).
+    struct Render: Sendable {
+        var html: HTML
+        var version: Int?
+    }
+
+    /// Serves the page for `request` from its render when nothing changed since, else
+    /// renders it with `render` (which reads the store) and keeps it.
+    func serve(_ request: Request, context: AppRequestContext, store: DomainStore, render: () async throws -> Render) async throws -> Response {
+        let audience = Audience(identity: context.identity, formToken: context.identity == nil ? "" : context.csrfToken)
+        let key = Key(target: request.uri.path + "?" + (request.uri.query ?? ""), audience: audience)
+        let count = store.changeCount
+        let entry: Entry
+        let hit: Bool
+        if let cached = lookup(key), cached.changeCount == count {
+            entry = cached
+            hit = true
+        } else {
+            hit = false
+            let made = try await render()
+            let chrome = PageChrome(csrf: audience.formToken, identity: audience.identity)
+            let body = ByteBuffer(string: made.html.render(chrome))
+            let etag = "\"" + (made.version.map { "r\($0)-" } ?? "") + Self.digest(body) + "\""
+            entry = Entry(changeCount: count, etag: etag, body: body, status: made.html.status)
+            if made.html.status == .ok { keep(entry, for: key) }
+        }
+        return respond(entry, to: request, signedIn: audience.identity != nil, hit: hit)
+    }
+
+    static let cacheHeader = HTTPField.Name("X-Cache")!
+
+    private func respond(_ entry: Entry, to request: Request, signedIn: Bool, hit: Bool) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8",
+            // Kept by the browser but asked about each time (a 304 when unchanged); a signed-in
+            // view is never kept by a shared cache.
+            .cacheControl: signedIn ? "private, no-cache" : "no-cache",
+            .eTag: entry.etag,
+            .vary: "Accept-Encoding, Cookie, Authorization",
+            // Whether these bytes were rendered for this request or kept from an earlier one.
+            Self.cacheHeader: hit ? "hit" : "miss",
+        ]
+        if entry.status == .ok, let match = request.headers[.ifNoneMatch], Self.matches(match, entry.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if Self.acceptsGzip(request.headers[.acceptEncoding]), let gzipped = gzipped(entry) {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: entry.status, headers: headers, body: .init(byteBuffer: gzipped))
+        }
+        return Response(status: entry.status, headers: headers, body: .init(byteBuffer: entry.body))
+    }
+
+    private func gzipped(_ entry: Entry) -> ByteBuffer? {
+        if let done = entry.gzipped.withLock({ $0 }) { return done }
+        var input = entry.body
+        guard let compressed = try? input.compress(with: .gzip, configuration: .init(compressionLevel: .compressionLevel6)) else { return nil }
+        entry.gzipped.withLock { $0 = compressed }
+        return compressed
+    }
+
+    private func lookup(_ key: Key) -> Entry? {
+        entries.withLock { state in
+            guard var found = state.map[key] else { return nil }
+            state.clock += 1
+            found.used = state.clock
+            state.map[key] = found
+            return found.entry
+        }
+    }
+
+    private func keep(_ entry: Entry, for key: Key) {
+        entries.withLock { state in
+            state.clock += 1
+            state.map[key] = (entry, state.clock)
+            guard state.map.count > Self.capacity else { return }
+            let cutoff = state.map.values.map(\.used).sorted()[state.map.count / 2]
+            state.map = state.map.filter { $0.value.used >= cutoff }
+        }
+    }
+
+    var count: Int { entries.withLock { $0.map.count } }
+
+    // MARK: Headers
+
+    /// `If-None-Match`: a list of ETags (weak ones compared weakly) or `*`.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    /// Whether `Accept-Encoding` takes gzip (and does not refuse it with q=0).
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { part in
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = fields.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
+        }
+    }
+
+    /// FNV-1a 64 of the bytes, as hex: stable across restarts, cheap next to a render.
+    static func digest(_ buffer: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16)
+    }
+}

@@ -1,0 +1,125 @@
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import HyzerWeb
+
+@Suite struct PageCacheTests {
+    static let cache = HTTPField.Name("X-Cache")!
+
+    @Test func aPageIsRenderedOncePerChangeAndServedFreshRightAfterAWrite() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let anonymous = client.as(.anonymous)
+            for path in ["/rounds/\(roundID)/leaderboard", "/rounds/\(roundID)", "/tv", "/"] {
+                let first = try await anonymous.get(path)
+                let second = try await anonymous.get(path)
+                #expect(first.status == .ok && second.status == .ok)
+                #expect(first.headers[Self.cache] == "miss", "\(path): rendered for the first viewer")
+                #expect(second.headers[Self.cache] == "hit", "\(path): kept for the next")
+                #expect(second.text == first.text)
+                #expect(second.headers[.eTag] == first.headers[.eTag])
+            }
+            let before = try await anonymous.get("/rounds/\(roundID)/leaderboard")
+            let version = try #require(try await client.standings(roundID)["version"] as? Int)
+            #expect(before.headers[.eTag]?.hasPrefix("\"r\(version)-") == true, "the ETag carries the round's version")
+
+            // A score, then at once the page: rendered anew, with the score (read-your-writes).
+            let players = try await client.roundDetail(roundID)["players"] as? [[String: Any]] ?? []
+            let player = try #require(players.last?["id"] as? String)
+            let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":18,"strokes":7}"#)
+            #expect(posted.status == .created)
+            let after = try await anonymous.get("/rounds/\(roundID)/leaderboard")
+            #expect(after.headers[Self.cache] == "miss")
+            #expect(after.headers[.eTag]?.hasPrefix("\"r\(version + 1)-") == true)
+            #expect(after.text != before.text)
+            let home = try await anonymous.get("/")
+            #expect(home.headers[Self.cache] == "miss", "any change of the data is a change for every page")
+        }
+    }
+
+    @Test func ifNoneMatchAnswers304UntilThePageChanges() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let anonymous = client.as(.anonymous)
+            let page = try await anonymous.get("/rounds/\(roundID)/leaderboard")
+            let etag = try #require(page.headers[.eTag])
+            #expect(page.headers[.cacheControl] == "no-cache")
+            let unchanged = try await anonymous.get("/rounds/\(roundID)/leaderboard", headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
+            #expect(unchanged.body.readableBytes == 0)
+            #expect(unchanged.headers[.eTag] == etag)
+            let listed = try await anonymous.get("/rounds/\(roundID)/leaderboard", headers: [.ifNoneMatch: "\"other\", W/\(etag)"])
+            #expect(listed.status == .notModified, "a list, and a weak comparison")
+            let other = try await anonymous.get("/rounds/\(roundID)/leaderboard", headers: [.ifNoneMatch: "\"r1-0\""])
+            #expect(other.status == .ok && other.text == page.text)
+
+            let players = try await client.roundDetail(roundID)["players"] as? [[String: Any]] ?? []
+            let player = try #require(players.last?["id"] as? String)
+            _ = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":18,"strokes":7}"#)
+            let changed = try await anonymous.get("/rounds/\(roundID)/leaderboard", headers: [.ifNoneMatch: etag])
+            #expect(changed.status == .ok, "a new score: the old ETag no longer matches")
+            #expect(changed.headers[.eTag] != etag)
+        }
+    }
+
+    @Test func gzipIsServedWhenAcceptedAndInflatesToTheSamePage() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let anonymous = client.as(.anonymous)
+            let plain = try await anonymous.get("/rounds/\(roundID)")
+            #expect(plain.headers[.contentEncoding] == nil)
+            #expect(plain.headers[.vary]?.contains("Accept-Encoding") == true)
+            for accept in ["gzip", "br, gzip;q=0.8", "*"] {
+                let zipped = try await anonymous.get("/rounds/\(roundID)", headers: [.acceptEncoding: accept])
+                #expect(zipped.headers[.contentEncoding] == "gzip", "Accept-Encoding: \(accept)")
+                var body = zipped.body
+                #expect(body.readableBytes < plain.body.readableBytes / 3)
+                let inflated = try body.decompress(with: .gzip())
+                #expect(String(buffer: inflated) == plain.text)
+            }
+            let refused = try await anonymous.get("/rounds/\(roundID)", headers: [.acceptEncoding: "gzip;q=0, br"])
+            #expect(refused.headers[.contentEncoding] == nil)
+        }
+    }
+
+    /// What is cached for one audience never reaches another: a coach's round page carries the
+    /// coach's menu, entry form and form token; anonymous viewers and an athlete who come
+    /// after get their own render.
+    @Test func aSignedInViewIsNeverServedToAnyoneElse() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            let coach = try await AccountTests.signIn(client, client.users.coach)
+            let coachToken = "c0ach" + String(repeating: "c", count: 38)
+            let coachCookie = coach.cookie.replacingOccurrences(of: Client.formToken, with: coachToken)
+            let coachPage = try await client.as(.anonymous).get("/rounds/\(roundID)", headers: [.cookie: coachCookie])
+            #expect(coachPage.text.contains("Sign out @\(client.users.coach.handle)"))
+            #expect(coachPage.text.contains(coachToken), "the coach's forms carry the coach's token")
+            #expect(coachPage.headers[.cacheControl] == "private, no-cache")
+            let again = try await client.as(.anonymous).get("/rounds/\(roundID)", headers: [.cookie: coachCookie])
+            #expect(again.headers[Self.cache] == "hit")
+
+            let anonymous = try await client.as(.anonymous).get("/rounds/\(roundID)")
+            #expect(anonymous.headers[Self.cache] == "miss")
+            #expect(!anonymous.text.contains(coachToken))
+            #expect(!anonymous.text.contains("Sign out"))
+            #expect(!anonymous.text.contains("action=\"/rounds/\(roundID)/scores\""), "no entry form for a viewer")
+
+            let athlete = try await AccountTests.signIn(client, client.users.athlete)
+            let athletePage = try await client.as(.anonymous).get("/rounds/\(roundID)", headers: [.cookie: athlete.cookie])
+            #expect(athletePage.headers[Self.cache] == "miss")
+            #expect(!athletePage.text.contains(coachToken))
+            #expect(athletePage.text.contains("Sign out @\(client.users.athlete.handle)"))
+            #expect(!athletePage.text.contains("Sign out @\(client.users.coach.handle)"))
+
+            // The same coach in another browser (another form token) gets a page with that token.
+            let otherBrowser = try await client.as(.anonymous).get("/rounds/\(roundID)", headers: [.cookie: coach.cookie])
+            #expect(otherBrowser.headers[Self.cache] == "miss")
+            #expect(!otherBrowser.text.contains(coachToken))
+            #expect(otherBrowser.text.contains(Client.formToken))
+        }
+    }
+}
