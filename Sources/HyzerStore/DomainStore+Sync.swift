@@ -22,8 +22,13 @@ extension DomainStore {
         }
     }
 
+    /// Read on every page request (access rules): kept while the data has not changed.
     public func clubSettings() async throws -> ClubSettingsPayload {
-        try await pool.read { db in try Self.settings(db) ?? .defaults(deviceID: self.deviceID) }
+        let count = changes.value
+        if let kept = settingsCache.withLock({ $0 }), kept.changeCount == count { return kept.settings }
+        let settings = try await pool.read { db in try Self.settings(db) ?? .defaults(deviceID: self.deviceID) }
+        settingsCache.withLock { $0 = (count, settings) }
+        return settings
     }
 
     /// Changes some club settings; each changed field gets its own clock reading, so edits

@@ -17,6 +17,8 @@ public final class DomainStore: Sendable {
     let boards = BoardCache()
     /// Moves at each commit that changed the user's data: the key of cached page renders.
     let changes = ChangeCounter()
+    /// The club settings as read under a change count (see `clubSettings()`).
+    let settingsCache = Mutex<(changeCount: UInt64, settings: ClubSettingsPayload)?>(nil)
     /// Score submissions from concurrent requests, committed together.
     let scores = GroupCommit<PendingScore, RecordedScore>()
 
