@@ -75,7 +75,11 @@ public enum ScoreRules {
     ) -> Result<ScoreDecision, ScoreRejection> {
         var submission = submission
         if submission.strokes == .dnf { submission.penalties = 0 }
-        if let id = submission.id, let previous = existing.first(where: { $0.id == id }) {
+        // With the caller's current scores, an event is found through its hole.
+        func recorded(_ id: UUID) -> ScoreEvent? {
+            known.map { $0.event(id) } ?? existing.first { $0.id == id }
+        }
+        if let id = submission.id, let previous = recorded(id) {
             let candidate = ScoreEvent(
                 id: id, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
                 strokes: submission.strokes, deviceID: deviceID, supersedes: submission.supersedes, recordedAt: recordedAt,
@@ -127,7 +131,7 @@ public enum ScoreRules {
             // scorekeepers' entries stay as they are, so a difference shows as a mismatch.
             submission.supersedes = state?.leaves.first { $0.reportedBy != nil && $0.reportedBy == submission.reportedBy }?.id
         } else if let corrected = submission.supersedes {
-            guard let target = existing.first(where: { $0.id == corrected }) else {
+            guard let target = recorded(corrected) else {
                 return .failure(.invalid(FieldErrors("supersedes", "The score being corrected does not exist in this round.")))
             }
             guard target.playerID == submission.playerID, target.hole == submission.hole else {

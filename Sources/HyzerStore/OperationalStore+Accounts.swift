@@ -72,7 +72,16 @@ public enum Secret {
     }
 
     public static func digest(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 64) { output in
+            var written = 0
+            for byte in SHA256.hash(data: Data(secret.utf8)) {
+                output[written] = hex[Int(byte >> 4)]
+                output[written + 1] = hex[Int(byte & 15)]
+                written += 2
+            }
+            return written
+        }
     }
 }
 

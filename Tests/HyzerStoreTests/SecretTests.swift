@@ -18,3 +18,10 @@ import Testing
         #expect(made.allSatisfy { $0.utf8.count == 43 && $0.utf8.allSatisfy { Secret.alphabet.contains($0) } })
     }
 }
+
+extension SecretTests {
+    @Test func digestIsLowercaseHexSHA256() {
+        #expect(Secret.digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Secret.digest("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+}

@@ -23,6 +23,12 @@ import Testing
                 #expect(second.text == first.text)
                 #expect(second.headers[.eTag] == first.headers[.eTag])
             }
+            // Parameters the page does not read are not part of the key: made-up ones cannot
+            // fill the cache; one it reads is.
+            let junk = try await anonymous.get("/rounds/\(roundID)/leaderboard?junk=\(UUID())")
+            #expect(junk.headers[Self.cache] == "hit")
+            let division = try await anonymous.get("/rounds/\(roundID)/leaderboard?division=MPO")
+            #expect(division.headers[Self.cache] == "miss")
             let before = try await anonymous.get("/rounds/\(roundID)/leaderboard")
             let version = try #require(try await client.standings(roundID)["version"] as? Int)
             #expect(before.headers[.eTag]?.hasPrefix("\"r\(version)-") == true, "the ETag carries the round's version")

@@ -68,6 +68,11 @@ public struct CurrentScores: Sendable {
 
     public var eventCount: Int { groupOf.count }
 
+    /// The event with this id, found through its hole (no scan of every event).
+    public func event(_ id: UUID) -> ScoreEvent? {
+        groupOf[id].flatMap { groups[$0] }?.first { $0.id == id }
+    }
+
     public subscript(playerID: UUID, hole: Int) -> HoleState? {
         holes[PlayerHole(playerID: playerID, hole: hole)]
     }

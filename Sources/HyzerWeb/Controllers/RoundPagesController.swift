@@ -32,7 +32,7 @@ struct RoundPagesController {
 
     @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let roundID = try context.uuid("id", "Round")
-        return try await renderer.cachedPage(request, context, store: stores.domain) {
+        return try await renderer.cachedPage(request, context, store: stores.domain, query: ["division"]) {
             let board = try await stores.domain.board(of: roundID)
             return .init(html: renderer.page(LeaderboardPage(board: board, division: request.uri.queryParameters.get("division").map { String($0) }), "leaderboard-page"),
                          version: board.version)

@@ -57,10 +57,16 @@ final class PageCache: Sendable {
     }
 
     /// Serves the page for `request` from its render when nothing changed since, else
-    /// renders it with `render` (which reads the store) and keeps it.
-    func serve(_ request: Request, context: AppRequestContext, store: DomainStore, render: () async throws -> Render) async throws -> Response {
+    /// renders it with `render` (which reads the store) and keeps it. `query`: the parameters
+    /// the page reads; others are not part of the key, so made-up ones cannot fill the cache.
+    func serve(_ request: Request, context: AppRequestContext, store: DomainStore, query: [String],
+               render: () async throws -> Render) async throws -> Response {
         let audience = Audience(identity: context.identity, formToken: context.identity == nil ? "" : context.csrfToken)
-        let key = Key(target: request.uri.path + "?" + (request.uri.query ?? ""), audience: audience)
+        let parameters = request.uri.queryParameters
+        let target = query.reduce(request.uri.path) { key, name in
+            parameters.get(name).map { key + "&\(name)=\($0)" } ?? key
+        }
+        let key = Key(target: target, audience: audience)
         let count = store.changeCount
         let entry: Entry
         let hit: Bool

@@ -65,7 +65,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
             sawHead = true
             headDeadline?.cancel()
             headDeadline = nil
-            if let reason = Self.refusal(of: head, hosts: hosts) {
+            if let reason = refusal(of: head) {
                 refusal = reason
                 if unanswered == 0 { refuse(context) }
                 return
@@ -90,11 +90,18 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private static var hostField: HTTPField.Name { HTTPField.Name("Host")! }
 
-    static func refusal(of head: HTTPRequest, hosts: AllowedHosts) -> String? {
+    /// The host names of the last request on this connection that passed: a kept-alive
+    /// client sends the same ones every time, and need not be parsed again.
+    private var approvedNames: [String?] = []
+
+    private func refusal(of head: HTTPRequest) -> String? {
         // The first Host is the authority; any other is still in the fields, and must pass too.
         let names = [head.authority] + head.headerFields[values: Self.hostField].map(Optional.some)
-        if !names.allSatisfy({ hosts.allows(authority: $0) }) {
-            return "This server does not answer to that host name. Use its address, or add the name to --allowed-hosts.\n"
+        if names != approvedNames {
+            if !names.allSatisfy({ hosts.allows(authority: $0) }) {
+                return "This server does not answer to that host name. Use its address, or add the name to --allowed-hosts.\n"
+            }
+            approvedNames = names
         }
         if let path = head.path, RequestTarget.hasControlCharacters(path) {
             return "The address holds control characters.\n"
