@@ -65,6 +65,28 @@ public final class Outbox: Sendable {
         try await pool.write { db in try Self.enqueue(records, db) }
     }
 
+    /// A change of the entries' own states (claimed, synced, failed, released) commits
+    /// without the fsync that user data gets: lost in a power cut, it only means a record is
+    /// pushed again, and pushes are idempotent. The next durable commit syncs it anyway (the
+    /// WAL is one file, synced to its end). Saves a push two fsyncs.
+    private func bookkeeping<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            let outcome = Result { () throws -> T in
+                var value: T?
+                try db.inTransaction {
+                    value = try body(db)
+                    return .commit
+                }
+                guard let value else { throw StoreError.notFound("Outbox result") }
+                return value
+            }
+            // Back to FULL before anything else may write on this connection.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try outcome.get()
+        }
+    }
+
     /// `enqueue` inside the caller's write transaction.
     static func enqueue(_ records: [(RecordType, String, HLC)], _ db: Database) throws {
         guard !records.isEmpty else { return }
@@ -87,7 +109,7 @@ public final class Outbox: Sendable {
     /// time) and marks them in flight in the same transaction, so a concurrent caller can
     /// never take the same record.
     public func claimDue(limit: Int, now: Date) async throws -> [OutboxEntry] {
-        try await pool.write { db in
+        try await bookkeeping { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM outbox
                 WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
@@ -102,7 +124,7 @@ public final class Outbox: Sendable {
     }
 
     public func markSynced(_ entries: [OutboxEntry]) async throws {
-        try await pool.write { db in
+        try await bookkeeping { db in
             for entry in entries {
                 // A newer local version enqueued meanwhile stays pending.
                 try db.execute(sql: "UPDATE outbox SET status = 'synced', attempts = 0, lastError = NULL, nextAttemptAt = NULL WHERE recordType = ? AND recordID = ? AND hlc = ? AND status = 'inFlight'",
@@ -113,7 +135,7 @@ public final class Outbox: Sendable {
 
     /// Failed entries wait `Backoff.delay` before they are due again.
     public func markFailed(_ entries: [OutboxEntry], error: String, now: Date, jitter: @Sendable () -> Double = { Double.random(in: 0...1) }) async throws {
-        try await pool.write { db in
+        try await bookkeeping { db in
             for entry in entries {
                 let attempts = entry.attempts + 1
                 let next = now.addingTimeInterval(Backoff.delay(attempt: attempts, jitter: jitter()))
@@ -126,7 +148,7 @@ public final class Outbox: Sendable {
     /// Puts entries back as pending without counting an attempt (the cloud was unreachable,
     /// not the record at fault).
     public func release(_ entries: [OutboxEntry]) async throws {
-        try await pool.write { db in
+        try await bookkeeping { db in
             for entry in entries {
                 try db.execute(sql: "UPDATE outbox SET status = 'pending' WHERE recordType = ? AND recordID = ? AND status = 'inFlight'", arguments: [entry.type.rawValue, entry.id])
             }
@@ -136,7 +158,7 @@ public final class Outbox: Sendable {
     /// After a crash, in-flight entries were never confirmed: push them again (idempotently).
     @discardableResult
     public func resetInFlight() async throws -> Int {
-        try await pool.write { db in
+        try await bookkeeping { db in
             try db.execute(sql: "UPDATE outbox SET status = 'pending' WHERE status = 'inFlight'")
             return db.changesCount
         }
@@ -144,7 +166,7 @@ public final class Outbox: Sendable {
 
     /// Makes failed entries due now ("Retry" on the sync page).
     public func retryFailed(type: RecordType? = nil, id: String? = nil) async throws {
-        try await pool.write { db in
+        try await bookkeeping { db in
             if let type, let id {
                 try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE status = 'failed' AND recordType = ? AND recordID = ?", arguments: [type.rawValue, id])
             } else {

@@ -4,7 +4,7 @@ import GRDB
 /// How Hyzer opens either of its SQLite files: one configuration, and the file's own
 /// migrator as the schema's only author.
 public enum StoreFile {
-    /// `durable: false` skips the fsync per commit, for bookkeeping that is rebuilt or
+    /// `durable: true` fsyncs every commit; `durable: false` skips that, for bookkeeping that is rebuilt or
     /// re-queued after a power cut (see `OperationalStore`).
     static func configuration(durable: Bool) -> Configuration {
         var configuration = Configuration()
@@ -17,6 +17,13 @@ public enum StoreFile {
 
     static func open(path: String, migrator: DatabaseMigrator, durable: Bool) throws -> DatabasePool {
         let pool = try DatabasePool(path: path, configuration: configuration(durable: durable))
+        if durable {
+            // GRDB sets up its writer in WAL mode with synchronous = NORMAL (after any
+            // prepareDatabase), so a commit would reach the disk only at the next checkpoint.
+            // The user's data is FULL: each commit is fsynced before the write returns, so an
+            // acknowledged score survives a power cut. The pool keeps this one writer for life.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        }
         try refuseNewer(pool, migrator: migrator, file: URL(fileURLWithPath: path).lastPathComponent)
         try migrator.migrate(pool)
         return pool

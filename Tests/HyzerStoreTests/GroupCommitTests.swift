@@ -103,4 +103,21 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         }
         #expect(unqueued == 0)
     }
+
+    /// Outbox bookkeeping commits without an fsync; user data keeps synchronous = FULL.
+    @Test func outboxBookkeepingLeavesTheWriterDurable() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        func synchronous() async throws -> Int? {
+            try await stores.domain.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        }
+        #expect(try await synchronous() == 2)
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        let claimed = try await stores.outbox.claimDue(limit: 10, now: Date())
+        #expect(!claimed.isEmpty)
+        #expect(try await synchronous() == 2, "FULL again after a claim")
+        try await stores.outbox.markSynced(claimed)
+        #expect(try await synchronous() == 2, "FULL again after a mark")
+        #expect(try await stores.outbox.counts().synced == claimed.count)
+    }
 }
