@@ -28,11 +28,13 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    /// A bound on one transaction: callers beyond it wait for the next.
+    static var maximumBatch: Int { 256 }
 
     /// Commits `item` with whatever else is queued. `commit` gets the batch in arrival order
     /// and returns one result per item, in order; when it throws, every item of the batch
     /// gets the error (nothing of a failed transaction is acknowledged).
-    func submit(_ item: Item, commit: @Sendable ([Item]) async throws -> [Result<Answer, any Error>]) async throws -> Answer {
+    func submit(_ item: Item, commit: @escaping @Sendable ([Item]) async throws -> [Result<Answer, any Error>]) async throws -> Answer {
         var id: UInt64 = 0
         let turn: Turn = await withCheckedContinuation { continuation in
             let leadNow = state.withLock { state in
@@ -48,15 +50,19 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
         if case .answered(let result) = turn { return try result.get() }
 
         let batch = state.withLock { state in
-            let batch = state.queue
-            state.queue = []
+            // The leader heads the queue (the first caller, or the first one handed the lead).
+            let batch = Array(state.queue.prefix(Self.maximumBatch))
+            state.queue.removeFirst(batch.count)
             state.batches += 1
             state.items += batch.count
             return batch
         }
         let results: [Result<Answer, any Error>]
         do {
-            results = try await commit(batch.map(\.item))
+            // In a task of its own: the leader's request being cancelled (its client gone, a
+            // shutdown) must not interrupt the transaction that answers everyone else.
+            let items = batch.map(\.item)
+            results = try await Task { try await commit(items) }.value
             precondition(results.count == batch.count, "a group commit answers every item")
         } catch {
             results = Array(repeating: .failure(error), count: batch.count)

@@ -52,6 +52,28 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         #expect(commits.waiting == 0)
     }
 
+    /// The leader commits for everyone: its own request being cancelled (its client gone)
+    /// must not fail the others' scores.
+    @Test func aCancelledLeaderStillCommitsForTheOthers() async throws {
+        let commits = GroupCommit<Int, Int>()
+        let gate = Gate()
+        let started = Mutex(false)
+        let commit: @Sendable ([Int]) async throws -> [Result<Int, any Error>] = { batch in
+            started.withLock { $0 = true }
+            if batch.contains(0) { await gate.wait() }
+            try Task.checkCancellation()
+            return batch.map { .success($0) }
+        }
+        let leader = Task { try await commits.submit(0, commit: commit) }
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        let follower = Task { try await commits.submit(1, commit: commit) }
+        while commits.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        leader.cancel()
+        gate.open()
+        #expect(try await leader.value == 0, "the transaction ran to its end")
+        #expect(try await follower.value == 1)
+    }
+
     @Test func aFailedCommitFailsEveryCallerInItAndTheNextCommitGoesOn() async throws {
         struct DiskFull: Error, Equatable {}
         let commits = GroupCommit<Int, Int>()

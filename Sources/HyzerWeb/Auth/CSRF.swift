@@ -47,6 +47,10 @@ struct CSRFTokenMiddleware: RouterMiddleware {
         if existing == nil, response.headers[.contentType]?.hasPrefix("text/html") == true {
             let cookie = Cookie(name: CSRF.cookieName, value: context.csrfToken, path: "/", secure: secureCookies, httpOnly: true, sameSite: .lax)
             response.headers[values: .setCookie].append(cookie.description)
+            // A response that hands out a cookie is this browser's alone: no shared cache keeps it.
+            if let policy = response.headers[.cacheControl], !policy.contains("private"), !policy.contains("no-store") {
+                response.headers[.cacheControl] = "private, " + policy
+            }
         }
         return response
     }

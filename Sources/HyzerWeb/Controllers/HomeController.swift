@@ -17,7 +17,7 @@ struct HomeController {
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await renderer.cachedPage(request, context, store: stores.domain) {
+        try await renderer.cachedPage(request, context, store: stores.domain, page: "home") {
             .init(html: renderer.page(HomePage(summaries: try await stores.domain.roundSummaries(), events: try await stores.domain.events()), "home"), version: nil)
         }
     }

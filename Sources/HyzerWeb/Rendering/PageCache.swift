@@ -26,7 +26,10 @@ final class PageCache: Sendable {
     }
 
     struct Key: Hashable, Sendable {
-        var target: String
+        /// The page and the parameters it was rendered with, as the controller normalised them
+        /// (a round id as Hyzer writes it, a clamped number): two requests with one key get
+        /// the same bytes, and made-up parameters cannot make new keys.
+        var page: String
         var audience: Audience
     }
 
@@ -46,9 +49,10 @@ final class PageCache: Sendable {
         }
     }
 
-    /// Pages × audiences kept; past this the oldest half is dropped.
+    /// Pages × audiences kept, and their bytes; past either the least recently used half goes.
     static let capacity = 512
-    private let entries = Mutex<(map: [Key: (entry: Entry, used: UInt64)], clock: UInt64)>(([:], 0))
+    static let byteCapacity = 64 << 20
+    private let entries = Mutex<(map: [Key: (entry: Entry, used: UInt64)], clock: UInt64, bytes: Int)>(([:], 0, 0))
 
     /// What a miss renders: the page, and the version of the round it shows (if one).
     struct Render: Sendable {
@@ -56,17 +60,16 @@ final class PageCache: Sendable {
         var version: Int?
     }
 
-    /// Serves the page for `request` from its render when nothing changed since, else
-    /// renders it with `render` (which reads the store) and keeps it. `query`: the parameters
-    /// the page reads; others are not part of the key, so made-up ones cannot fill the cache.
-    func serve(_ request: Request, context: AppRequestContext, store: DomainStore, query: [String],
+    /// Serves `page` (the controller's normalised name for what it renders) from its render
+    /// when nothing changed since, else renders it with `render` (which reads the store and
+    /// must use only what `page` names) and keeps it.
+    func serve(_ request: Request, context: AppRequestContext, store: DomainStore, page: String,
                render: () async throws -> Render) async throws -> Response {
         let audience = Audience(identity: context.identity, formToken: context.identity == nil ? "" : context.csrfToken)
-        let parameters = request.uri.queryParameters
-        let target = query.reduce(request.uri.path) { key, name in
-            parameters.get(name).map { key + "&\(name)=\($0)" } ?? key
-        }
-        let key = Key(target: target, audience: audience)
+        let key = Key(page: page, audience: audience)
+        // A signed-in client that keeps no form-token cookie (an API client) would get a new
+        // token, so a new key, each time: its renders are not kept.
+        let keepable = context.identity == nil || request.cookies[CSRF.cookieName] != nil
         let count = store.changeCount
         let entry: Entry
         let hit: Bool
@@ -80,7 +83,7 @@ final class PageCache: Sendable {
             let body = ByteBuffer(string: made.html.render(chrome))
             let etag = "\"" + (made.version.map { "r\($0)-" } ?? "") + Self.digest(body) + "\""
             entry = Entry(changeCount: count, etag: etag, body: body, status: made.html.status)
-            if made.html.status == .ok { keep(entry, for: key) }
+            if made.html.status == .ok, keepable { keep(entry, for: key) }
         }
         return respond(entry, to: request, signedIn: audience.identity != nil, hit: hit)
     }
@@ -88,22 +91,26 @@ final class PageCache: Sendable {
     static let cacheHeader = HTTPField.Name("X-Cache")!
 
     private func respond(_ entry: Entry, to request: Request, signedIn: Bool, hit: Bool) -> Response {
+        let gzip = Self.acceptsGzip(request.headers[.acceptEncoding]) ? gzipped(entry) : nil
+        // Each encoding is its own representation, with its own tag.
+        let etag = gzip == nil ? entry.etag : String(entry.etag.dropLast()) + "-gz\""
         var headers: HTTPFields = [
             .contentType: "text/html; charset=utf-8",
-            // Kept by the browser but asked about each time (a 304 when unchanged); a signed-in
-            // view is never kept by a shared cache.
-            .cacheControl: signedIn ? "private, no-cache" : "no-cache",
-            .eTag: entry.etag,
+            // An anonymous page is kept by the browser and asked about each time (a 304 when
+            // unchanged). A signed-in view (a name, forms, a form token) is never stored, so it
+            // does not outlive a sign-out on a shared tablet.
+            .cacheControl: signedIn ? "private, no-store" : "no-cache",
+            .eTag: etag,
             .vary: "Accept-Encoding, Cookie, Authorization",
             // Whether these bytes were rendered for this request or kept from an earlier one.
             Self.cacheHeader: hit ? "hit" : "miss",
         ]
-        if entry.status == .ok, let match = request.headers[.ifNoneMatch], Self.matches(match, entry.etag) {
+        if entry.status == .ok, let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
             return Response(status: .notModified, headers: headers)
         }
-        if Self.acceptsGzip(request.headers[.acceptEncoding]), let gzipped = gzipped(entry) {
+        if let gzip {
             headers[.contentEncoding] = "gzip"
-            return Response(status: entry.status, headers: headers, body: .init(byteBuffer: gzipped))
+            return Response(status: entry.status, headers: headers, body: .init(byteBuffer: gzip))
         }
         return Response(status: entry.status, headers: headers, body: .init(byteBuffer: entry.body))
     }
@@ -128,11 +135,15 @@ final class PageCache: Sendable {
 
     private func keep(_ entry: Entry, for key: Key) {
         entries.withLock { state in
+            // Of two renders racing, the one made under the later count stays.
+            if let kept = state.map[key], kept.entry.changeCount > entry.changeCount { return }
             state.clock += 1
+            state.bytes += entry.body.readableBytes - (state.map[key]?.entry.body.readableBytes ?? 0)
             state.map[key] = (entry, state.clock)
-            guard state.map.count > Self.capacity else { return }
+            guard state.map.count > Self.capacity || state.bytes > Self.byteCapacity else { return }
             let cutoff = state.map.values.map(\.used).sorted()[state.map.count / 2]
             state.map = state.map.filter { $0.value.used >= cutoff }
+            state.bytes = state.map.values.reduce(0) { $0 + $1.entry.body.readableBytes }
         }
     }
 

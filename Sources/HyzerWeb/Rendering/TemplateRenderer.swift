@@ -39,9 +39,9 @@ public struct TemplateRenderer: Sendable {
 
     /// A page served from its cached render while the store has not changed; `render` reads
     /// what it shows and makes it on a miss (see `PageCache`).
-    func cachedPage(_ request: Request, _ context: AppRequestContext, store: DomainStore, query: [String] = [],
+    func cachedPage(_ request: Request, _ context: AppRequestContext, store: DomainStore, page: String,
                     render: () async throws -> PageCache.Render) async throws -> Response {
-        try await cache.serve(request, context: context, store: store, query: query, render: render)
+        try await cache.serve(request, context: context, store: store, page: page, render: render)
     }
 }
 
