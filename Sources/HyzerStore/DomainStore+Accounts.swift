@@ -76,7 +76,9 @@ extension DomainStore {
     }
 
     static func canonicalID(_ id: UUID, _ db: Database) throws -> UUID {
-        let alias = try String.fetchOne(db, sql: "SELECT aliasOf FROM players WHERE id = ?", arguments: [id.text])
+        // Asked once per score inside the group commit: a prepared statement, kept.
+        let statement = try db.cachedStatement(sql: "SELECT aliasOf FROM players WHERE id = ?")
+        let alias = try String.fetchOne(statement, arguments: [id.text])
         return alias.flatMap(UUID.init(text:)) ?? id
     }
 

@@ -90,7 +90,7 @@ extension DomainStore {
             return (event, true)
         case .success(.record(let event)):
             // An id used in another round is not a retry of this request.
-            if try ScoreEventRecord.exists(db, key: event.id.text) {
+            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_events WHERE id = ?"), arguments: [event.id.text]) != nil {
                 throw ScoreRejection.conflict(field: "id", message: "A different score was already recorded with id \(event.id.text).")
             }
             try ScoreEventRecord(event).insert(db)
