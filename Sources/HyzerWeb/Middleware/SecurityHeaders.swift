@@ -5,20 +5,32 @@ import Hummingbird
 /// another type, no page is framed (the TV may be, from origins a setting names), and
 /// links leak no paths to other sites.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// `frame-ancestors` for `/tv`; `'none'` unless the operator allows embedding.
-    let tvFrameAncestors: String
+    /// The policy for `/tv` (its `frame-ancestors` as the operator allows embedding) and for
+    /// every other response (`'none'`), each written once rather than per request.
+    private let tvPolicy: String
+    private let policy = SecurityPolicy.text(frameAncestors: "'none'")
 
-    // Valid header names, written once: these literals cannot fail.
-    private static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy")! }
-    private static var frameOptions: HTTPField.Name { HTTPField.Name("X-Frame-Options")! }
+    init(tvFrameAncestors: String) {
+        tvPolicy = SecurityPolicy.text(frameAncestors: tvFrameAncestors)
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        let ancestors = request.uri.path == "/tv" ? tvFrameAncestors : "'none'"
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors \(ancestors)"
+        let isTV = request.uri.path == "/tv"
+        response.headers[.contentSecurityPolicy] = isTV ? tvPolicy : policy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[Self.referrerPolicy] = "same-origin"
-        if ancestors == "'none'" { response.headers[Self.frameOptions] = "DENY" }
+        response.headers[SecurityPolicy.referrerPolicy] = "same-origin"
+        if !isTV || tvPolicy == policy { response.headers[SecurityPolicy.frameOptions] = "DENY" }
         return response
     }
+}
+
+enum SecurityPolicy {
+    static func text(frameAncestors: String) -> String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors \(frameAncestors)"
+    }
+
+    // Valid header names, written once: these literals cannot fail.
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let frameOptions = HTTPField.Name("X-Frame-Options")!
 }
