@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -12,6 +13,17 @@ import Testing
             let css = try await client.get("/hyzer.css")
             #expect(css.status == .ok)
             #expect(css.headers[.contentType]?.hasPrefix("text/css") == true)
+        }
+    }
+
+    @Test func onlyTheTVMayBeFramedAndOnlyByTheOriginsTheOperatorNames() async throws {
+        try await withApp(configure: { $0.tvFrameAncestors = "'self' https://signage.example" }) { client in
+            let tv = try await client.as(.anonymous).get("/tv")
+            #expect(tv.headers[.contentSecurityPolicy]?.hasSuffix("frame-ancestors 'self' https://signage.example") == true)
+            #expect(tv.headers[HTTPField.Name("X-Frame-Options")!] == nil)
+            let home = try await client.as(.anonymous).get("/")
+            #expect(home.headers[.contentSecurityPolicy]?.hasSuffix("frame-ancestors 'none'") == true)
+            #expect(home.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
         }
     }
 
