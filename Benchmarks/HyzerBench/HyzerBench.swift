@@ -163,19 +163,11 @@ struct HyzerBench {
     }
 
     static func idle(connections: Int, server path: String) async throws -> String {
-        let port = try freePort()
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: data) }
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: path)
-        server.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", "none", "--log-level", "warning"]
-        try server.run()
-        defer { server.terminate() }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        try await waitForHealth(http, "http://127.0.0.1:\(port)")
-        try await http.shutdown()
+        let server = try await BenchServer.start(path)
+        defer { server.stop() }
+        let port = server.port
         try await Task.sleep(for: .seconds(1))
-        let before = rss(server.processIdentifier)
+        let before = server.rss
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var channels: [Channel] = []
         for _ in 0..<connections {
@@ -186,7 +178,7 @@ struct HyzerBench {
             channels.append(channel)
         }
         try await Task.sleep(for: .seconds(2))
-        let after = rss(server.processIdentifier)
+        let after = server.rss
         for channel in channels { channel.close(promise: nil) }
         try await group.shutdownGracefully()
         return String(format: "idle connections=%d rss_before=%.1fMB rss_after=%.1fMB rss_per_connection=%.1fKB",

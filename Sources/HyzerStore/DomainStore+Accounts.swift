@@ -86,7 +86,7 @@ extension DomainStore {
     func updatePlayer(_ id: UUID, audit: (actor: UUID?, change: String)? = nil, _ change: @escaping @Sendable (inout Player, Database) throws -> Void) async throws -> Player {
         let stamp = tick()
         let moment = now()
-        let written = try await write(queueing: { [(.player, $0.id.text, $0.updatedAt)] }) { db in
+        return try await write(queueing: { [(.player, $0.id.text, $0.updatedAt)] }) { db in
             let canonical = try Self.canonicalID(id, db)
             guard var player = try PlayerRecord.fetchOne(db, key: canonical.text)?.domain() else { throw StoreError.notFound("Player") }
             try change(&player, db)
@@ -98,7 +98,6 @@ extension DomainStore {
             }
             return player
         }
-        return written
     }
 
     // MARK: Identity
@@ -160,14 +159,13 @@ extension DomainStore {
             id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: now(), updatedAt: tick(),
             passwordHash: passwordHash, originDeviceID: deviceID
         )
-        let written = try await write(queueing: { [(.player, $0.id.text, $0.updatedAt)] }) { db in
+        return try await write(queueing: { [(.player, $0.id.text, $0.updatedAt)] }) { db in
             if try PlayerRecord.filter(Column("handle") == valid.handle.value).fetchCount(db) > 0 {
                 throw FieldErrors("handle", AccountError.handleTaken(valid.handle.value).description)
             }
             try Self.savePlayer(player, db)
             return player
         }
-        return written
     }
 
     public func setPassword(of id: UUID, hash: String, actor: UUID?) async throws -> Player {

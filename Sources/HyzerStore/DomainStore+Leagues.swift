@@ -33,11 +33,10 @@ extension DomainStore {
 
     public func createEvent(_ valid: EventDraft.Valid, createdBy: UUID? = nil) async throws -> Event {
         let event = Event(id: UUID(), name: valid.name, divisions: valid.divisions, createdBy: createdBy, createdAt: now(), updatedAt: tick())
-        let written = try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
+        return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
             try EventRecord(event).insert(db)
             return event
         }
-        return written
     }
 
     public func events() async throws -> [Event] {
@@ -61,7 +60,7 @@ extension DomainStore {
     /// Records who won a division's playoff. Only a tie for first of a finished event has one.
     public func recordPlayoff(eventID: UUID, division: String, winner: UUID) async throws -> EventSnapshot {
         let stamp = tick()
-        let written = try await write(queueing: { [(.event, $0.event.id.text, $0.event.updatedAt)] }) { db in
+        return try await write(queueing: { [(.event, $0.event.id.text, $0.event.updatedAt)] }) { db in
             var snapshot = try self.eventSnapshot(eventID, db)
             let standings = snapshot.standings
             guard standings.isFinal else { throw LeagueRejection.conflict("The playoff is decided once every round of the event is completed.") }
@@ -79,7 +78,6 @@ extension DomainStore {
             try Self.bumpRounds(of: eventID, db)
             return snapshot
         }
-        return written
     }
 
     static func bumpRounds(of eventID: UUID, _ db: Database) throws {
@@ -92,7 +90,7 @@ extension DomainStore {
     /// round, its starting hole on the course.
     public func setCards(_ cards: [Card], of roundID: UUID) async throws -> RoundSnapshot {
         let stamp = tick()
-        let written = try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
+        return try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             var snapshot = try Self.snapshot(roundID, db)
             do throws(FieldErrors) { try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch { throw LeagueRejection.invalid(error) }
             // A card that keeps its name keeps its id: its page stays open on the phones.
@@ -107,7 +105,6 @@ extension DomainStore {
             snapshot.version += 1
             return snapshot
         }
-        return written
     }
 
     /// Cards made the tournament director's way (`CardPlanner`): by division, ordered by the
@@ -283,7 +280,7 @@ extension DomainStore {
         let players = list.map { valid in
             Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: tick(), originDeviceID: deviceID)
         }
-        let written = try await write(queueing: { $0.map { (.player, $0.id.text, $0.updatedAt) } }) { db in
+        return try await write(queueing: { $0.map { (.player, $0.id.text, $0.updatedAt) } }) { db in
             var errors = FieldErrors()
             for player in players where try PlayerRecord.filter(Column("handle") == player.handle.value).fetchCount(db) > 0 {
                 errors.add("csv", AccountError.handleTaken(player.handle.value).description)
@@ -292,7 +289,6 @@ extension DomainStore {
             for player in players { try Self.savePlayer(player, db) }
             return players
         }
-        return written
     }
 
     /// Records a round's results in one transaction, each by the usual rules: a hole that

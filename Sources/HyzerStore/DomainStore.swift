@@ -76,14 +76,13 @@ public final class DomainStore: Sendable {
 
     public func createCourse(_ valid: CourseDraft.Valid) async throws -> Course {
         let course = Course(id: UUID(), name: valid.name, holes: valid.holes, createdAt: now(), updatedAt: tick())
-        let written = try await write(queueing: { [(.course, $0.id.text, $0.updatedAt)] }) { db in
+        return try await write(queueing: { [(.course, $0.id.text, $0.updatedAt)] }) { db in
             try CourseRecord(id: course.id.text, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description).insert(db)
             for hole in course.holes {
                 try HoleRecord(courseID: course.id.text, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
             }
             return course
         }
-        return written
     }
 
     public func courses() async throws -> [Course] {
@@ -111,12 +110,11 @@ public final class DomainStore: Sendable {
             createdBy: createdBy, createdAt: created, updatedAt: tick(),
             eventID: valid.eventID, divisions: valid.divisions
         )
-        let written = try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
+        return try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
             try RoundRecord(round, version: 1).insert(db)
             try RoundRecord.writePlayers(of: round, db)
             return round
         }
-        return written
     }
 
     /// Checks a draft (form or API) against the courses, players and events that exist, and
@@ -138,7 +136,7 @@ public final class DomainStore: Sendable {
     public func setStatus(of roundID: UUID, to status: RoundStatus) async throws -> RoundSnapshot {
         let stamp = tick()
         let moment = now()
-        let written = try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
+        return try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             guard var record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
             let current = RoundStatus(rawValue: record.status) ?? .scheduled
             guard current.canMove(to: status) else {
@@ -152,7 +150,6 @@ public final class DomainStore: Sendable {
             try record.update(db)
             return try Self.snapshot(roundID, db)
         }
-        return written
     }
 
     public func roundSummaries(limit: Int = 50) async throws -> [RoundSummary] {

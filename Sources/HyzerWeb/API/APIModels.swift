@@ -10,19 +10,8 @@ struct RoundListResponse: ResponseEncodable {
         var name: String
         var courseName: String
         var status: String
-        var startedAt: Date?
-
-        enum CodingKeys: String, CodingKey { case id, name, courseName, status, startedAt }
-
-        // Clients read every key of the contract, so a round not yet started says `null`.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(name, forKey: .name)
-            try container.encode(courseName, forKey: .courseName)
-            try container.encode(status, forKey: .status)
-            try container.encode(startedAt, forKey: .startedAt)
-        }
+        /// `null` for a round not yet started.
+        @NullWhenNone var startedAt: Date?
     }
 
     var rounds: [Item]
@@ -149,40 +138,17 @@ struct ScoreEventItem: Encodable {
     var hole: Int
     var strokes: StrokesValue
     var dnf: Bool
-    var reportedBy: String?
+    @NullWhenNone var reportedBy: String?
     var deviceID: String
-    var supersedes: String?
+    @NullWhenNone var supersedes: String?
     var resolves: [String]
     var recordedAt: Date
     var hlc: String
     var penalties: Int
     /// In a round's list of scores: whether this event is a current score of its hole
-    /// (not superseded nor resolved) — what a correction names in `supersedes`.
+    /// (not superseded nor resolved) — what a correction names in `supersedes`. Left out
+    /// elsewhere; `supersedes` and `reportedBy` are always present, as the contract lists them.
     var current: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, hlc, penalties, current
-    }
-
-    /// `supersedes` and `reportedBy` are always present (null when there is none), as the
-    /// contract lists them; `current` only where it means something (the round's list).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(roundID, forKey: .roundID)
-        try container.encode(playerID, forKey: .playerID)
-        try container.encode(hole, forKey: .hole)
-        try container.encode(strokes, forKey: .strokes)
-        try container.encode(dnf, forKey: .dnf)
-        try container.encode(reportedBy, forKey: .reportedBy)
-        try container.encode(deviceID, forKey: .deviceID)
-        try container.encode(supersedes, forKey: .supersedes)
-        try container.encode(resolves, forKey: .resolves)
-        try container.encode(recordedAt, forKey: .recordedAt)
-        try container.encode(hlc, forKey: .hlc)
-        try container.encode(penalties, forKey: .penalties)
-        try container.encodeIfPresent(current, forKey: .current)
-    }
 
     init(_ event: ScoreEvent, current: Bool? = nil) {
         self.current = current

@@ -101,13 +101,13 @@ struct SyncPage: Sendable {
 struct SyncResponse: ResponseCodable, Sendable {
     var account: String
     var state: String
-    var lastSyncAt: Date?
+    @NullWhenNone var lastSyncAt: Date?
     var pending: Int
     var inFlight: Int
     var failed: Int
-    var message: String?
+    @NullWhenNone var message: String?
     var cloud: String
-    var initialSync: Progress?
+    @NullWhenNone var initialSync: Progress?
 
     struct Progress: Codable, Sendable {
         var pulled: Int
@@ -124,20 +124,5 @@ struct SyncResponse: ResponseCodable, Sendable {
         message = status.state.message
         cloud = status.cloud
         initialSync = status.initialSync.map { Progress(pulled: $0.pulled, total: $0.total) }
-    }
-
-    enum CodingKeys: String, CodingKey { case account, state, lastSyncAt, pending, inFlight, failed, message, cloud, initialSync }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(account, forKey: .account)
-        try container.encode(state, forKey: .state)
-        try container.encode(lastSyncAt, forKey: .lastSyncAt)
-        try container.encode(pending, forKey: .pending)
-        try container.encode(inFlight, forKey: .inFlight)
-        try container.encode(failed, forKey: .failed)
-        try container.encode(message, forKey: .message)
-        try container.encode(cloud, forKey: .cloud)
-        try container.encode(initialSync, forKey: .initialSync)
     }
 }

@@ -147,8 +147,6 @@ final class PageCache: Sendable {
         }
     }
 
-    var count: Int { entries.withLock { $0.map.count } }
-
     // MARK: Headers
 
     /// `If-None-Match`: a list of ETags (weak ones compared weakly) or `*`.

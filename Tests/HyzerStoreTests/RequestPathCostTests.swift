@@ -1,0 +1,41 @@
+import Foundation
+import HyzerCore
+import Testing
+@testable import HyzerStore
+
+/// What the store keeps so that a page request costs no database write and little reading.
+@Suite struct RequestPathCostTests {
+    /// Cached renders are keyed by the change count: the user's data moves it, the outbox's
+    /// own bookkeeping (a push) does not, and a write has moved it by the time it returns.
+    @Test func theChangeCountMovesWithTheDataNotWithPushes() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let start = stores.domain.changeCount
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        let afterWrite = stores.domain.changeCount
+        #expect(afterWrite > start, "moved before the write returned")
+        let claimed = try await stores.outbox.claimDue(limit: 10, now: Date())
+        try await stores.outbox.markSynced(claimed)
+        #expect(stores.domain.changeCount == afterWrite, "a push changes nothing a page shows")
+        _ = try await stores.domain.updateClubSettings(clubName: "Maple Hill")
+        #expect(stores.domain.changeCount > afterWrite)
+        #expect(try await stores.domain.clubSettings().clubName.value == "Maple Hill", "the kept settings follow the count")
+    }
+
+    /// A busy API client takes no write per request: a token's use is noted to the minute.
+    @Test func aTokensUseIsNotedOnceAMinute() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let player = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        let token = try await stores.operational.issueToken(for: player.id, name: "test")
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        func lastUsed() async throws -> Date? { try await stores.operational.tokens().first?.lastUsedAt }
+        #expect(try await stores.operational.tokenOwner(token, now: t0) == player.id)
+        #expect(try await lastUsed() == t0)
+        #expect(try await stores.operational.tokenOwner(token, now: t0.addingTimeInterval(30)) == player.id)
+        #expect(try await lastUsed() == t0, "within the minute: read only")
+        _ = try await stores.operational.tokenOwner(token, now: t0.addingTimeInterval(61))
+        #expect(try await lastUsed() == t0.addingTimeInterval(61))
+        #expect(try await stores.operational.tokenOwner("hyz_wrong", now: t0) == nil)
+    }
+}
