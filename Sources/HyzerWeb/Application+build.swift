@@ -33,10 +33,12 @@ public func buildApplication(
         router: RouterFront(router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) })),
         // Every request passes the front door; live streams are then answered in the pipeline,
         // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
-        server: .http1(configuration: .init(
-            additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout), EventStreamHandler(hub: hub, access: streamAccess)],
-            idleTimeout: TimeAmount(config.idleTimeout)
-        )),
+        server: HTTPServerBuilder { [tasks = web.connectionTasks] responder in
+            LiveHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
+                additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout), EventStreamHandler(hub: hub, access: streamAccess)],
+                idleTimeout: TimeAmount(config.idleTimeout)
+            )), tasks: tasks)
+        },
         // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
         // Past the connection limit, new connections wait there instead of using up descriptors.
         configuration: .init(
@@ -103,7 +105,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
         configuration: .init(sessionCookieParameters: .init(name: "hyzer_session", path: "/", secure: config.secureCookies, sameSite: .lax))
     )
     return (WebParts(
-        stores: stores, renderer: renderer, live: live, hub: hub, engine: engine, accounts: accounts,
+        stores: stores, renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(), engine: engine, accounts: accounts,
         rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config,
         backups: BackupDesk(stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval, retention: config.backupRetention, hasCloud: cloud != nil)
     ), services, setupToken)
@@ -115,6 +117,7 @@ struct WebParts: Sendable {
     let renderer: TemplateRenderer
     let live: LiveStandings
     let hub: StreamHub
+    let connectionTasks: ConnectionTasks
     let engine: SyncEngine
     let accounts: Accounts
     let rules: AccessRules
@@ -145,7 +148,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     let pages = RouteGroups(router, style: .page, rules: web.rules)
     let api = RouteGroups(router.group("api/v1").add(middleware: ProblemMiddleware()).add(middleware: APIGuardMiddleware()), style: .api, rules: web.rules)
 
-    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub, engine: web.engine, metricsRegistry: ServerMetrics()).addRoutes(to: pages)
+    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub, connectionTasks: web.connectionTasks, engine: web.engine, metricsRegistry: ServerMetrics()).addRoutes(to: pages)
     AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime).addRoutes(to: pages)
     AdminController(stores: stores, renderer: renderer, backups: web.backups).addRoutes(to: pages)
     BackupsController(stores: stores, renderer: renderer, desk: web.backups, maxUpload: config.maxBackupUpload).addRoutes(to: pages)

@@ -249,6 +249,59 @@ import Testing
         }
     }
 
+    /// A connection opened for a stream costs its connection and no request task (each is
+    /// several kilobytes of async frames, waiting for hours on every screen): the request task
+    /// count follows routed connections only, and such streams still follow their round and
+    /// still notice their clients leaving.
+    @Test func aConnectionOpenedForAStreamHasNoRequestTask() async throws {
+        try await withLiveApp { port, client, _ in
+            try await withTimeout(30) {
+                let roundID = try await client.demoRoundID()
+                let tasks = { try await Self.metric("hyzer_http_connection_tasks", client) }
+                let before = try await tasks()
+                let routed = try RawSocket(port: port, receiveBuffer: 65536)
+                defer { routed.close() }
+                try routed.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(try await routed.readUntil("ok", timeout: 10))
+                #expect(try await tasks() == before + 1, "a kept-alive routed connection keeps its task")
+
+                let streams = try (0..<5).map { _ in try RawSocket(port: port, receiveBuffer: 65536) }
+                for stream in streams {
+                    try stream.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    #expect(try await stream.readUntil("event: standings", timeout: 10))
+                }
+                #expect(try await Self.subscribers(client) == 5)
+                #expect(try await tasks() == before + 1, "five streams, no more tasks")
+
+                let version = try #require(try await client.standings(roundID)["version"] as? Int)
+                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().first)
+                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":4}"#)
+                #expect(posted.status == .created)
+                for stream in streams {
+                    #expect(try await stream.readUntil("id: \(version + 1)\n", timeout: 10), "a stream without a task still gets the new state")
+                }
+                for stream in streams { stream.close() }
+                #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 }, "closed streams are noticed without a task")
+            }
+        }
+    }
+
+    /// A client that half-closes (shuts down its sending side) is done: its stream ends.
+    @Test func aClientThatHalfClosesEndsItsStream() async throws {
+        try await withLiveApp { port, client, _ in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let browser = try RawSocket(port: port, receiveBuffer: 65536)
+                defer { browser.close() }
+                try browser.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(try await browser.readUntil("event: standings", timeout: 10))
+                browser.shutdownSending()
+                #expect(try await browser.readToEnd(timeout: 10), "the server closes the stream")
+                #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 })
+            }
+        }
+    }
+
     /// Polls until `condition` holds; false if it still does not after `seconds`.
     static func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
@@ -347,4 +400,6 @@ final class RawSocket: @unchecked Sendable {
     }
 
     func close() { Glibc.close(fd) }
+
+    func shutdownSending() { _ = shutdown(fd, Int32(SHUT_WR)) }
 }

@@ -7,6 +7,7 @@ struct HomeController {
     let renderer: TemplateRenderer
     let live: LiveStandings
     let hub: StreamHub
+    let connectionTasks: ConnectionTasks
     let engine: SyncEngine
     let metricsRegistry: ServerMetrics
 
@@ -30,7 +31,7 @@ struct HomeController {
 
     /// Prometheus text format, for operators: see `ServerMetrics`.
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let bytes = await metricsRegistry.scrape(hub: hub, live: live, engine: engine, stores: stores)
+        let bytes = await metricsRegistry.scrape(hub: hub, connectionTasks: connectionTasks, live: live, engine: engine, stores: stores)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -47,9 +47,25 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var head: HTTPRequest
     }
 
+    /// What a connection's first request made of it: Hummingbird's request task waits for this
+    /// (`LiveHTTP1Channel`), and is not needed at all by a connection that is a stream.
+    enum ConnectionUse: Sendable {
+        /// Its first request went to the router, or something the router answers (a parse error,
+        /// a half-close) came first.
+        case routed
+        /// Its first request was a live stream: the connection is this handler's alone.
+        case stream
+        /// It closed before either.
+        case closed
+    }
+
     private let hub: StreamHub
     private let access: StreamAccess
     private var context: ChannelHandlerContext?
+    private var use: ConnectionUse?
+    /// The async channel's one close, when it lets go of a connection that is a stream.
+    private var handingOver = false
+    private var usePromise: EventLoopPromise<ConnectionUse>?
     private var state = State.routing(unanswered: 0, waiting: nil)
     private var lastVersion = -1
     /// The newest frame, held while the socket is full; a newer one replaces it.
@@ -67,7 +83,32 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         leave()
+        decide(.closed)
         self.context = nil
+    }
+
+    /// Completes once the connection's first request shows what the connection is for.
+    func connectionUse(on loop: any EventLoop) -> EventLoopFuture<ConnectionUse> {
+        if let use { return loop.makeSucceededFuture(use) }
+        let promise = usePromise ?? loop.makePromise(of: ConnectionUse.self)
+        usePromise = promise
+        return promise.futureResult
+    }
+
+    private func decide(_ use: ConnectionUse) {
+        guard self.use == nil else { return }
+        self.use = use
+        usePromise?.succeed(use)
+        usePromise = nil
+    }
+
+    /// Whether the connection belongs to a stream (asked for, open or being refused): from
+    /// then on, only this handler reads from it, writes to it and closes it.
+    private var isStream: Bool {
+        switch state {
+        case .authorizing, .streaming: true
+        case .routing, .finished: false
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -77,6 +118,11 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if case .head(let head) = unwrapInboundIn(data) {
             if head.method == .get, let target = head.path, let topic = StreamTopic(target: target) {
                 let request = StreamRequest(topic: topic, head: head)
+                if use == nil {
+                    // Whoever waits for the first request (the async channel) lets go, and closes.
+                    handingOver = usePromise != nil
+                    decide(.stream)
+                }
                 if unanswered > 0 {
                     state = .routing(unanswered: unanswered, waiting: request)
                 } else {
@@ -86,7 +132,34 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             state = .routing(unanswered: unanswered + 1, waiting: nil)
         }
+        decide(.routed)
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // A stream that was its connection's first request has no request task, so the async
+        // channel behind this handler has stopped asking for reads: without them a client's
+        // close would go unnoticed.
+        if isStream { context.read() }
+        context.fireChannelReadComplete()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A request the decoder could not parse is answered (400) by the router's side.
+        decide(.routed)
+        context.fireErrorCaught(error)
+    }
+
+    /// A stream's connection is closed by this handler alone. The async channel behind it is
+    /// finished, and asks to close, as soon as the connection turns out to be a stream (see
+    /// `LiveHTTP1Channel`): that must not end the stream.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if isStream, mode == .output || (mode == .all && handingOver) {
+            if mode == .all { handingOver = false }
+            promise?.succeed()
+            return
+        }
+        context.close(mode: mode, promise: promise)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -110,6 +183,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         leave()
+        decide(.closed)
         context.fireChannelInactive()
     }
 
@@ -117,6 +191,15 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// itself, so it closes now (the browser reconnects to the next server); a connection
     /// the router answers is left to the server's own handler, which this one stands before.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The client closed its side: a stream ends (the browser reconnects if it still wants
+        // one); for any other connection the router's side decides.
+        if event as? ChannelEvent == .inputClosed, isStream {
+            leave()
+            state = .finished
+            context.close(promise: nil)
+            return
+        }
+        decide(.routed)
         if event is ChannelShouldQuiesceEvent {
             switch state {
             case .authorizing, .streaming, .finished:
@@ -168,6 +251,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.pipeline.syncOperations.removeHandler(idle, promise: nil)
         }
         state = .streaming(topic, started: false)
+        context.read()
         switch hub.join(self, topic, on: context.eventLoop) {
         case .frame(let frame):
             send(frame)

@@ -32,6 +32,7 @@ final class ServerMetrics: Sendable {
 
     private let registry: PrometheusCollectorRegistry
     private let subscribers: Prometheus.Gauge
+    private let connectionTasks: Prometheus.Gauge
     private let framesRendered: Prometheus.Counter
     private let framesSkipped: Prometheus.Counter
     private let syncStates: [String: Prometheus.Gauge]
@@ -50,6 +51,7 @@ final class ServerMetrics: Sendable {
             MetricNameDescriptor(namespace: "hyzer", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
         }
         subscribers = registry.makeGauge(descriptor: name("live", "subscribers", "", "Open live streams (round pages, leaderboards, TVs, sync pages)."))
+        connectionTasks = registry.makeGauge(descriptor: name("http", "connection_tasks", "", "Connections with a request task (one opened for a live stream has none)."))
         framesRendered = registry.makeCounter(descriptor: name("live", "frames_rendered", "total", "Standings and TV frames rendered (each sent to every subscriber)."))
         framesSkipped = registry.makeCounter(descriptor: name("live", "frames_skipped", "total", "States a slow client never saw because a newer one replaced them."))
         let state = name("sync", "state", "", "1 for the sync engine's current state, 0 for the others.")
@@ -61,11 +63,12 @@ final class ServerMetrics: Sendable {
     }
 
     /// Reads the app's state and writes both registries.
-    func scrape(hub: StreamHub, live: LiveStandings, engine: SyncEngine, stores: Stores) async -> [UInt8] {
+    func scrape(hub: StreamHub, connectionTasks tasks: ConnectionTasks, live: LiveStandings, engine: SyncEngine, stores: Stores) async -> [UInt8] {
         let streams = hub.statistics
         let rendered = await live.framesRenderedCount
         let sync = await engine.status()
         subscribers.set(Int64(streams.subscribers))
+        connectionTasks.set(Int64(tasks.count))
         let (newlyRendered, newlySkipped) = reported.withLock { last in
             defer { last = (rendered, streams.framesSkipped) }
             return (max(0, rendered - last.rendered), max(0, streams.framesSkipped - last.skipped))
