@@ -9,7 +9,20 @@ final class ChangeCounter: TransactionObserver, Sendable {
     private let count = Atomic<UInt64>(0)
     /// Touched only on the writer's queue, one transaction at a time.
     private let changed = Mutex(false)
-    static let unwatched: Set<String> = ["outbox"]
+    private let tables: Set<String>
+    private let watching: Bool
+
+    /// Counts commits that change any table but these.
+    init(ignoring tables: Set<String>) {
+        self.tables = tables
+        watching = false
+    }
+
+    /// Counts commits that change one of these tables.
+    init(watching tables: Set<String>) {
+        self.tables = tables
+        watching = true
+    }
 
     var value: UInt64 { count.load(ordering: .acquiring) }
 
@@ -19,7 +32,7 @@ final class ChangeCounter: TransactionObserver, Sendable {
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        !Self.unwatched.contains(eventKind.tableName)
+        tables.contains(eventKind.tableName) == watching
     }
 
     func databaseDidChange(with event: DatabaseEvent) {

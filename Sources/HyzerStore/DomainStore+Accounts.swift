@@ -118,9 +118,20 @@ extension DomainStore {
 
     /// Who a session or token belongs to now: nil when the player is gone or disabled. Read
     /// on every request, so a role change or a disable (made here or synced) applies at once.
+    /// Asked on every signed-in request: kept until a player changes. A commit that changes
+    /// one (a role, disabled, a merge) moves `playerChanges` before it returns, so no request
+    /// after it sees the identity as it was.
     public func identity(of id: UUID) async throws -> Identity? {
-        guard let player = try await player(id), !player.disabled else { return nil }
-        return Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
+        let count = playerChanges.value
+        if let kept = identities.withLock({ $0.changeCount == count ? $0.byPlayer[id] : nil }) { return kept }
+        let identity = try await player(id).flatMap { player in
+            player.disabled ? nil : Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
+        }
+        identities.withLock { kept in
+            if kept.changeCount != count || kept.byPlayer.count >= 4096 { kept = (count, [:]) }
+            kept.byPlayer[id] = .some(identity)
+        }
+        return identity
     }
 
     public func hasEnabledAdmin() async throws -> Bool {

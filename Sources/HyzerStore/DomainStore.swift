@@ -16,7 +16,10 @@ public final class DomainStore: Sendable {
     public let outbox: Outbox
     let boards = BoardCache()
     /// Moves at each commit that changed the user's data: the key of cached page renders.
-    let changes = ChangeCounter()
+    let changes = ChangeCounter(ignoring: ["outbox"])
+    /// Commits that change a player (a role, a name, disabled, merged): kept identities follow it.
+    let playerChanges = ChangeCounter(watching: ["players"])
+    let identities = Mutex((changeCount: UInt64(0), byPlayer: [UUID: Identity?]()))
     /// The club settings as read under a change count (see `clubSettings()`).
     let settingsCache = Mutex<(changeCount: UInt64, settings: ClubSettingsPayload)?>(nil)
     /// Score submissions from concurrent requests, committed together.
@@ -31,8 +34,11 @@ public final class DomainStore: Sendable {
         self.deviceID = deviceID
         self.now = now
         outbox = Outbox(pool: pool)
-        let changes = changes
-        pool.writeWithoutTransaction { db in db.add(transactionObserver: changes, extent: .databaseLifetime) }
+        let (changes, playerChanges) = (changes, playerChanges)
+        pool.writeWithoutTransaction { db in
+            db.add(transactionObserver: changes, extent: .databaseLifetime)
+            db.add(transactionObserver: playerChanges, extent: .databaseLifetime)
+        }
         let latest = try pool.read { db in try Self.latestClockReading(db) }
         clock = Mutex(HybridClock(deviceID: deviceID, latest: latest))
     }

@@ -135,16 +135,30 @@ extension OperationalStore {
         return token
     }
 
-    /// The player a live token belongs to; notes its use to the minute (a read alone for a
-    /// token used within the last minute, so a busy client takes no write per request).
+    /// The player a live token belongs to; notes its use to the minute (nothing to read or
+    /// write for a token used within the last minute, so a busy client costs no query per
+    /// request). Known tokens are kept until a token changes: a revocation moves
+    /// `tokenChanges` before it returns, so no request after it is let in. Unknown ones are
+    /// not kept (a guesser would only fill memory).
     public func tokenOwner(_ token: String, now: Date = Date()) async throws -> UUID? {
         let digest = Secret.digest(token)
-        let found = try await pool.read { db -> (id: String, playerID: String, lastUsed: Date?)? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, playerID, lastUsedAt FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL",
-                                             arguments: [digest]) else { return nil }
-            return (row["id"], row["playerID"], row["lastUsedAt"])
+        let count = tokenChanges.value
+        let kept = tokenOwners.withLock { $0.changeCount == count ? $0.byDigest[digest] : nil }
+        var found = kept
+        if found == nil {
+            found = try await pool.read { db -> (id: String, playerID: String, lastUsed: Date?)? in
+                guard let row = try Row.fetchOne(db, sql: "SELECT id, playerID, lastUsedAt FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL",
+                                                 arguments: [digest]) else { return nil }
+                return (row["id"], row["playerID"], row["lastUsedAt"])
+            }
         }
         guard let found else { return nil }
+        if kept == nil {
+            tokenOwners.withLock { owners in
+                if owners.changeCount != count || owners.byDigest.count >= 1024 { owners = (count, [:]) }
+                owners.byDigest[digest] = found
+            }
+        }
         if found.lastUsed.map({ now.timeIntervalSince($0) >= Self.tokenUseResolution || $0 > now }) ?? true {
             try await pool.write { db in
                 try db.execute(sql: "UPDATE api_tokens SET lastUsedAt = ? WHERE id = ?", arguments: [now, found.id])

@@ -9,12 +9,18 @@ extension OperationalStore {
         try await pool.write { db in
             try db.execute(sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token", arguments: [zone, token])
         }
+        knownTokens.withLock { $0.tokens[zone] = token }
     }
 
     // MARK: Change tokens and the log
 
     public func changeToken(zone: String) async throws -> Int64 {
-        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0 }
+        let (known, resets) = knownTokens.withLock { ($0.tokens[zone], $0.resets) }
+        if let known { return known }
+        let token = try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0 }
+        // Kept unless a reset or a newer token came meanwhile.
+        knownTokens.withLock { if $0.resets == resets, $0.tokens[zone] == nil { $0.tokens[zone] = token } }
+        return token
     }
 
     public func appendLog(_ entry: SyncLogEntry, keep: Int = 500) async throws {
@@ -38,6 +44,7 @@ extension OperationalStore {
     /// After the domain data was replaced: the next pull reads the whole cloud.
     func resetChangeTokens() async throws {
         try await pool.write { db in try db.execute(sql: "DELETE FROM change_tokens") }
+        knownTokens.withLock { $0 = ([:], $0.resets + 1) }
     }
 
     // MARK: The outbox of earlier versions

@@ -1,16 +1,25 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Bookkeeping in `sync.sqlite` that never syncs: this device's identity, the outbox,
 /// change tokens, the sync log, sessions, API tokens and one-time links.
 public final class OperationalStore: Sendable {
     let pool: DatabasePool
+    /// The change tokens as last stored: every pull starts from one, and only this store
+    /// changes them.
+    let knownTokens = Mutex((tokens: [String: Int64](), resets: 0))
+    /// Commits that change an API token (made, revoked, used): kept owners follow it.
+    let tokenChanges = ChangeCounter(watching: ["api_tokens"])
+    let tokenOwners = Mutex((changeCount: UInt64(0), byDigest: [String: (id: String, playerID: String, lastUsed: Date?)]()))
 
     /// Bookkeeping, not user data: a commit lost to a power cut only means a record is
     /// pushed again (idempotently) or re-queued by the reconcile on start, so this file
     /// skips the fsync per commit that domain.sqlite keeps.
     init(path: String) throws {
         pool = try StoreFile.open(path: path, migrator: OperationalMigrations.migrator, durable: false)
+        let tokenChanges = tokenChanges
+        pool.writeWithoutTransaction { db in db.add(transactionObserver: tokenChanges, extent: .databaseLifetime) }
     }
 
     /// A rebuilt file takes the device's id back (see `DeviceIdentityFile`) before anything

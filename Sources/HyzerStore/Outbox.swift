@@ -109,18 +109,30 @@ public final class Outbox: Sendable {
     /// time) and marks them in flight in the same transaction, so a concurrent caller can
     /// never take the same record.
     public func claimDue(limit: Int, now: Date) async throws -> [OutboxEntry] {
+        try await bookkeeping { db in try Self.claim(limit: limit, now: now, db) }
+    }
+
+    /// `claimDue`, and the claimed records' current cloud form, read in the same transaction
+    /// (one trip to the writer before a push). Records that no longer exist are left out.
+    public func claimDueRecords(limit: Int, now: Date) async throws -> (entries: [OutboxEntry], records: [CloudRecord]) {
         try await bookkeeping { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT * FROM outbox
-                WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
-                ORDER BY sequence LIMIT ?
-                """, arguments: [now, limit])
-            let entries = rows.compactMap(Self.entry)
-            for entry in entries {
-                try db.execute(sql: "UPDATE outbox SET status = 'inFlight' WHERE recordType = ? AND recordID = ?", arguments: [entry.type.rawValue, entry.id])
-            }
-            return entries
+            let entries = try Self.claim(limit: limit, now: now, db)
+            return (entries, try entries.compactMap { try DomainStore.cloudRecord($0.type, $0.id, db) })
         }
+    }
+
+    private static func claim(limit: Int, now: Date, _ db: Database) throws -> [OutboxEntry] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT * FROM outbox
+            WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
+            ORDER BY sequence LIMIT ?
+            """, arguments: [now, limit])
+        let entries = rows.compactMap(Self.entry)
+        let mark = try db.cachedStatement(sql: "UPDATE outbox SET status = 'inFlight' WHERE recordType = ? AND recordID = ?")
+        for entry in entries {
+            try mark.execute(arguments: [entry.type.rawValue, entry.id])
+        }
+        return entries
     }
 
     public func markSynced(_ entries: [OutboxEntry]) async throws {

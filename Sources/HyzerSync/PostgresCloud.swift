@@ -112,12 +112,16 @@ public final class PostgresCloud: CloudDatabase, Service {
 
     public func save(_ records: [CloudRecord], zone: String) async throws -> Int {
         guard !records.isEmpty else { return 0 }
+        if records.allSatisfy({ CloudMerge.isInsertOnly($0.type) }) { return try await insertOnly(records, zone: zone) }
         return try await bounded {
             try await self.client.withTransaction(logger: self.logger) { connection in
-                try await connection.query("INSERT INTO hyzer_zones (zone) VALUES (\(zone)) ON CONFLICT DO NOTHING", logger: self.logger)
                 // The zone row lock serializes pushers until commit: change numbers commit in order.
+                // One trip makes the row on first use, locks it and reads the current number.
                 var seq: Int64 = 0
-                for try await (value) in try await connection.query("SELECT seq FROM hyzer_zones WHERE zone = \(zone) FOR UPDATE", logger: self.logger).decode(Int64.self) {
+                let locked = try await connection.query("""
+                    INSERT INTO hyzer_zones (zone) VALUES (\(zone)) ON CONFLICT (zone) DO UPDATE SET seq = hyzer_zones.seq RETURNING seq
+                    """, logger: self.logger)
+                for try await (value) in locked.decode(Int64.self) {
                     seq = value
                 }
                 let keys = records.map { "\($0.type.rawValue)/\($0.id)" }
@@ -130,25 +134,65 @@ public final class PostgresCloud: CloudDatabase, Service {
                     existing["\(type.rawValue)/\(id)"] = CloudRecord(type: type, id: id, hlc: hlc, payload: Data(payload.readableBytesView))
                 }
                 var changed = 0
+                // Each key once, as its last merge left it, in the order of those merges.
+                var written: [String] = []
                 for record in records {
                     let key = "\(record.type.rawValue)/\(record.id)"
                     guard let merged = CloudMerge.merge(existing: existing[key], incoming: record) else { continue }
-                    seq += 1
                     changed += 1
                     existing[key] = merged
-                    try await connection.query("""
+                    written.removeAll { $0 == key }
+                    written.append(key)
+                }
+                guard changed > 0 else { return 0 }
+                let stored = written.compactMap { existing[$0] }
+                let first = seq + 1
+                seq += Int64(stored.count)
+                // The records, the zone's number and the hint in one trip. The hint is
+                // delivered at commit, and only then: it never runs ahead of the data.
+                try await connection.query("""
+                    WITH incoming AS (
+                        SELECT * FROM unnest(\(stored.map(\.type.rawValue)), \(stored.map(\.id)), \(stored.map(\.hlc.description)),
+                                             \(stored.map { ByteBuffer(bytes: $0.payload) }), \(Array(first...seq))) AS r(type, id, hlc, payload, seq)
+                    ), stored AS (
                         INSERT INTO hyzer_records (zone, type, id, hlc, payload, seq)
-                        VALUES (\(zone), \(merged.type.rawValue), \(merged.id), \(merged.hlc.description), \(ByteBuffer(bytes: merged.payload)), \(seq))
+                        SELECT \(zone), type, id, hlc, payload, seq FROM incoming
                         ON CONFLICT (zone, type, id) DO UPDATE SET hlc = EXCLUDED.hlc, payload = EXCLUDED.payload, seq = EXCLUDED.seq
-                        """, logger: self.logger)
-                }
-                if changed > 0 {
-                    try await connection.query("UPDATE hyzer_zones SET seq = \(seq) WHERE zone = \(zone)", logger: self.logger)
-                    // Delivered at commit, and only then: a hint never runs ahead of the data.
-                    try await connection.query("SELECT pg_notify(\(Self.channel), \(zone + " " + self.origin))", logger: self.logger)
-                }
+                    ), numbered AS (
+                        UPDATE hyzer_zones SET seq = \(seq) WHERE zone = \(zone)
+                    )
+                    SELECT pg_notify(\(Self.channel), \(zone + " " + self.origin))
+                    """, logger: self.logger)
                 return changed
             }
+        }
+    }
+
+    /// Score events and signatures (the usual push) need no merge: one statement, its own
+    /// transaction, one trip. It takes the zone's lock (the change numbers commit in order)
+    /// and reserves a number per record; one that is already stored keeps its own, and the
+    /// number it reserved is never used (tokens only compare). The hint goes at commit, if
+    /// anything was new.
+    private func insertOnly(_ records: [CloudRecord], zone: String) async throws -> Int {
+        let count = Int64(records.count)
+        return try await bounded {
+            let rows = try await self.client.query("""
+                WITH numbered AS (
+                    INSERT INTO hyzer_zones (zone, seq) VALUES (\(zone), \(count))
+                    ON CONFLICT (zone) DO UPDATE SET seq = hyzer_zones.seq + \(count)
+                    RETURNING seq - \(count) AS base
+                ), stored AS (
+                    INSERT INTO hyzer_records (zone, type, id, hlc, payload, seq)
+                    SELECT \(zone), r.type, r.id, r.hlc, r.payload, numbered.base + r.n
+                    FROM numbered, unnest(\(records.map(\.type.rawValue)), \(records.map(\.id)), \(records.map(\.hlc.description)),
+                                          \(records.map { ByteBuffer(bytes: $0.payload) })) WITH ORDINALITY AS r(type, id, hlc, payload, n)
+                    ON CONFLICT (zone, type, id) DO NOTHING
+                    RETURNING 1
+                )
+                SELECT COUNT(*)::BIGINT FROM (SELECT pg_notify(\(Self.channel), \(zone + " " + self.origin)) FROM stored) AS hinted
+                """, logger: self.logger)
+            for try await (stored) in rows.decode(Int64.self) { return Int(stored) }
+            return 0
         }
     }
 

@@ -14,8 +14,9 @@ public actor SyncEngine: Service {
         public var zone = "club"
         public var pushBatch = 200
         public var pullPage = 5000
-        /// Lets a burst of local writes leave in one push.
-        public var debounce: Duration = .milliseconds(2)
+        /// A wait before pushing local writes. None by default: writes arriving together are
+        /// committed together (group commit), and those arriving during a push leave in the next.
+        public var debounce: Duration = .zero
         /// Pull and push even without a trigger, in case a hint was lost.
         public var fallbackInterval: Duration = .seconds(30)
         /// How long the account check may take before the cloud counts as unreachable.
@@ -271,8 +272,9 @@ public actor SyncEngine: Service {
         var pushed = 0
         while true {
             let batch: [OutboxEntry]
+            let records: [CloudRecord]
             do {
-                batch = try await stores.outbox.claimDue(limit: configuration.pushBatch, now: Date())
+                (batch, records) = try await stores.outbox.claimDueRecords(limit: configuration.pushBatch, now: Date())
             } catch {
                 state = .error("The outbox could not be read: \(error)")
                 await publish()
@@ -281,10 +283,10 @@ public actor SyncEngine: Service {
             guard !batch.isEmpty else { break }
             configuration.crashPoints?.pass(.pushClaimed)
             state = .syncing
-            await publish()
+            // The new state at once; the counts are read again after the push, not ahead of it.
+            publishState()
             let started = ContinuousClock.now
             do {
-                let records = try await stores.domain.cloudRecords(batch.map { ($0.type, $0.id) })
                 let changed = try await cloud.save(records, zone: configuration.zone)
                 configuration.crashPoints?.pass(.pushSaved)
                 try await stores.outbox.markSynced(batch)
@@ -440,7 +442,13 @@ public actor SyncEngine: Service {
     }
 
     private func publish() async {
-        let current = await status()
+        counts = (try? await stores.outbox.counts()) ?? counts
+        publishState()
+    }
+
+    /// The status with the outbox counts as last read.
+    private func publishState() {
+        let current = currentStatus()
         guard current != lastPublished else { return }
         lastPublished = current
         for watcher in watchers.values { watcher.yield(current) }

@@ -22,6 +22,31 @@ import Testing
         #expect(try await stores.domain.clubSettings().clubName.value == "Maple Hill", "the kept settings follow the count")
     }
 
+    /// Who a token or session is, asked on every signed-in request, is kept — and is never
+    /// served after a change that affects it: the next request sees a new role, a disabled
+    /// account or a revoked token, while other players' writes (scores) keep it.
+    @Test func keptIdentitiesFollowEveryChangeToThem() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let coach = try await stores.domain.createPlayer(PlayerDraft(displayName: "Cory", handle: "cory").validated())
+        let token = try await stores.operational.issueToken(for: coach.id, name: "phone")
+        let other = try await stores.operational.issueToken(for: coach.id, name: "tablet")
+        #expect(try await stores.domain.identity(of: coach.id)?.role == .athlete)
+        #expect(try await stores.operational.tokenOwner(token) == coach.id)
+        #expect(stores.operational.tokenOwners.withLock { $0.byDigest.count } == 1, "kept")
+
+        _ = try await stores.domain.changeRole(of: coach.id, to: .coach, actor: nil)
+        #expect(try await stores.domain.identity(of: coach.id)?.role == .coach, "a new role at the next request")
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        _ = try await stores.domain.setDisabled(coach.id, true, actor: nil)
+        #expect(try await stores.domain.identity(of: coach.id) == nil, "a disabled account is nobody at once")
+
+        let id = try #require(try await stores.operational.tokens().first { $0.name == "phone" }?.id)
+        try await stores.operational.revokeToken(id)
+        #expect(try await stores.operational.tokenOwner(token) == nil, "a revoked token is refused at once")
+        #expect(try await stores.operational.tokenOwner(other) == coach.id, "other tokens still work")
+    }
+
     /// A busy API client takes no write per request: a token's use is noted to the minute.
     @Test func aTokensUseIsNotedOnceAMinute() async throws {
         let directory = try TemporaryDirectory()

@@ -107,7 +107,10 @@ import Testing
         }
     }
 
-    @Test func aPullNeverSkipsAChangeWhilePushersCommitConcurrently() async throws {
+    /// Players take the merging save; score events the one-statement save of records that
+    /// are stored once. Both must number their changes so a pull never skips one.
+    @Test(arguments: [RecordType.player, .scoreEvent])
+    func aPullNeverSkipsAChangeWhilePushersCommitConcurrently(type: RecordType) async throws {
         let cloud = try TestPostgres.cloud()
         let zone = Self.zone()
         try await withPostgres(cloud) {
@@ -119,7 +122,7 @@ import Testing
                         for batch in 0..<batches {
                             let records = (0..<perBatch).map { index in
                                 let id = "p\(pusher)-b\(batch)-r\(index)"
-                                return CloudRecord(type: .player, id: id, hlc: HLC(wallMillis: Int64(batch + 1), counter: 0, deviceID: UUID()), payload: Data(id.utf8))
+                                return CloudRecord(type: type, id: id, hlc: HLC(wallMillis: Int64(batch + 1), counter: 0, deviceID: UUID()), payload: Data(id.utf8))
                             }
                             _ = try await cloud.save(records, zone: zone)
                         }
@@ -184,6 +187,42 @@ import Testing
                 let started = ContinuousClock.now
                 #expect(await cloud.resolveAccount() == .temporarilyUnavailable)
                 #expect(ContinuousClock.now - started < .seconds(5))
+            }
+        }
+    }
+
+    /// A score event is stored once: a second copy (the same push retried, or one that crossed
+    /// another device's) changes nothing, sends no hint and takes no place in the changes;
+    /// new events beside it are stored.
+    @Test func anEventIsStoredOnceAndOnlyNewOnesAreHinted() async throws {
+        let pusher = try TestPostgres.cloud()
+        let other = try TestPostgres.cloud()
+        let zone = Self.zone()
+        try await withPostgres(pusher) {
+            try await withPostgres(other) {
+                _ = await pusher.resolveAccount()
+                let heard = HintCounter()
+                let hints = other.hints(zone: zone)
+                let listener = Task { for await _ in hints { await heard.increment() } }
+                defer { listener.cancel() }
+                #expect(try await heard.wait(atLeast: 1), "the listener is in place")
+                func event(_ id: String, _ payload: String) -> CloudRecord {
+                    CloudRecord(type: .scoreEvent, id: id, hlc: HLC(wallMillis: 5, counter: 0, deviceID: UUID()), payload: Data(payload.utf8))
+                }
+                #expect(try await pusher.save([event("e1", "first"), event("e2", "first")], zone: zone) == 2)
+                #expect(try await heard.wait(atLeast: 2))
+                let afterFirst = try await other.changes(zone: zone, after: 0, limit: 100)
+
+                #expect(try await pusher.save([event("e1", "second")], zone: zone) == 0, "a copy changes nothing")
+                #expect(try await pusher.save([event("e2", "second"), event("e3", "first"), event("e3", "again")], zone: zone) == 1)
+                #expect(try await heard.wait(atLeast: 3))
+                let all = try await other.changes(zone: zone, after: 0, limit: 100)
+                #expect(all.records.map(\.id) == ["e1", "e2", "e3"], "each stored once, in the order stored")
+                #expect(all.records.allSatisfy { String(decoding: $0.payload, as: UTF8.self) == "first" }, "the first copy is the record")
+                let later = try await other.changes(zone: zone, after: afterFirst.token, limit: 100)
+                #expect(later.records.map(\.id) == ["e3"], "copies take no place in the changes")
+                try await Task.sleep(for: .milliseconds(200))
+                #expect(await heard.count == 3, "the save that changed nothing sent no hint")
             }
         }
     }

@@ -38,6 +38,14 @@ public struct CloudRecord: Hashable, Sendable {
 /// are inserted if absent, mutable records are last-writer-wins by HLC (its device id
 /// breaks ties), and the club settings singleton merges field by field.
 public enum CloudMerge {
+    /// Records stored once and never replaced: the first copy to arrive is the record.
+    public static func isInsertOnly(_ type: RecordType) -> Bool {
+        switch type {
+        case .scoreEvent, .signature: true
+        case .player, .course, .round, .event, .clubSettings: false
+        }
+    }
+
     /// The record to store, or nil when what is stored already says as much.
     public static func merge(existing: CloudRecord?, incoming: CloudRecord) -> CloudRecord? {
         guard let existing else { return incoming }

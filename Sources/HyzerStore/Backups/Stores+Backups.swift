@@ -111,6 +111,7 @@ extension Stores {
         try await domain.replaceContents(with: copy, savingCurrentTo: current)
         domain.boards.removeAll()
         domain.changes.bump()
+        domain.playerChanges.bump()
         try await Self.rebase(operational, domain, on: try await domain.recordVersions())
         activity.withLock { $0 = .backingUp }
         progress(BackupProgress(step: "safety backup", done: 0, total: 1))
