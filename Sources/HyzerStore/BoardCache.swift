@@ -59,20 +59,53 @@ extension DomainStore {
         try await pool.read { db in try self.board(roundID, db) }
     }
 
+    // Read for every live frame and inside every group commit: its statements are prepared
+    // once per connection (`cachedStatement`), not compiled on each read.
     func board(_ roundID: UUID, _ db: Database) throws -> RoundBoard {
-        guard let version = try Int.fetchOne(db, sql: "SELECT version FROM rounds WHERE id = ?", arguments: [roundID.text]) else {
-            throw StoreError.notFound("Round")
-        }
-        let aliases = try Self.aliasMap(db)
-        var cached = boards.take(roundID)
+        let (version, aliases) = try Self.versionAndAliases(roundID, db)
+        let cached = boards.take(roundID)
         if let cached, let board = cached.board, board.version == version, cached.aliases == aliases {
             boards.store(cached, for: roundID)
             return board
         }
+        var entry = try Self.current(roundID, cached, aliases: aliases, db)
+        guard var snapshot = entry.setup else { throw StoreError.notFound("Round") }
+        snapshot.events = entry.events
+        snapshot.version = version
+        let board = RoundBoard(snapshot, scores: entry.scores)
+        entry.board = board
+        boards.store(entry, for: roundID)
+        return board
+    }
+
+    /// What the group commit decides scores against: the round without its events (it needs
+    /// none; they are in `scores`), and its current scores. No board is built.
+    func roundState(_ roundID: UUID, _ db: Database) throws -> (setup: RoundSnapshot, scores: CurrentScores) {
+        let (version, aliases) = try Self.versionAndAliases(roundID, db)
+        var entry = try Self.current(roundID, boards.take(roundID), aliases: aliases, db)
+        entry.board = nil
+        guard var setup = entry.setup else { throw StoreError.notFound("Round") }
+        setup.version = version
+        boards.store(entry, for: roundID)
+        return (setup, entry.scores)
+    }
+
+    private static func versionAndAliases(_ roundID: UUID, _ db: Database) throws -> (Int, [String: String]) {
+        guard let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM rounds WHERE id = ?"), arguments: [roundID.text]) else {
+            throw StoreError.notFound("Round")
+        }
+        return (version, try aliasMap(db))
+    }
+
+    /// The cache entry brought up to date: events stored since it was read folded in, the
+    /// round's setup (without events) read again if its stamp moved.
+    private static func current(_ roundID: UUID, _ cached: BoardCache.Entry?, aliases: [String: String], _ db: Database) throws -> BoardCache.Entry {
+        var cached = cached
         var entry: BoardCache.Entry
         if var grown = cached.take(), grown.aliases == aliases,
            try grown.lastRowID == 0
-            || String.fetchOne(db, sql: "SELECT id FROM score_events WHERE rowid = ? AND roundID = ?", arguments: [grown.lastRowID, roundID.text]) == grown.lastEventID {
+            || String.fetchOne(db.cachedStatement(sql: "SELECT id FROM score_events WHERE rowid = ? AND roundID = ?"),
+                               arguments: [grown.lastRowID, roundID.text]) == grown.lastEventID {
             // Let go of the old board first: the events and scores it shares are then
             // referenced once, and grow in place.
             grown.board = nil
@@ -95,22 +128,13 @@ extension DomainStore {
         // The round itself (players, course, event, signatures) is read again only when its
         // stamp says it changed; a new score alone leaves it as it was.
         let stamp = try Self.setupStamp(roundID, aliases: aliases, db)
-        var snapshot: RoundSnapshot
-        if var setup = entry.setup, entry.setupStamp == stamp {
-            setup.events = entry.events
-            setup.version = version
-            snapshot = setup
-        } else {
-            snapshot = try Self.snapshot(roundID, db, events: entry.events)
-            var setup = snapshot
+        if entry.setup == nil || entry.setupStamp != stamp {
+            var setup = try Self.snapshot(roundID, db, events: entry.events)
             setup.events = []
             entry.setup = setup
             entry.setupStamp = stamp
         }
-        let board = RoundBoard(snapshot, scores: entry.scores)
-        entry.board = board
-        boards.store(entry, for: roundID)
-        return board
+        return entry
     }
 
     /// What a round's board shows besides its events, as one comparable text: the round's
@@ -118,13 +142,13 @@ extension DomainStore {
     /// event's clocks, its signatures (append-only: their count), and the clock of each of its
     /// players and of whoever they are an alias of.
     static func setupStamp(_ roundID: UUID, aliases: [String: String], _ db: Database) throws -> String {
-        let round = try String.fetchOne(db, sql: """
+        let round = try String.fetchOne(db.cachedStatement(sql: """
             SELECT r.updatedAt || '|' || COALESCE(c.updatedAt, '-') || '|' || COALESCE(e.updatedAt, '-') || '|'
                    || (SELECT COUNT(*) FROM signatures s WHERE s.roundID = r.id) || '|'
                    || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',')
                                 FROM round_players rp JOIN players p ON p.id = rp.playerID WHERE rp.roundID = r.id), '')
             FROM rounds r LEFT JOIN courses c ON c.id = r.courseID LEFT JOIN events e ON e.id = r.eventID WHERE r.id = ?
-            """, arguments: [roundID.text]) ?? ""
+            """), arguments: [roundID.text]) ?? ""
         // Merged identities are rare: only then are the canonical players' clocks read too.
         guard !aliases.isEmpty else { return round }
         let canonical = Array(Set(aliases.values))
@@ -136,7 +160,7 @@ extension DomainStore {
     /// A round's events stored after `rowID`, in the order they were stored, each read under
     /// its canonical player.
     static func events(of roundID: UUID, after rowID: Int64, aliases: [String: String], _ db: Database) throws -> [(rowID: Int64, event: ScoreEvent)] {
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, \(ScoreEventRecord.columns) FROM score_events WHERE roundID = ? AND rowid > ? ORDER BY rowid",
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT rowid, \(ScoreEventRecord.columns) FROM score_events WHERE roundID = ? AND rowid > ? ORDER BY rowid"),
                                        arguments: [roundID.text, rowID])
         var result: [(rowID: Int64, event: ScoreEvent)] = []
         while let row = try rows.next() {

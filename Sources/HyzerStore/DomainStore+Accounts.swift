@@ -70,7 +70,7 @@ extension DomainStore {
     /// Alias id → canonical id, for every merged identity.
     static func aliasMap(_ db: Database) throws -> [String: String] {
         var map: [String: String] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, aliasOf FROM players WHERE aliasOf IS NOT NULL")
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, aliasOf FROM players WHERE aliasOf IS NOT NULL"))
         while let row = try rows.next() { map[row["id"]] = row["aliasOf"] }
         return map
     }

@@ -217,7 +217,7 @@ extension DomainStore {
             case .failure(let rejection): throw rejection
             case .success(.duplicate): continue
             case .success(.record(let event)):
-                try ScoreEventRecord(event).insert(db)
+                try ScoreEventRecord.insert(event, ifAbsent: false, db)
                 snapshot.events.append(event)
                 scores.add([event])
                 recorded.append(event)

@@ -26,7 +26,7 @@ extension DomainStore {
                     // Taken out while it grows, so appending copies nothing. The first read of a
                     // round comes before this transaction writes to it: the board cache (only
                     // events stored since its last read are read) never sees uncommitted rows.
-                    round = try rounds.removeValue(forKey: pending.roundID) ?? RoundState(self.board(pending.roundID, db))
+                    round = try rounds.removeValue(forKey: pending.roundID) ?? RoundState(self.roundState(pending.roundID, db))
                 } catch let error as StoreError {
                     outcomes.append(.failure(error))
                     continue
@@ -41,7 +41,7 @@ extension DomainStore {
                 rounds[pending.roundID] = round
             }
             for (roundID, count) in added {
-                try db.execute(sql: "UPDATE rounds SET version = version + ? WHERE id = ?", arguments: [count, roundID.text])
+                try db.cachedStatement(sql: "UPDATE rounds SET version = version + ? WHERE id = ?").execute(arguments: [count, roundID.text])
             }
             let queued = outcomes.compactMap { try? $0.get() }.filter { !$0.duplicate }.map { (RecordType.scoreEvent, $0.0.id.text, $0.0.recordedAt) }
             try Outbox.enqueue(queued, db)
@@ -50,23 +50,24 @@ extension DomainStore {
             return zip(batch, outcomes).map { pending, outcome in
                 outcome.flatMap { event, duplicate in
                     guard let round = rounds[pending.roundID] else { return .failure(StoreError.notFound("Round")) }
-                    return .success(RecordedScore(event: event, duplicate: duplicate, snapshot: round.snapshot))
+                    return .success(RecordedScore(event: event, duplicate: duplicate, version: round.setup.version))
                 }
             }
         }
     }
 
-    /// A round as a batch sees it: the snapshot with its current scores, both grown by every
-    /// score the batch records.
+    /// A round as a batch sees it: the round without its events (its current scores hold
+    /// what the rules need), grown by every score the batch records. Copying the events of a
+    /// long round for each batch would cost more than the batch.
     struct RoundState {
-        var snapshot: RoundSnapshot
+        var setup: RoundSnapshot
         var scores: CurrentScores
         let signed: Set<UUID>
 
-        init(_ board: RoundBoard) {
-            snapshot = board.snapshot
-            scores = board.scores
-            signed = Set(board.snapshot.signatures.map(\.playerID))
+        init(_ state: (setup: RoundSnapshot, scores: CurrentScores)) {
+            setup = state.setup
+            scores = state.scores
+            signed = Set(state.setup.signatures.map(\.playerID))
         }
     }
 
@@ -75,12 +76,12 @@ extension DomainStore {
         var submission = pending.submission
         submission.playerID = try Self.canonicalID(submission.playerID, db)
         if let reporter = pending.reporter {
-            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: round.snapshot.round.cards) else { throw ScoreRejection.notYours }
+            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: round.setup.round.cards) else { throw ScoreRejection.notYours }
             submission.reportedBy = reporter.playerID
         }
         let decision = ScoreRules.decide(
-            submission, round: round.snapshot.round, course: round.snapshot.course, playerNames: round.snapshot.playerNames,
-            existing: round.snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: tick(),
+            submission, round: round.setup.round, course: round.setup.course, playerNames: round.setup.playerNames,
+            existing: [], newID: UUID(), deviceID: deviceID, recordedAt: tick(),
             signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores
         )
         switch decision {
@@ -93,9 +94,8 @@ extension DomainStore {
             if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_events WHERE id = ?"), arguments: [event.id.text]) != nil {
                 throw ScoreRejection.conflict(field: "id", message: "A different score was already recorded with id \(event.id.text).")
             }
-            try ScoreEventRecord(event).insert(db)
-            round.snapshot.events.append(event)
-            round.snapshot.version += 1
+            try ScoreEventRecord.insert(event, ifAbsent: false, db)
+            round.setup.version += 1
             round.scores.add([event])
             return (event, false)
         }

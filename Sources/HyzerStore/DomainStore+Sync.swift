@@ -140,10 +140,7 @@ extension DomainStore {
     static func apply(_ change: RemoteChange, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
         switch change {
         case .scoreEvent(let event):
-            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO score_events (id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            let row = ScoreEventRecord(event)
-            try statement.execute(arguments: [row.id, row.roundID, row.playerID, row.hole, row.strokes, row.dnf, row.reportedBy, row.deviceID, row.supersedes, row.resolves, row.recordedAt, row.penalties])
-            guard db.changesCount > 0 else { return false }
+            guard try ScoreEventRecord.insert(event, ifAbsent: true, db) else { return false }
             result.rounds.insert(event.roundID)
             return true
 

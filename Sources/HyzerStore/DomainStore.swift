@@ -229,8 +229,8 @@ public final class DomainStore: Sendable {
     public struct RecordedScore: Sendable {
         public var event: ScoreEvent
         public var duplicate: Bool
-        /// The round after the write, for the caller to publish.
-        public var snapshot: RoundSnapshot
+        /// The round's version once the write (and the rest of its batch) is stored.
+        public var version: Int
     }
 
     /// Checks a submission against the round as stored and records it. Nothing is written

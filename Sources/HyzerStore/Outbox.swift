@@ -90,7 +90,7 @@ public final class Outbox: Sendable {
     /// `enqueue` inside the caller's write transaction.
     static func enqueue(_ records: [(RecordType, String, HLC)], _ db: Database) throws {
         guard !records.isEmpty else { return }
-        var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
+        var sequence = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox")) ?? 0
         let statement = try db.cachedStatement(sql: """
             INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
             ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'pending', attempts = 0,

@@ -270,6 +270,19 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
         recordedAt = event.recordedAt.description
     }
 
+    /// Stores `event` through a prepared statement (the group commit and a pull store
+    /// thousands); with `ifAbsent`, an event already stored is left as it is. True when stored.
+    @discardableResult
+    static func insert(_ event: ScoreEvent, ifAbsent: Bool, _ db: Database) throws -> Bool {
+        let statement = try db.cachedStatement(sql: """
+            INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let row = ScoreEventRecord(event)
+        try statement.execute(arguments: [row.id, row.roundID, row.playerID, row.hole, row.strokes, row.dnf, row.reportedBy, row.deviceID,
+                                          row.supersedes, row.resolves, row.recordedAt, row.penalties])
+        return db.changesCount > 0
+    }
+
     /// The columns `event(_:from:aliases:)` reads, in its order.
     static let columns = "id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties"
 

@@ -46,7 +46,7 @@ import Testing
         let submission = ScoreSubmission(id: id, playerID: fixture.players[0].id, hole: 1, strokes: .count(2))
         let first = try await fixture.store.recordScore(submission, in: fixture.round.id)
         #expect(!first.duplicate)
-        #expect(first.snapshot.version == start + 1)
+        #expect(first.version == start + 1)
         let again = try await fixture.store.recordScore(submission, in: fixture.round.id)
         #expect(again.duplicate)
         #expect(again.event == first.event)
