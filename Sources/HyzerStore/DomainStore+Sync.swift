@@ -2,6 +2,17 @@ import Foundation
 import GRDB
 import HyzerCore
 
+/// A page of cloud changes ready to apply (`DomainStore.prepareRemote`).
+public struct PreparedRemote: Sendable {
+    enum Change: Sendable {
+        case scoreEvent(ScoreEventRecord, roundID: UUID)
+        case other(RemoteChange)
+    }
+
+    let changes: [Change]
+    public var isEmpty: Bool { changes.isEmpty }
+}
+
 /// What applying a page of cloud records changed here.
 public struct RemoteApplyResult: Sendable {
     public var applied = 0
@@ -118,16 +129,39 @@ extension DomainStore {
     /// settings merge field by field. The versions of affected rounds go up, which is how
     /// the live leaderboards learn of them. Every received clock reading advances ours.
     public func applyRemote(_ changes: [RemoteChange]) async throws -> RemoteApplyResult {
+        try await applyRemote(prepareRemote(changes))
+    }
+
+    /// Readies a page for `applyRemote`: every received clock reading advances ours, the
+    /// changes are put in apply order, and score events (nearly all of a first sync) are put
+    /// in their stored form. A pull does this while the page before is being written, so the
+    /// single writer is left with the SQLite work alone.
+    public func prepareRemote(_ changes: [RemoteChange]) -> PreparedRemote {
         let wall = now().millisecondsSince1970
         clock.withLock { clock in
             for change in changes { clock.receive(change.hlc, wallMillis: wall) }
         }
-        let ordered = changes.enumerated().sorted { ($0.element.type.applyOrder, $0.offset) < ($1.element.type.applyOrder, $1.offset) }.map(\.element)
-        return try await pool.write { db in
+        let ordered = changes.enumerated().sorted { ($0.element.type.applyOrder, $0.offset) < ($1.element.type.applyOrder, $1.offset) }
+        return PreparedRemote(changes: ordered.map { _, change in
+            if case .scoreEvent(let event) = change { return .scoreEvent(ScoreEventRecord(event), roundID: event.roundID) }
+            return .other(change)
+        })
+    }
+
+    public func applyRemote(_ prepared: PreparedRemote) async throws -> RemoteApplyResult {
+        try await pool.write { db in
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             var result = RemoteApplyResult()
-            for change in ordered where try Self.apply(change, db, into: &result) {
-                result.applied += 1
+            for change in prepared.changes {
+                let changed: Bool
+                switch change {
+                case .scoreEvent(let row, let roundID):
+                    changed = try row.insert(ifAbsent: true, db)
+                    if changed { result.rounds.insert(roundID) }
+                case .other(let change):
+                    changed = try Self.apply(change, db, into: &result)
+                }
+                if changed { result.applied += 1 }
             }
             for roundID in result.rounds {
                 try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
@@ -140,7 +174,7 @@ extension DomainStore {
     static func apply(_ change: RemoteChange, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
         switch change {
         case .scoreEvent(let event):
-            guard try ScoreEventRecord.insert(event, ifAbsent: true, db) else { return false }
+            guard try ScoreEventRecord(event).insert(ifAbsent: true, db) else { return false }
             result.rounds.insert(event.roundID)
             return true
 

@@ -274,12 +274,15 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     /// thousands); with `ifAbsent`, an event already stored is left as it is. True when stored.
     @discardableResult
     static func insert(_ event: ScoreEvent, ifAbsent: Bool, _ db: Database) throws -> Bool {
+        try ScoreEventRecord(event).insert(ifAbsent: ifAbsent, db)
+    }
+
+    @discardableResult
+    func insert(ifAbsent: Bool, _ db: Database) throws -> Bool {
         let statement = try db.cachedStatement(sql: """
-            INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let row = ScoreEventRecord(event)
-        try statement.execute(arguments: [row.id, row.roundID, row.playerID, row.hole, row.strokes, row.dnf, row.reportedBy, row.deviceID,
-                                          row.supersedes, row.resolves, row.recordedAt, row.penalties])
+        try statement.execute(arguments: [id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties])
         return db.changesCount > 0
     }
 

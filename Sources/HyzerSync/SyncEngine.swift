@@ -13,7 +13,7 @@ public actor SyncEngine: Service {
     public struct Configuration: Sendable {
         public var zone = "club"
         public var pushBatch = 200
-        public var pullPage = 5000
+        public var pullPage = 10_000
         /// A wait before pushing local writes. None by default: writes arriving together are
         /// committed together (group commit), and those arriving during a push leave in the next.
         public var debounce: Duration = .zero
@@ -347,10 +347,10 @@ public actor SyncEngine: Service {
             }
             // Pipelined: while one page is written, the next is fetched and decoded.
             let limit = configuration.pullPage
-            var page = try await Self.fetch(cloud, zone: zone, after: token, limit: limit)
+            var page = try await Self.fetch(cloud, into: stores.domain, zone: zone, after: token, limit: limit)
             while page.token > token {
-                let (more, after) = (page.records.count == limit, page.token)
-                async let following = more ? Self.fetch(cloud, zone: zone, after: after, limit: limit) : nil
+                let (more, after) = (page.count == limit, page.token)
+                async let following = more ? Self.fetch(cloud, into: stores.domain, zone: zone, after: after, limit: limit) : nil
                 if !page.changes.isEmpty {
                     configuration.crashPoints?.pass(.pullFetched)
                     state = .syncing
@@ -359,9 +359,9 @@ public actor SyncEngine: Service {
                 }
                 try await stores.operational.setChangeToken(page.token, zone: zone)
                 token = page.token
-                pulled += page.records.count
+                pulled += page.count
                 if var progress = initialSync {
-                    progress.pulled = min(progress.total, progress.pulled + page.records.count)
+                    progress.pulled = min(progress.total, progress.pulled + page.count)
                     initialSync = progress
                 }
                 await publish()
@@ -388,15 +388,17 @@ public actor SyncEngine: Service {
         return pulled
     }
 
+    /// A page as it is applied: its records decoded (the raw ones are let go at once, which
+    /// halves what a page holds), how many there were, and the token after them.
     struct DecodedPage: Sendable {
-        var records: [CloudRecord]
-        var changes: [RemoteChange]
+        var count: Int
+        var changes: PreparedRemote
         var token: Int64
     }
 
-    private static func fetch(_ cloud: any CloudDatabase, zone: String, after token: Int64, limit: Int) async throws -> DecodedPage {
+    private static func fetch(_ cloud: any CloudDatabase, into domain: DomainStore, zone: String, after token: Int64, limit: Int) async throws -> DecodedPage {
         let page = try await cloud.changes(zone: zone, after: token, limit: limit)
-        return DecodedPage(records: page.records, changes: page.records.compactMap(RemoteChange.decode), token: page.token)
+        return DecodedPage(count: page.records.count, changes: domain.prepareRemote(page.records.compactMap(RemoteChange.decode)), token: page.token)
     }
 
     // MARK: Commands and status
