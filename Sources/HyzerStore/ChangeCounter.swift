@@ -1,27 +1,33 @@
 import GRDB
 import Synchronization
 
-/// Counts the committed transactions that changed the user's data (any table but the
-/// outbox, whose sync bookkeeping no page shows). Bumped on the writer, at the commit, before
-/// the write returns: whoever reads the count after a write returned sees it moved, so a
-/// render cached under an older count is never served after it (read-your-writes).
+/// Counts the committed transactions that changed the tables it follows: the user's data
+/// (any table but the outbox, whose sync bookkeeping no page shows) for cached pages, or the
+/// players or API tokens for kept identities (`KeptValues`). Bumped on the writer, at the
+/// commit, before the write returns: whoever reads the count after a write returned sees it
+/// moved, so nothing kept under an older count is served after it (read-your-writes). It sees
+/// this process's commits only.
 final class ChangeCounter: TransactionObserver, Sendable {
     private let count = Atomic<UInt64>(0)
     /// Touched only on the writer's queue, one transaction at a time.
     private let changed = Mutex(false)
     private let tables: Set<String>
     private let watching: Bool
+    /// Columns whose updates alone do not count (a token's last use).
+    private let ignoredColumns: Set<String>
 
     /// Counts commits that change any table but these.
     init(ignoring tables: Set<String>) {
         self.tables = tables
         watching = false
+        ignoredColumns = []
     }
 
     /// Counts commits that change one of these tables.
-    init(watching tables: Set<String>) {
+    init(watching tables: Set<String>, exceptUpdatesOf columns: Set<String> = []) {
         self.tables = tables
         watching = true
+        ignoredColumns = columns
     }
 
     var value: UInt64 { count.load(ordering: .acquiring) }
@@ -32,7 +38,9 @@ final class ChangeCounter: TransactionObserver, Sendable {
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        tables.contains(eventKind.tableName) == watching
+        guard tables.contains(eventKind.tableName) == watching else { return false }
+        if case .update(_, let columns) = eventKind, !columns.isEmpty, columns.isSubset(of: ignoredColumns) { return false }
+        return true
     }
 
     func databaseDidChange(with event: DatabaseEvent) {

@@ -122,15 +122,12 @@ extension DomainStore {
     /// one (a role, disabled, a merge) moves `playerChanges` before it returns, so no request
     /// after it sees the identity as it was.
     public func identity(of id: UUID) async throws -> Identity? {
-        let count = playerChanges.value
-        if let kept = identities.withLock({ $0.changeCount == count ? $0.byPlayer[id] : nil }) { return kept }
+        let (kept, count) = identities.lookup(id)
+        if let kept { return kept }
         let identity = try await player(id).flatMap { player in
             player.disabled ? nil : Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
         }
-        identities.withLock { kept in
-            if kept.changeCount != count || kept.byPlayer.count >= 4096 { kept = (count, [:]) }
-            kept.byPlayer[id] = .some(identity)
-        }
+        identities.keep(identity, for: id, readAt: count)
         return identity
     }
 

@@ -81,6 +81,7 @@ extension DomainStore {
         }
         let decision = ScoreRules.decide(
             submission, round: round.setup.round, course: round.setup.course, playerNames: round.setup.playerNames,
+            // No events: with the current scores the rules find every event through its hole.
             existing: [], newID: UUID(), deviceID: deviceID, recordedAt: tick(),
             signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores
         )

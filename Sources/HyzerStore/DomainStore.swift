@@ -19,7 +19,7 @@ public final class DomainStore: Sendable {
     let changes = ChangeCounter(ignoring: ["outbox"])
     /// Commits that change a player (a role, a name, disabled, merged): kept identities follow it.
     let playerChanges = ChangeCounter(watching: ["players"])
-    let identities = Mutex((changeCount: UInt64(0), byPlayer: [UUID: Identity?]()))
+    let identities: KeptValues<UUID, Identity?>
     /// The club settings as read under a change count (see `clubSettings()`).
     let settingsCache = Mutex<(changeCount: UInt64, settings: ClubSettingsPayload)?>(nil)
     /// Score submissions from concurrent requests, committed together.
@@ -33,6 +33,7 @@ public final class DomainStore: Sendable {
         pool = try StoreFile.open(path: path, migrator: DomainMigrations.migrator, durable: true)
         self.deviceID = deviceID
         self.now = now
+        identities = KeptValues(following: playerChanges, capacity: 4096)
         outbox = Outbox(pool: pool)
         let (changes, playerChanges) = (changes, playerChanges)
         pool.writeWithoutTransaction { db in

@@ -142,29 +142,24 @@ extension OperationalStore {
     /// not kept (a guesser would only fill memory).
     public func tokenOwner(_ token: String, now: Date = Date()) async throws -> UUID? {
         let digest = Secret.digest(token)
-        let count = tokenChanges.value
-        let kept = tokenOwners.withLock { $0.changeCount == count ? $0.byDigest[digest] : nil }
-        var found = kept
-        if found == nil {
-            found = try await pool.read { db -> (id: String, playerID: String, lastUsed: Date?)? in
+        var (kept, count) = tokenOwners.lookup(digest)
+        if kept == nil {
+            kept = try await pool.read { db -> TokenUse? in
                 guard let row = try Row.fetchOne(db, sql: "SELECT id, playerID, lastUsedAt FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL",
                                                  arguments: [digest]) else { return nil }
-                return (row["id"], row["playerID"], row["lastUsedAt"])
+                return TokenUse(id: row["id"], playerID: row["playerID"], lastUsed: row["lastUsedAt"])
             }
         }
-        guard let found else { return nil }
-        if kept == nil {
-            tokenOwners.withLock { owners in
-                if owners.changeCount != count || owners.byDigest.count >= 1024 { owners = (count, [:]) }
-                owners.byDigest[digest] = found
-            }
-        }
-        if found.lastUsed.map({ now.timeIntervalSince($0) >= Self.tokenUseResolution || $0 > now }) ?? true {
+        guard var use = kept else { return nil }
+        if use.lastUsed.map({ now.timeIntervalSince($0) >= Self.tokenUseResolution || $0 > now }) ?? true {
+            let id = use.id
             try await pool.write { db in
-                try db.execute(sql: "UPDATE api_tokens SET lastUsedAt = ? WHERE id = ?", arguments: [now, found.id])
+                try db.execute(sql: "UPDATE api_tokens SET lastUsedAt = ? WHERE id = ?", arguments: [now, id])
             }
+            use.lastUsed = now
         }
-        return UUID(text: found.playerID)
+        tokenOwners.keep(use, for: digest, readAt: count)
+        return UUID(text: use.playerID)
     }
 
     static let tokenUseResolution: TimeInterval = 60

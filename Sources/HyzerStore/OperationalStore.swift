@@ -9,15 +9,23 @@ public final class OperationalStore: Sendable {
     /// The change tokens as last stored: every pull starts from one, and only this store
     /// changes them.
     let knownTokens = Mutex((tokens: [String: Int64](), resets: 0))
-    /// Commits that change an API token (made, revoked, used): kept owners follow it.
-    let tokenChanges = ChangeCounter(watching: ["api_tokens"])
-    let tokenOwners = Mutex((changeCount: UInt64(0), byDigest: [String: (id: String, playerID: String, lastUsed: Date?)]()))
+    /// Commits that change an API token (made or revoked; noting its use does not count):
+    /// kept owners follow it.
+    let tokenChanges = ChangeCounter(watching: ["api_tokens"], exceptUpdatesOf: ["lastUsedAt"])
+    let tokenOwners: KeptValues<String, TokenUse>
+
+    struct TokenUse: Sendable {
+        var id: String
+        var playerID: String
+        var lastUsed: Date?
+    }
 
     /// Bookkeeping, not user data: a commit lost to a power cut only means a record is
     /// pushed again (idempotently) or re-queued by the reconcile on start, so this file
     /// skips the fsync per commit that domain.sqlite keeps.
     init(path: String) throws {
         pool = try StoreFile.open(path: path, migrator: OperationalMigrations.migrator, durable: false)
+        tokenOwners = KeptValues(following: tokenChanges, capacity: 1024)
         let tokenChanges = tokenChanges
         pool.writeWithoutTransaction { db in db.add(transactionObserver: tokenChanges, extent: .databaseLifetime) }
     }

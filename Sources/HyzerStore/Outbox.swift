@@ -114,11 +114,26 @@ public final class Outbox: Sendable {
 
     /// `claimDue`, and the claimed records' current cloud form, read in the same transaction
     /// (one trip to the writer before a push). Records that no longer exist are left out.
+    /// A record that cannot be read (a damaged row) is marked failed, with its error and a
+    /// retry time, and left out: it must not hold back every push behind it.
     public func claimDueRecords(limit: Int, now: Date) async throws -> (entries: [OutboxEntry], records: [CloudRecord]) {
-        try await bookkeeping { db in
-            let entries = try Self.claim(limit: limit, now: now, db)
-            return (entries, try entries.compactMap { try DomainStore.cloudRecord($0.type, $0.id, db) })
+        let (claimed, unreadable) = try await bookkeeping { db in
+            var claimed: (entries: [OutboxEntry], records: [CloudRecord]) = ([], [])
+            var unreadable: [(OutboxEntry, String)] = []
+            for entry in try Self.claim(limit: limit, now: now, db) {
+                do {
+                    if let record = try DomainStore.cloudRecord(entry.type, entry.id, db) { claimed.records.append(record) }
+                    claimed.entries.append(entry)
+                } catch {
+                    unreadable.append((entry, "The record could not be read: \(error)"))
+                }
+            }
+            return (claimed, unreadable)
         }
+        for (entry, error) in unreadable {
+            try await markFailed([entry], error: error, now: now)
+        }
+        return claimed
     }
 
     private static func claim(limit: Int, now: Date, _ db: Database) throws -> [OutboxEntry] {

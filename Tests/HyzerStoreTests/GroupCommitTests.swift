@@ -126,6 +126,24 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         #expect(unqueued == 0)
     }
 
+    /// A record that cannot be read (a damaged row) is marked failed and left out of the
+    /// push; the records queued after it still go.
+    @Test func anUnreadableRecordDoesNotHoldBackThePush() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let ann = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        let bob = try await stores.domain.createPlayer(PlayerDraft(displayName: "Bob", handle: "bob").validated())
+        try await stores.domain.pool.write { db in
+            try db.execute(sql: "UPDATE players SET updatedAt = 'not a clock' WHERE id = ?", arguments: [ann.id.text])
+        }
+        let (entries, records) = try await stores.outbox.claimDueRecords(limit: 10, now: Date())
+        #expect(records.map(\.id).contains(bob.id.text), "the push goes on")
+        #expect(!entries.map(\.id).contains(ann.id.text))
+        let failed = try await stores.outbox.failedEntries()
+        #expect(failed.map(\.id) == [ann.id.text])
+        #expect(failed.first?.lastError?.contains("could not be read") == true)
+    }
+
     /// Outbox bookkeeping commits without an fsync; user data keeps synchronous = FULL.
     @Test func outboxBookkeepingLeavesTheWriterDurable() async throws {
         let directory = try TemporaryDirectory()

@@ -33,7 +33,7 @@ import Testing
         let other = try await stores.operational.issueToken(for: coach.id, name: "tablet")
         #expect(try await stores.domain.identity(of: coach.id)?.role == .athlete)
         #expect(try await stores.operational.tokenOwner(token) == coach.id)
-        #expect(stores.operational.tokenOwners.withLock { $0.byDigest.count } == 1, "kept")
+        #expect(stores.operational.tokenOwners.count == 1, "kept")
 
         _ = try await stores.domain.changeRole(of: coach.id, to: .coach, actor: nil)
         #expect(try await stores.domain.identity(of: coach.id)?.role == .coach, "a new role at the next request")
@@ -61,6 +61,9 @@ import Testing
         #expect(try await lastUsed() == t0, "within the minute: read only")
         _ = try await stores.operational.tokenOwner(token, now: t0.addingTimeInterval(61))
         #expect(try await lastUsed() == t0.addingTimeInterval(61))
+        #expect(stores.operational.tokenOwners.count == 1, "noting a use keeps the kept owner")
+        _ = try await stores.operational.tokenOwner(token, now: t0.addingTimeInterval(90))
+        #expect(try await lastUsed() == t0.addingTimeInterval(61), "the kept owner knows its last use: no write within the minute")
         #expect(try await stores.operational.tokenOwner("hyz_wrong", now: t0) == nil)
     }
 }

@@ -26,7 +26,8 @@ public struct LeaderboardView: Hashable, Sendable {
     public var divisions: [Division]
     public var hasDivisions: Bool
     public var conflictCount: Int
-    // Stored, not computed: templates read values through reflection, which sees only stored properties.
+    // Stored, not computed: templates find values by name (HyzerWeb's `MustacheParent`
+    // conformance lists every stored one; a test checks it against reflection).
     public var hasConflicts: Bool
     public var isCompleted: Bool
 

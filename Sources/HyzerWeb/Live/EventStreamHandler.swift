@@ -137,9 +137,9 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        // A stream that was its connection's first request has no request task, so the async
-        // channel behind this handler has stopped asking for reads: without them a client's
-        // close would go unnoticed.
+        // A stream's connection may have no request task (when the stream was its first
+        // request), and then the async channel behind this handler no longer asks for reads:
+        // without them a client's close would go unnoticed. Asking for every stream is harmless.
         if isStream { context.read() }
         context.fireChannelReadComplete()
     }
