@@ -22,6 +22,8 @@ final class BoardCache: Sendable {
         /// Everything of the round but its events, and the stamp it was read under.
         var setup: RoundSnapshot?
         var setupStamp: String
+        /// `DomainStore.setupChanges` when the stamp was last checked.
+        var setupCount: UInt64
         var used: UInt64
     }
 
@@ -62,13 +64,15 @@ extension DomainStore {
     // Read for every live frame and inside every group commit: its statements are prepared
     // once per connection (`cachedStatement`), not compiled on each read.
     func board(_ roundID: UUID, _ db: Database) throws -> RoundBoard {
-        let (version, aliases) = try Self.versionAndAliases(roundID, db)
+        // Read before the transaction's first statement: what is read under them is never older.
+        let (setupCount, playerCount) = (setupChanges.value, playerChanges.value)
+        let (version, aliases) = try versionAndAliases(roundID, playerCount: playerCount, db)
         let cached = boards.take(roundID)
         if let cached, let board = cached.board, board.version == version, cached.aliases == aliases {
             boards.store(cached, for: roundID)
             return board
         }
-        var entry = try Self.current(roundID, cached, aliases: aliases, db)
+        var entry = try Self.current(roundID, cached, aliases: aliases, setupCount: setupCount, db)
         guard var snapshot = entry.setup else { throw StoreError.notFound("Round") }
         snapshot.events = entry.events
         snapshot.version = version
@@ -81,8 +85,9 @@ extension DomainStore {
     /// What the group commit decides scores against: the round without its events (it needs
     /// none; they are in `scores`), and its current scores. No board is built.
     func roundState(_ roundID: UUID, _ db: Database) throws -> (setup: RoundSnapshot, scores: CurrentScores) {
-        let (version, aliases) = try Self.versionAndAliases(roundID, db)
-        var entry = try Self.current(roundID, boards.take(roundID), aliases: aliases, db)
+        let (setupCount, playerCount) = (setupChanges.value, playerChanges.value)
+        let (version, aliases) = try versionAndAliases(roundID, playerCount: playerCount, db)
+        var entry = try Self.current(roundID, boards.take(roundID), aliases: aliases, setupCount: setupCount, db)
         entry.board = nil
         guard var setup = entry.setup else { throw StoreError.notFound("Round") }
         setup.version = version
@@ -90,16 +95,22 @@ extension DomainStore {
         return (setup, entry.scores)
     }
 
-    private static func versionAndAliases(_ roundID: UUID, _ db: Database) throws -> (Int, [String: String]) {
+    /// The round's version, and the merged identities (kept while no player changes: every
+    /// board read and group commit needs them, and they change about never).
+    private func versionAndAliases(_ roundID: UUID, playerCount: UInt64, _ db: Database) throws -> (Int, [String: String]) {
         guard let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM rounds WHERE id = ?"), arguments: [roundID.text]) else {
             throw StoreError.notFound("Round")
         }
-        return (version, try aliasMap(db))
+        if let kept = keptAliases.withLock({ $0 }), kept.count == playerCount { return (version, kept.map) }
+        let map = try Self.aliasMap(db)
+        keptAliases.withLock { $0 = (playerCount, map) }
+        return (version, map)
     }
 
     /// The cache entry brought up to date: events stored since it was read folded in, the
     /// round's setup (without events) read again if its stamp moved.
-    private static func current(_ roundID: UUID, _ cached: BoardCache.Entry?, aliases: [String: String], _ db: Database) throws -> BoardCache.Entry {
+    private static func current(_ roundID: UUID, _ cached: BoardCache.Entry?, aliases: [String: String], setupCount: UInt64,
+                                _ db: Database) throws -> BoardCache.Entry {
         var cached = cached
         var entry: BoardCache.Entry
         if var grown = cached.take(), grown.aliases == aliases,
@@ -123,11 +134,14 @@ extension DomainStore {
             let events = all.map(\.event)
             entry = BoardCache.Entry(lastRowID: all.last?.rowID ?? 0, lastEventID: all.last?.event.id.text ?? "", events: events,
                                      scores: CurrentScores(events: events), aliases: aliases, board: nil,
-                                     setup: nil, setupStamp: "", used: 0)
+                                     setup: nil, setupStamp: "", setupCount: 0, used: 0)
         }
         // The round itself (players, course, event, signatures) is read again only when its
-        // stamp says it changed; a new score alone leaves it as it was.
+        // stamp says it changed; a new score alone leaves it as it was, and while nothing but
+        // scores was committed the stamp is not even read.
+        if entry.setup != nil, entry.setupCount == setupCount { return entry }
         let stamp = try Self.setupStamp(roundID, aliases: aliases, db)
+        entry.setupCount = setupCount
         if entry.setup == nil || entry.setupStamp != stamp {
             var setup = try Self.snapshot(roundID, db, events: entry.events)
             setup.events = []

@@ -17,10 +17,10 @@ final class ChangeCounter: TransactionObserver, Sendable {
     private let ignoredColumns: Set<String>
 
     /// Counts commits that change any table but these.
-    init(ignoring tables: Set<String>) {
+    init(ignoring tables: Set<String>, exceptUpdatesOf columns: Set<String> = []) {
         self.tables = tables
         watching = false
-        ignoredColumns = []
+        ignoredColumns = columns
     }
 
     /// Counts commits that change one of these tables.

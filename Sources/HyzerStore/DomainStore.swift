@@ -20,6 +20,13 @@ public final class DomainStore: Sendable {
     /// Commits that change a player (a role, a name, disabled, merged): kept identities follow it.
     let playerChanges = ChangeCounter(watching: ["players"])
     let identities: KeptValues<UUID, Identity?>
+    /// Merged identities as of `playerChanges` (see `versionAndAliases`).
+    let keptAliases = Mutex<(count: UInt64, map: [String: String])?>(nil)
+    /// Commits that may change what a board shows besides its scores (a round's players or
+    /// status, a course, an event, a signature, a name): while it stands still, a board read
+    /// skips checking the round's setup stamp. A new score (its event, its round's version)
+    /// does not move it.
+    let setupChanges = ChangeCounter(ignoring: ["outbox", "score_events"], exceptUpdatesOf: ["version"])
     /// The club settings as read under a change count (see `clubSettings()`).
     let settingsCache = Mutex<(changeCount: UInt64, settings: ClubSettingsPayload)?>(nil)
     /// Score submissions from concurrent requests, committed together.
@@ -35,10 +42,11 @@ public final class DomainStore: Sendable {
         self.now = now
         identities = KeptValues(following: playerChanges, capacity: 4096)
         outbox = Outbox(pool: pool)
-        let (changes, playerChanges) = (changes, playerChanges)
+        let (changes, playerChanges, setupChanges) = (changes, playerChanges, setupChanges)
         pool.writeWithoutTransaction { db in
             db.add(transactionObserver: changes, extent: .databaseLifetime)
             db.add(transactionObserver: playerChanges, extent: .databaseLifetime)
+            db.add(transactionObserver: setupChanges, extent: .databaseLifetime)
         }
         let latest = try pool.read { db in try Self.latestClockReading(db) }
         clock = Mutex(HybridClock(deviceID: deviceID, latest: latest))

@@ -112,6 +112,7 @@ extension Stores {
         domain.boards.removeAll()
         domain.changes.bump()
         domain.playerChanges.bump()
+        domain.setupChanges.bump()
         try await Self.rebase(operational, domain, on: try await domain.recordVersions())
         activity.withLock { $0 = .backingUp }
         progress(BackupProgress(step: "safety backup", done: 0, total: 1))
