@@ -101,9 +101,9 @@ extension DomainStore {
         guard let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM rounds WHERE id = ?"), arguments: [roundID.text]) else {
             throw StoreError.notFound("Round")
         }
-        if let kept = keptAliases.withLock({ $0 }), kept.count == playerCount { return (version, kept.map) }
+        if let kept = keptAliases.value(.all, at: playerCount) { return (version, kept) }
         let map = try Self.aliasMap(db)
-        keptAliases.withLock { $0 = (playerCount, map) }
+        keptAliases.keep(map, for: .all, readAt: playerCount)
         return (version, map)
     }
 

@@ -20,8 +20,9 @@ public final class DomainStore: Sendable {
     /// Commits that change a player (a role, a name, disabled, merged): kept identities follow it.
     let playerChanges = ChangeCounter(watching: ["players"])
     let identities: KeptValues<UUID, Identity?>
-    /// Merged identities as of `playerChanges` (see `versionAndAliases`).
-    let keptAliases = Mutex<(count: UInt64, map: [String: String])?>(nil)
+    /// The merged identities (alias → canonical player), one value under the key `.all`.
+    let keptAliases: KeptValues<AliasMap, [String: String]>
+    enum AliasMap: Hashable, Sendable { case all }
     /// Commits that may change what a board shows besides its scores (a round's players or
     /// status, a course, an event, a signature, a name): while it stands still, a board read
     /// skips checking the round's setup stamp. A new score (its event, its round's version)
@@ -41,6 +42,7 @@ public final class DomainStore: Sendable {
         self.deviceID = deviceID
         self.now = now
         identities = KeptValues(following: playerChanges, capacity: 4096)
+        keptAliases = KeptValues(following: playerChanges, capacity: 1)
         outbox = Outbox(pool: pool)
         let (changes, playerChanges, setupChanges) = (changes, playerChanges, setupChanges)
         pool.writeWithoutTransaction { db in

@@ -26,10 +26,15 @@ final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The kept value, if still good, and the count to `keep` a value read now under.
     func lookup(_ key: Key) -> (value: Value?, count: UInt64) {
         let count = counter.value
-        let value = state.withLock { state in
+        return (value(key, at: count), count)
+    }
+
+    /// The value kept under `count`, read by the caller before its transaction's first
+    /// statement (inside a transaction, the counter may already be past its snapshot).
+    func value(_ key: Key, at count: UInt64) -> Value? {
+        state.withLock { state in
             state.count == count && ContinuousClock.now - state.since < lifetime ? state.values[key] : nil
         }
-        return (value, count)
     }
 
     /// Keeps `value`, read after `lookup` returned `count`. Kept only if nothing changed since:

@@ -102,6 +102,15 @@ import Testing
         _ = try await fixture.stores.restore(from: fixture.stores.backups.archive(backup.id))
         try await expectFresh("after the restore")
         #expect(try await fixture.store.board(of: round).standings.entries.first { $0.playerID == fixture.players[1].id }?.thru == 4)
+
+        // The same person created on another device (same handle, a smaller id) arrives: the
+        // round's player becomes an alias, and the board shows their scores under the other id.
+        var twin = fixture.players[1]
+        twin.id = try #require(UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
+        twin.updatedAt = HLC(wallMillis: Date().millisecondsSince1970 + 20, counter: 0, deviceID: UUID())
+        _ = try await fixture.store.applyRemote([.player(twin)])
+        try await expectFresh("a merged identity")
+        #expect(try await fixture.store.board(of: round).standings.entries.contains { $0.playerID == twin.id })
     }
 
     @Test func aRefusedScoreWritesNothing() async throws {

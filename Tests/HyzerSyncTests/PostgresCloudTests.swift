@@ -195,57 +195,54 @@ import Testing
     /// another device's) changes nothing, sends no hint and takes no place in the changes;
     /// new events beside it are stored.
     @Test func anEventIsStoredOnceAndOnlyNewOnesAreHinted() async throws {
-        let pusher = try TestPostgres.cloud()
-        let other = try TestPostgres.cloud()
-        let zone = Self.zone()
-        try await withPostgres(pusher) {
-            try await withPostgres(other) {
-                _ = await pusher.resolveAccount()
-                let heard = HintCounter()
-                let hints = other.hints(zone: zone)
-                let listener = Task { for await _ in hints { await heard.increment() } }
-                defer { listener.cancel() }
-                #expect(try await heard.wait(atLeast: 1), "the listener is in place")
-                func event(_ id: String, _ payload: String) -> CloudRecord {
-                    CloudRecord(type: .scoreEvent, id: id, hlc: HLC(wallMillis: 5, counter: 0, deviceID: UUID()), payload: Data(payload.utf8))
-                }
-                #expect(try await pusher.save([event("e1", "first"), event("e2", "first")], zone: zone) == 2)
-                #expect(try await heard.wait(atLeast: 2))
-                let afterFirst = try await other.changes(zone: zone, after: 0, limit: 100)
-
-                #expect(try await pusher.save([event("e1", "second")], zone: zone) == 0, "a copy changes nothing")
-                #expect(try await pusher.save([event("e2", "second"), event("e3", "first"), event("e3", "again")], zone: zone) == 1)
-                #expect(try await heard.wait(atLeast: 3))
-                let all = try await other.changes(zone: zone, after: 0, limit: 100)
-                #expect(all.records.map(\.id) == ["e1", "e2", "e3"], "each stored once, in the order stored")
-                #expect(all.records.allSatisfy { String(decoding: $0.payload, as: UTF8.self) == "first" }, "the first copy is the record")
-                let later = try await other.changes(zone: zone, after: afterFirst.token, limit: 100)
-                #expect(later.records.map(\.id) == ["e3"], "copies take no place in the changes")
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(await heard.count == 3, "the save that changed nothing sent no hint")
+        try await Self.withTwoDevices { pusher, other, zone in
+            let heard = HintCounter()
+            let listener = heard.counting(other.hints(zone: zone))
+            defer { listener.cancel() }
+            #expect(try await heard.wait(atLeast: 1), "the listener is in place")
+            func event(_ id: String, _ payload: String) -> CloudRecord {
+                CloudRecord(type: .scoreEvent, id: id, hlc: HLC(wallMillis: 5, counter: 0, deviceID: UUID()), payload: Data(payload.utf8))
             }
+            #expect(try await pusher.save([event("e1", "first"), event("e2", "first")], zone: zone) == 2)
+            #expect(try await heard.wait(atLeast: 2))
+            let afterFirst = try await other.changes(zone: zone, after: 0, limit: 100)
+
+            #expect(try await pusher.save([event("e1", "second")], zone: zone) == 0, "a copy changes nothing")
+            #expect(try await pusher.save([event("e2", "second"), event("e3", "first"), event("e3", "again")], zone: zone) == 1)
+            #expect(try await heard.wait(atLeast: 3))
+            let all = try await other.changes(zone: zone, after: 0, limit: 100)
+            #expect(all.records.map(\.id) == ["e1", "e2", "e3"], "each stored once, in the order stored")
+            #expect(all.records.allSatisfy { String(decoding: $0.payload, as: UTF8.self) == "first" }, "the first copy is the record")
+            let later = try await other.changes(zone: zone, after: afterFirst.token, limit: 100)
+            #expect(later.records.map(\.id) == ["e3"], "copies take no place in the changes")
+            // Hints arrive in commit order: one from the save that changed nothing would
+            // have come before the third.
+            #expect(await heard.count == 3, "the save that changed nothing sent no hint")
         }
     }
 
     @Test func aPushNotifiesOtherDevicesButNotItself() async throws {
+        try await Self.withTwoDevices { pusher, other, zone in
+            let (heardByOther, heardByPusher) = (HintCounter(), HintCounter())
+            let listeners = [heardByOther.counting(other.hints(zone: zone)), heardByPusher.counting(pusher.hints(zone: zone))]
+            defer { listeners.forEach { $0.cancel() } }
+            #expect(try await heardByOther.wait(atLeast: 1), "the listener is in place")
+            #expect(try await heardByPusher.wait(atLeast: 1))
+            _ = try await pusher.save([CloudRecord(type: .player, id: "x", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
+            #expect(try await heardByOther.wait(atLeast: 2), "a push NOTIFYs the other devices")
+            #expect(await heardByPusher.count == 1, "a device does not pull what it just pushed")
+        }
+    }
+
+    /// Two devices on one fresh zone of the test server; the first's account is resolved.
+    static func withTwoDevices(_ body: @Sendable (_ pusher: PostgresCloud, _ other: PostgresCloud, _ zone: String) async throws -> Void) async throws {
         let pusher = try TestPostgres.cloud()
         let other = try TestPostgres.cloud()
         let zone = Self.zone()
         try await withPostgres(pusher) {
             try await withPostgres(other) {
                 _ = await pusher.resolveAccount()
-                let (heardByOther, heardByPusher) = (HintCounter(), HintCounter())
-                let otherHints = other.hints(zone: zone), ownHints = pusher.hints(zone: zone)
-                let listeners = [
-                    Task { for await _ in otherHints { await heardByOther.increment() } },
-                    Task { for await _ in ownHints { await heardByPusher.increment() } },
-                ]
-                defer { listeners.forEach { $0.cancel() } }
-                #expect(try await heardByOther.wait(atLeast: 1), "the listener is in place")
-                #expect(try await heardByPusher.wait(atLeast: 1))
-                _ = try await pusher.save([CloudRecord(type: .player, id: "x", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
-                #expect(try await heardByOther.wait(atLeast: 2), "a push NOTIFYs the other devices")
-                #expect(await heardByPusher.count == 1, "a device does not pull what it just pushed")
+                try await body(pusher, other, zone)
             }
         }
     }
@@ -271,6 +268,11 @@ func withSilentListener<T: Sendable>(_ body: @Sendable (Int) async throws -> T) 
 actor HintCounter {
     private(set) var count = 0
     func increment() { count += 1 }
+
+    /// Counts every hint of `hints` until cancelled.
+    nonisolated func counting(_ hints: AsyncStream<CloudSignal>) -> Task<Void, Never> {
+        Task { for await _ in hints { await increment() } }
+    }
 
     /// Waits up to five seconds for `atLeast` hints.
     func wait(atLeast target: Int) async throws -> Bool {

@@ -65,6 +65,19 @@ import Testing
         }
     }
 
+    /// Bytes that are not HTTP, as a connection's first request, get a 400 and the connection
+    /// closes: the request task that answers it must not wait for a request that never comes.
+    @Test func aFirstRequestThatIsNotHTTPIs400AndCloses() async throws {
+        try await withLiveApp { port, _, _ in
+            let socket = try RawSocket(port: port, receiveBuffer: 65536)
+            defer { socket.close() }
+            try socket.send("\u{16}\u{03}\u{01} not a request at all\r\n\r\n")
+            let answer = try await socket.read(until: "\r\n\r\n", timeout: 10)
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "answered: \(answer)")
+            #expect(try await socket.readToEnd(timeout: 10), "and closed")
+        }
+    }
+
     @Test func aRefusedRequestWaitsForTheAnswerBeforeIt() async throws {
         try await withLiveApp { port, _, _ in
             let socket = try RawSocket(port: port, receiveBuffer: 65536)

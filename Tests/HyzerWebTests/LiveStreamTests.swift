@@ -142,9 +142,7 @@ import Testing
         try await withLiveApp { port, client, http in
             try await withTimeout(20) {
                 let roundID = try await client.demoRoundID()
-                let browser = try RawSocket(port: port, receiveBuffer: 65536)
-                try browser.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                #expect(try await browser.readUntil("event: standings", timeout: 10))
+                let browser = try await RawSocket.following(round: roundID, port: port)
                 #expect(try await Self.subscribers(client) == 1)
                 // The browser goes away: the server notices and drops the subscriber.
                 browser.close()
@@ -265,11 +263,8 @@ import Testing
                 #expect(try await routed.readUntil("ok", timeout: 10))
                 #expect(try await tasks() == before + 1, "a kept-alive routed connection keeps its task")
 
-                let streams = try (0..<5).map { _ in try RawSocket(port: port, receiveBuffer: 65536) }
-                for stream in streams {
-                    try stream.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                    #expect(try await stream.readUntil("event: standings", timeout: 10))
-                }
+                var streams: [RawSocket] = []
+                for _ in 0..<5 { streams.append(try await RawSocket.following(round: roundID, port: port)) }
                 #expect(try await Self.subscribers(client) == 5)
                 #expect(try await tasks() == before + 1, "five streams, no more tasks")
 
@@ -291,10 +286,8 @@ import Testing
         try await withLiveApp { port, client, _ in
             try await withTimeout(20) {
                 let roundID = try await client.demoRoundID()
-                let browser = try RawSocket(port: port, receiveBuffer: 65536)
+                let browser = try await RawSocket.following(round: roundID, port: port)
                 defer { browser.close() }
-                try browser.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                #expect(try await browser.readUntil("event: standings", timeout: 10))
                 browser.shutdownSending()
                 #expect(try await browser.readToEnd(timeout: 10), "the server closes the stream")
                 #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 })
@@ -339,6 +332,17 @@ final class RawSocket: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else { throw TimedOut() }
+    }
+
+    /// A browser following a round's live stream, its first frame read.
+    static func following(round roundID: String, port: Int) async throws -> RawSocket {
+        let socket = try RawSocket(port: port, receiveBuffer: 65536)
+        try socket.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        guard try await socket.readUntil("event: standings", timeout: 10) else {
+            socket.close()
+            throw TimedOut()
+        }
+        return socket
     }
 
     func send(_ text: String) throws {
