@@ -12,7 +12,7 @@ import Synchronization
 ///         from POST to receipt on every subscriber, server RSS before and after connecting.
 ///     hyzer-bench sync [--server PATH] [--cloud URL] [--scores 200]
 ///         two devices on one cloud: score on A, time until B's SSE stream shows it.
-///     hyzer-bench pull [--cloud URL] [--events 100000]
+///     hyzer-bench pull [--cloud URL] [--events 100000] [--page N]
 ///         an empty device pulls N events: events per second.
 ///     hyzer-bench backup [--server PATH] [--events 100000]
 ///         backup + verify and restore of an N-event store, compression ratio, and score
@@ -39,7 +39,7 @@ struct HyzerBench {
         case "sync":
             print(try await SyncBench.propagation(server: options.server, cloud: options.cloud, scores: options.scores == 20 ? 200 : options.scores))
         case "pull":
-            print(try await SyncBench.initialPull(cloud: options.cloud, events: options.events))
+            print(try await SyncBench.initialPull(cloud: options.cloud, events: options.events, page: options.page))
         case "backup":
             for row in try await BackupBench.run(server: options.server, events: options.events) { print(row) }
         case "standings":
@@ -61,6 +61,8 @@ struct HyzerBench {
         var subscriberCounts = [1000, 5000]
         var scores = 20
         var events = 100_000
+        /// Records per pull page (default: the engine's).
+        var page: Int?
         var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
         var seconds = 5.0
         var output = "bench-results.json"
@@ -74,6 +76,7 @@ struct HyzerBench {
                 case "--subscribers": subscriberCounts = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
                 case "--scores": scores = iterator.next().flatMap(Int.init) ?? scores
                 case "--events": events = iterator.next().flatMap(Int.init) ?? events
+                case "--page": page = iterator.next().flatMap(Int.init)
                 case "--cloud": cloud = iterator.next() ?? cloud
                 case "--seconds": seconds = iterator.next().flatMap(Double.init) ?? seconds
                 case "--output": output = iterator.next() ?? output

@@ -108,12 +108,12 @@ enum SyncBench {
         var perSecond: Double { Double(events) / seconds }
     }
 
-    static func initialPull(cloud address: String, events: Int) async throws -> String {
-        let result = try await measurePull(cloud: address, events: events)
+    static func initialPull(cloud address: String, events: Int, page: Int? = nil) async throws -> String {
+        let result = try await measurePull(cloud: address, events: events, page: page)
         return String(format: "pull cloud=%@ events=%d seconds=%.2f events_per_second=%.0f peak_rss_growth=%.0fMB", result.kind, events, result.seconds, result.perSecond, result.peakGrowthMB)
     }
 
-    static func measurePull(cloud address: String, events: Int) async throws -> Pull {
+    static func measurePull(cloud address: String, events: Int, page: Int? = nil) async throws -> Pull {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-pullbench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         var logger = Logger(label: "bench")
@@ -122,12 +122,12 @@ enum SyncBench {
         let zone = "bench-\(UUID().uuidString.prefix(8))"
         switch parsed {
         case .sqlite(let path):
-            return try await pull(EmbeddedCloud(path: path), kind: "embedded", zone: zone, events: events, root: root, logger: logger)
+            return try await pull(EmbeddedCloud(path: path), kind: "embedded", zone: zone, events: events, page: page, root: root, logger: logger)
         case .postgres(let postgres):
             let cloud = PostgresCloud(address: postgres, logger: logger)
             return try await withThrowingTaskGroup(of: String?.self) { group in
                 group.addTask { try await cloud.run(); return nil }
-                let result = try await pull(cloud, kind: "postgres", zone: zone, events: events, root: root, logger: logger)
+                let result = try await pull(cloud, kind: "postgres", zone: zone, events: events, page: page, root: root, logger: logger)
                 group.cancelAll()
                 return result
             }
@@ -136,7 +136,7 @@ enum SyncBench {
         }
     }
 
-    static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, root: URL, logger: Logger) async throws -> Pull {
+    static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, page: Int?, root: URL, logger: Logger) async throws -> Pull {
         guard await cloud.resolveAccount() == .available else { throw BenchError("cloud unavailable") }
         // Seed the cloud: one course, 200 players, rounds of 200 players × 18 holes.
         var club = BenchClub()
@@ -168,6 +168,7 @@ enum SyncBench {
         let stores = try await Stores(directory: root.appendingPathComponent("device"))
         var configuration = SyncEngine.Configuration()
         configuration.zone = zone
+        if let page { configuration.pullPage = page }
         let engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: logger)
         await engine.resolveAccount()
         HyzerBench.resetPeakRSS()

@@ -22,19 +22,34 @@ public enum StoreFile {
             // prepareDatabase), so a commit would reach the disk only at the next checkpoint.
             // The user's data is FULL: each commit is fsynced before the write returns, so an
             // acknowledged score survives a power cut. The pool keeps this one writer for life.
-            //
-            // The writer also checkpoints less often (32 MB of log, not 4) and keeps more pages
-            // (16 MB): a first sync writes a million events, each into indexes of random ids,
-            // and a page written many times between two checkpoints is copied to the file once.
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
-                try db.execute(sql: "PRAGMA cache_size = -16384")
+                try WriterTuning.everyday.apply(db)
             }
         }
         try refuseNewer(pool, migrator: migrator, file: URL(fileURLWithPath: path).lastPathComponent)
         try migrator.migrate(pool)
         return pool
+    }
+
+    /// How often the writer checkpoints and how many pages it keeps. Most of a large store is
+    /// indexes of random ids, so each commit dirties pages all over them: a page written many
+    /// times between two checkpoints is copied to the file once, and one kept in the cache is
+    /// not read again.
+    public enum WriterTuning: Sendable {
+        /// 32 MB of log between checkpoints, 16 MB of pages.
+        case everyday
+        /// An empty device's first sync, a million events in large transactions: 128 MB of log
+        /// and 64 MB of pages, for as long as it lasts.
+        case bulkLoad
+
+        var checkpointPages: Int { self == .everyday ? 8192 : 32768 }
+        var cacheKiB: Int { self == .everyday ? 16384 : 65536 }
+
+        func apply(_ db: Database) throws {
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
+        }
     }
 
     /// A schema with migrations this code does not know came from a newer Hyzer: migrating or

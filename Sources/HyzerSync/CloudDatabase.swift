@@ -34,10 +34,14 @@ public struct ChangePage: Sendable {
     public var records: [CloudRecord]
     /// The token to store once these records are applied.
     public var token: Int64
+    /// More changes follow although this page holds fewer than asked for (a cloud that
+    /// pages by ranges of change numbers, which may have gaps). A full page always may.
+    public var hasMore: Bool
 
-    public init(records: [CloudRecord], token: Int64) {
+    public init(records: [CloudRecord], token: Int64, hasMore: Bool = false) {
         self.records = records
         self.token = token
+        self.hasMore = hasMore
     }
 }
 

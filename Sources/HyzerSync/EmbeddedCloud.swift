@@ -134,15 +134,17 @@ public final class EmbeddedCloud: CloudDatabase {
     public func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
         do {
             return try await pool().read { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
-                                            arguments: [zone, token, limit])
+                // A cursor: a page is tens of thousands of rows, and a fetched row array would
+                // hold every one of them twice over while the records are built.
+                let rows = try Row.fetchCursor(db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
+                                               arguments: [zone, token, limit])
                 var records: [CloudRecord] = []
-                records.reserveCapacity(rows.count)
+                records.reserveCapacity(limit)
                 var last = token
-                for row in rows {
-                    last = row["seq"]
-                    guard let type = RecordType(rawValue: row["type"]), let hlc = HLC(row["hlc"]) else { continue }
-                    records.append(CloudRecord(type: type, id: row["id"], hlc: hlc, payload: row["payload"]))
+                while let row = try rows.next() {
+                    last = row[4]
+                    guard let type = RecordType(rawValue: row[0]), let hlc = HLC(row[2]) else { continue }
+                    records.append(CloudRecord(type: type, id: row[1], hlc: hlc, payload: row[3]))
                 }
                 return ChangePage(records: records, token: last)
             }

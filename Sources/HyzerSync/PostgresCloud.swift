@@ -198,16 +198,30 @@ public final class PostgresCloud: CloudDatabase, Service {
 
     public func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
         try await bounded {
+            // A page is a window of change numbers, not `seq > token ORDER BY seq LIMIT n`:
+            // on a freshly loaded table without statistics, PostgreSQL plans that as a scan
+            // and an on-disk sort of the whole rest of the zone, for every page. A window's
+            // work is bounded by the page whatever the plan. Numbers have gaps (a changed
+            // record moves to a new number; a copy leaves its reserved one unused), so the
+            // zone's newest number says whether more follow a page that is not full.
+            let end = token + Int64(limit)
             let rows = try await self.client.query("""
-                SELECT type, id, hlc, payload, seq FROM hyzer_records WHERE zone = \(zone) AND seq > \(token) ORDER BY seq LIMIT \(limit)
+                SELECT z.seq, r.type, r.id, r.hlc, r.payload, r.seq FROM hyzer_zones z
+                LEFT JOIN hyzer_records r ON r.zone = z.zone AND r.seq > \(token) AND r.seq <= \(end)
+                WHERE z.zone = \(zone) ORDER BY r.seq
                 """, logger: self.logger)
             var records: [CloudRecord] = []
+            records.reserveCapacity(limit)
             var last = token
-            for try await (type, id, hlc, payload, seq) in rows.decode((String, String, String, ByteBuffer, Int64).self) {
+            var newest = token
+            for try await (zoneSeq, type, id, hlc, payload, seq) in rows.decode((Int64, String?, String?, String?, ByteBuffer?, Int64?).self) {
+                newest = zoneSeq
+                guard let seq else { continue }
                 last = seq
-                guard let type = RecordType(rawValue: type), let hlc = HLC(hlc) else { continue }
+                guard let type = type.flatMap(RecordType.init(rawValue:)), let id, let hlc = hlc.flatMap(HLC.init), let payload else { continue }
                 records.append(CloudRecord(type: type, id: id, hlc: hlc, payload: Data(payload.readableBytesView)))
             }
+            if newest > end { return ChangePage(records: records, token: end, hasMore: true) }
             return ChangePage(records: records, token: last)
         }
     }

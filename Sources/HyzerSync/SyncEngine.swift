@@ -13,7 +13,7 @@ public actor SyncEngine: Service {
     public struct Configuration: Sendable {
         public var zone = "club"
         public var pushBatch = 200
-        public var pullPage = 10_000
+        public var pullPage = 25_000
         /// A wait before pushing local writes. None by default: writes arriving together are
         /// committed together (group commit), and those arriving during a push leave in the next.
         public var debounce: Duration = .zero
@@ -339,17 +339,22 @@ public actor SyncEngine: Service {
         let started = ContinuousClock.now
         var pulled = 0
         var applied = 0
+        var bulkLoading = false
         do {
+            let limit = configuration.pullPage
             var token = try await stores.operational.changeToken(zone: zone)
             if token == 0 {
                 let total = try await cloud.changeCount(zone: zone, after: 0)
                 if total > 0 { initialSync = InitialSync(pulled: 0, total: total) }
+                if total > limit {
+                    try await stores.domain.tuneWriter(.bulkLoad)
+                    bulkLoading = true
+                }
             }
             // Pipelined: while one page is written, the next is fetched and decoded.
-            let limit = configuration.pullPage
             var page = try await Self.fetch(cloud, into: stores.domain, zone: zone, after: token, limit: limit)
             while page.token > token {
-                let (more, after) = (page.count == limit, page.token)
+                let (more, after) = (page.count == limit || page.hasMore, page.token)
                 async let following = more ? Self.fetch(cloud, into: stores.domain, zone: zone, after: after, limit: limit) : nil
                 if !page.changes.isEmpty {
                     configuration.crashPoints?.pass(.pullFetched)
@@ -384,6 +389,9 @@ public actor SyncEngine: Service {
             state = .error("\(error)")
             await log("pull", records: pulled, since: started, result: "failed", message: "\(error)")
         }
+        if bulkLoading {
+            do { try await stores.domain.tuneWriter(.everyday) } catch { logger.error("writer tuning not restored after the first sync: \(error)") }
+        }
         await publish()
         return pulled
     }
@@ -394,11 +402,15 @@ public actor SyncEngine: Service {
         var count: Int
         var changes: PreparedRemote
         var token: Int64
+        var hasMore: Bool
     }
 
     private static func fetch(_ cloud: any CloudDatabase, into domain: DomainStore, zone: String, after token: Int64, limit: Int) async throws -> DecodedPage {
-        let page = try await cloud.changes(zone: zone, after: token, limit: limit)
-        return DecodedPage(count: page.records.count, changes: domain.prepareRemote(page.records.compactMap(RemoteChange.decode)), token: page.token)
+        var page = try await cloud.changes(zone: zone, after: token, limit: limit)
+        let count = page.records.count
+        let decoded = page.records.compactMap(RemoteChange.decode)
+        page.records = []
+        return DecodedPage(count: count, changes: domain.prepareRemote(decoded), token: page.token, hasMore: page.hasMore)
     }
 
     // MARK: Commands and status

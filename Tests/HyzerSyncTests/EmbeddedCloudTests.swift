@@ -152,22 +152,89 @@ import Testing
         #expect(await engine.pushPending() == 0)
     }
 
-    @Test func initialPullOfManyEvents() async throws {
-        let scratch = try Scratch()
-        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
-        let a = try await Device("a", cloud: cloud, root: scratch.url)
+    /// Device "a" with a round scored over nine holes and pushed: 27 events, more than a few
+    /// pages for a device that pulls seven at a time.
+    static func scoredRound(_ cloud: any CloudDatabase, root: URL) async throws -> (Device, UUID) {
+        let a = try await Device("a", cloud: cloud, root: root)
         let (round, players) = try await a.setUpRound()
         for hole in 1...9 {
             for player in players { try await a.score(round, player, hole: hole, 3) }
         }
         await a.sync()
+        return (a, round)
+    }
+
+    static var sevenAPage: SyncEngine.Configuration {
         var configuration = SyncEngine.Configuration()
         configuration.pullPage = 7
-        let b = try await Device("b", cloud: cloud, root: scratch.url, configuration: configuration)
+        return configuration
+    }
+
+    @Test func initialPullOfManyEvents() async throws {
+        let scratch = try Scratch()
+        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
+        let (a, round) = try await Self.scoredRound(cloud, root: scratch.url)
+        let b = try await Device("b", cloud: cloud, root: scratch.url, configuration: Self.sevenAPage)
         await b.sync()
         #expect(try await b.events(round).count == 27)
         #expect(await b.engine.status().initialSync == nil, "progress is cleared when the first sync ends")
         #expect(try await b.standings(round) == a.standings(round))
+    }
+
+    /// A first sync of more than a page writes with bulk tuning (bigger cache, rarer
+    /// checkpoints), and the writer is back to everyday tuning when it ends, even by failing.
+    @Test func aFirstSyncTunesTheWriterForBulkUntilItEnds() async throws {
+        let scratch = try Scratch()
+        let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
+        let (a, round) = try await Self.scoredRound(cloud, root: scratch.url)
+        let pulling = PageWatchingCloud(cloud)
+        let b = try await Device("b", cloud: pulling, root: scratch.url, configuration: Self.sevenAPage)
+        let everyday = try await b.domain.writerTuning()
+        pulling.onPage = { page in
+            let tuning = try await b.domain.writerTuning()
+            #expect(tuning.cacheKiB > everyday.cacheKiB && tuning.checkpointPages > everyday.checkpointPages, "page \(page) is written with bulk tuning")
+            if page == 2 { throw CloudError.failed("the cloud went away mid-pull") }
+        }
+        await b.sync()
+        #expect(pulling.pages >= 3)
+        #expect(try await b.domain.writerTuning() == everyday, "a failed first sync restores the tuning")
+
+        pulling.onPage = nil
+        await b.sync()
+        #expect(try await b.events(round).count == 27)
+        #expect(try await b.domain.writerTuning() == everyday)
+        #expect(try await b.standings(round) == a.standings(round))
+    }
+}
+
+/// Runs a check before each page it hands out (and may throw there), to look at a device
+/// while a pull is under way and to cut a pull short.
+final class PageWatchingCloud: CloudDatabase, @unchecked Sendable {
+    let base: any CloudDatabase
+    private let lock = NSLock()
+    private var _onPage: (@Sendable (Int) async throws -> Void)?
+    private var _pages = 0
+    init(_ base: any CloudDatabase) { self.base = base }
+    var onPage: (@Sendable (Int) async throws -> Void)? {
+        get { lock.withLock { _onPage } }
+        set { lock.withLock { _onPage = newValue } }
+    }
+    var pages: Int { lock.withLock { _pages } }
+    var displayName: String { base.displayName }
+    func resolveAccount() async -> AccountStatus { await base.resolveAccount() }
+    func save(_ records: [CloudRecord], zone: String) async throws -> Int { try await base.save(records, zone: zone) }
+    func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
+        let (page, check) = lock.withLock { () -> (Int, (@Sendable (Int) async throws -> Void)?) in
+            defer { _pages += 1 }
+            return (_pages, _onPage)
+        }
+        try await check?(page)
+        return try await base.changes(zone: zone, after: token, limit: limit)
+    }
+    func changeCount(zone: String, after token: Int64) async throws -> Int { try await base.changeCount(zone: zone, after: token) }
+    func hints(zone: String) -> AsyncStream<CloudSignal> { base.hints(zone: zone) }
+    func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String {
+        try await base.claimIdentity(handle: handle, proposed: recordName, zone: zone)
     }
 }
 

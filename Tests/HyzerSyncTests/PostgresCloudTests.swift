@@ -153,6 +153,48 @@ import Testing
         }
     }
 
+    /// Pages are windows of change numbers, and numbers have gaps: a record changed ten
+    /// times keeps only its newest. A device pulling three at a time crosses the empty
+    /// windows to the end instead of stopping at the first page that is not full.
+    @Test func aPullCrossesGapsInTheChangeNumbers() async throws {
+        let cloud = try TestPostgres.cloud()
+        let zone = Self.zone()
+        try await withPostgres(cloud) {
+            _ = await cloud.resolveAccount()
+            let device = UUID()
+            for version in 1...10 {
+                let record = CloudRecord(type: .player, id: "moving", hlc: HLC(wallMillis: Int64(version), counter: 0, deviceID: device), payload: Data("v\(version)".utf8))
+                _ = try await cloud.save([record], zone: zone)
+            }
+            _ = try await cloud.save([CloudRecord(type: .scoreEvent, id: "after", hlc: HLC(wallMillis: 11, counter: 0, deviceID: device), payload: Data("e".utf8))], zone: zone)
+
+            var token: Int64 = 0
+            var seen: [String] = []
+            var pages = 0
+            while true {
+                let page = try await cloud.changes(zone: zone, after: token, limit: 3)
+                pages += 1
+                #expect(page.token >= token)
+                seen += page.records.map(\.id)
+                token = page.token
+                guard page.records.count == 3 || page.hasMore else { break }
+            }
+            #expect(seen == ["moving", "after"])
+            #expect(pages >= 4, "empty windows were crossed, not read as the end")
+
+            // The engine follows the same rule: its token reaches the newest change.
+            let scratch = try Scratch()
+            let stores = try await Stores(directory: scratch.url)
+            var configuration = SyncEngine.Configuration()
+            configuration.zone = zone
+            configuration.pullPage = 3
+            let engine = SyncEngine(stores: stores, cloud: cloud, configuration: configuration, logger: Logger(label: "test"))
+            await engine.resolveAccount()
+            #expect(await engine.pullChanges() == 2)
+            #expect(try await stores.operational.changeToken(zone: zone) == token)
+        }
+    }
+
     @Test func aReadOnlyUserIsRestrictedAndCanStillPull() async throws {
         let admin = try TestPostgres.cloud()
         let zone = Self.zone()
