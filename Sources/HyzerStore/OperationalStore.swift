@@ -13,6 +13,8 @@ public final class OperationalStore: Sendable {
     /// kept owners follow it.
     let tokenChanges = ChangeCounter(watching: ["api_tokens"], exceptUpdatesOf: ["lastUsedAt"])
     let tokenOwners: KeptValues<String, TokenUse>
+    /// Commits that start, change or end a session: open live streams are authorized again.
+    let sessionChanges = ChangeCounter(watching: ["sessions"])
 
     struct TokenUse: Sendable {
         var id: String
@@ -26,8 +28,11 @@ public final class OperationalStore: Sendable {
     init(path: String) throws {
         pool = try StoreFile.open(path: path, migrator: OperationalMigrations.migrator, durable: false)
         tokenOwners = KeptValues(following: tokenChanges, capacity: 1024)
-        let tokenChanges = tokenChanges
-        pool.writeWithoutTransaction { db in db.add(transactionObserver: tokenChanges, extent: .databaseLifetime) }
+        let (tokenChanges, sessionChanges) = (tokenChanges, sessionChanges)
+        pool.writeWithoutTransaction { db in
+            db.add(transactionObserver: tokenChanges, extent: .databaseLifetime)
+            db.add(transactionObserver: sessionChanges, extent: .databaseLifetime)
+        }
     }
 
     /// A rebuilt file takes the device's id back (see `DeviceIdentityFile`) before anything

@@ -20,6 +20,13 @@ public final class Stores: Sendable {
     let activity = Mutex(Activity.idle)
     private let refilling: Mutex<Bool>
 
+    /// Moves with every commit that may change who may see what: club settings (and the rest
+    /// of a round's setup), players, API tokens and sessions. Open live streams were allowed
+    /// when they opened; when this moves they are decided again.
+    public var accessStamp: UInt64 {
+        domain.playerChanges.value &+ domain.setupChanges.value &+ operational.tokenChanges.value &+ operational.sessionChanges.value
+    }
+
     public static let domainFileName = "domain.sqlite"
     public static let operationalFileName = "sync.sqlite"
 

@@ -23,8 +23,8 @@ public func buildApplication(
     let (web, services, setupToken) = try await assemble(config, logger: logger)
     let hub = web.hub
     let router = try buildRouter(web)
-    let streamAccess = StreamAccess { [web] topic, head in
-        await web.rules.decide(topic.audience, identity: await web.identities.identity(for: head))
+    let streamAccess = StreamAccess { [web] audience, head in
+        await web.rules.decide(audience, identity: await web.identities.identity(for: head))
     }
 
     let hosts = config.hosts
@@ -56,6 +56,7 @@ public func buildApplication(
         logger: logger
     )
     app.addServices(services)
+    app.addServices(StreamAccessWatch(hub: hub, access: streamAccess, stamp: { [stores = web.stores] in stores.accessStamp }))
     return app
 }
 

@@ -296,6 +296,39 @@ import Testing
     }
 
     /// Polls until `condition` holds; false if it still does not after `seconds`.
+    /// A stream is allowed when it opens and again whenever access changes. Public boards
+    /// turned off close the anonymous streams (a reconnect gets 401) and leave a signed-in
+    /// one open; disabling that person closes theirs too.
+    @Test func openStreamsCloseWhenTheirAccessIsWithdrawn() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(40) {
+                let roundID = try await client.demoRoundID()
+                let anonymous = try await RawSocket.following(round: roundID, port: port)
+                defer { anonymous.close() }
+                let athlete = try await RawSocket.following(round: roundID, port: port, token: client.users.athlete.token)
+                defer { athlete.close() }
+
+                let saved = try await client.as(.admin).postForm("/admin/settings", [("clubName", "Pine Loop DGC"), ("tvPageSeconds", "10")])
+                #expect(saved.status == .seeOther)
+                #expect(try await anonymous.readToEnd(timeout: 10), "the anonymous stream is closed")
+
+                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
+                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":16,"strokes":4}"#)
+                #expect(posted.status == .created)
+                #expect(try await athlete.readUntil("event: standings", timeout: 10), "the athlete's stream still follows the round")
+
+                let again = try RawSocket(port: port, receiveBuffer: 65536)
+                defer { again.close() }
+                try again.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(try await again.readUntil("401", timeout: 10), "a new anonymous stream is refused")
+
+                let disabled = try await client.as(.admin).postForm("/admin/users/\(client.users.athlete.playerID)/disable", [])
+                #expect(disabled.status == .seeOther)
+                #expect(try await athlete.readToEnd(timeout: 10), "the disabled athlete's stream is closed")
+            }
+        }
+    }
+
     static func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
@@ -335,9 +368,10 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// A browser following a round's live stream, its first frame read.
-    static func following(round roundID: String, port: Int) async throws -> RawSocket {
+    static func following(round roundID: String, port: Int, token: String? = nil) async throws -> RawSocket {
         let socket = try RawSocket(port: port, receiveBuffer: 65536)
-        try socket.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+        try socket.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)\r\n")
         guard try await socket.readUntil("event: standings", timeout: 10) else {
             socket.close()
             throw TimedOut()

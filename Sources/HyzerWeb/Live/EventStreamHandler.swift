@@ -67,6 +67,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var handingOver = false
     private var usePromise: EventLoopPromise<ConnectionUse>?
     private var state = State.routing(unanswered: 0, waiting: nil)
+    /// Who opened the stream: it is decided again when access changes (`StreamAccessWatch`).
+    private(set) var credentials: StreamCredentials?
     private var lastVersion = -1
     /// The newest frame, held while the socket is full; a newer one replaces it.
     private var pending: ByteBuffer?
@@ -218,13 +220,15 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// (an async read of the session and settings), then the stream opens or is refused.
     private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {
         state = .authorizing(request.topic)
+        let credentials = StreamCredentials(request.topic.audience, request.head)
+        self.credentials = credentials
         if let fixed = access.fixed {
             decided(fixed)
             return
         }
         let access = self.access
         let decision = context.eventLoop.makePromise(of: AccessDecision.self)
-        decision.completeWithTask { await access.decide(request.topic, request.head) }
+        decision.completeWithTask { await access.decide(credentials) }
         decision.futureResult.assumeIsolated().whenSuccess { [self] in decided($0) }
     }
 

@@ -155,6 +155,27 @@ final class StreamHub: Sendable {
         }
     }
 
+    /// Decides every open stream again, once per distinct set of credentials, and closes the
+    /// ones now refused: public boards turned off, a role taken away, a token revoked, a
+    /// session ended. Their clients reconnect and get the answer a page would (401 or 403).
+    func recheck(_ access: StreamAccess) async {
+        let loops = allLoops()
+        var credentials = Set<StreamCredentials>()
+        for streams in loops {
+            if let found = try? await streams.eventLoop.submit({ streams.value.credentials() }).get() {
+                credentials.formUnion(found)
+            }
+        }
+        var refused = Set<StreamCredentials>()
+        for key in credentials where await access.decide(key) != .allowed {
+            refused.insert(key)
+        }
+        guard !refused.isEmpty else { return }
+        for streams in loops {
+            streams.eventLoop.execute { [refused] in streams.value.close(refused) }
+        }
+    }
+
     struct Statistics: Sendable {
         var subscribers: Int
         var framesSkipped: Int
@@ -206,6 +227,24 @@ final class LoopStreams {
     func closeAll() {
         for subscribers in streams.values {
             for stream in subscribers.values { stream.close() }
+        }
+    }
+
+    func credentials() -> Set<StreamCredentials> {
+        var found = Set<StreamCredentials>()
+        for subscribers in streams.values {
+            for stream in subscribers.values {
+                if let credentials = stream.credentials { found.insert(credentials) }
+            }
+        }
+        return found
+    }
+
+    func close(_ refused: Set<StreamCredentials>) {
+        for subscribers in streams.values {
+            for stream in subscribers.values where stream.credentials.map(refused.contains) == true {
+                stream.close()
+            }
         }
     }
 }

@@ -55,13 +55,13 @@ enum StreamTopic: Hashable, Sendable {
 }
 
 /// Decides whether a stream request may be answered, from its head (cookies, Authorization)
-/// and topic, with the router's own rules.
+/// and its topic's audience, with the router's own rules.
 struct StreamAccess: Sendable {
-    let decide: @Sendable (StreamTopic, HTTPRequest) async -> AccessDecision
+    let decide: @Sendable (Audience, HTTPRequest) async -> AccessDecision
     /// Set when the answer never depends on the request: no task is needed to give it.
     let fixed: AccessDecision?
 
-    init(_ decide: @escaping @Sendable (StreamTopic, HTTPRequest) async -> AccessDecision) {
+    init(_ decide: @escaping @Sendable (Audience, HTTPRequest) async -> AccessDecision) {
         self.decide = decide
         fixed = nil
     }
@@ -72,6 +72,31 @@ struct StreamAccess: Sendable {
     }
 
     static let open = StreamAccess(fixed: .allowed)
+
+    func decide(_ credentials: StreamCredentials) async -> AccessDecision {
+        await decide(credentials.audience, credentials.head)
+    }
+}
+
+/// What an open stream was allowed with, kept to decide again when access changes: only the
+/// headers that say who is asking (a TV's stream keeps nothing but its audience).
+struct StreamCredentials: Hashable, Sendable {
+    var audience: Audience
+    var authorization: String?
+    var cookie: String?
+
+    init(_ audience: Audience, _ head: HTTPRequest) {
+        self.audience = audience
+        authorization = head.headerFields[.authorization]
+        cookie = head.headerFields[.cookie]
+    }
+
+    var head: HTTPRequest {
+        var fields = HTTPFields()
+        if let authorization { fields[.authorization] = authorization }
+        if let cookie { fields[.cookie] = cookie }
+        return HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/", headerFields: fields)
+    }
 }
 
 /// One rendered state of a topic, complete in itself: a client that missed earlier frames
