@@ -176,22 +176,39 @@ extension DomainStore {
         try await pool.write { db in
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             var result = RemoteApplyResult()
-            var lastRound: UUID?
+            // Score events (nearly all of a page) go in together, many to a statement.
+            var events: [ScoreEventRecord] = []
+            var eventRounds: [UUID] = []
+            func storeEvents() throws {
+                guard !events.isEmpty else { return }
+                var offset = 0
+                try ScoreEventRecord.insertIfAbsent(events, db) { chunk, stored in
+                    defer { offset += chunk.count }
+                    guard stored > 0 else { return }
+                    result.applied += stored
+                    // A page holds a round's events in a row: one set insertion per run. When
+                    // only some of a statement's events were new, its rounds all count as
+                    // changed: a version moved for nothing costs one render, never a score.
+                    var last: UUID?
+                    for round in eventRounds[offset..<offset + chunk.count] where round != last {
+                        result.rounds.insert(round)
+                        last = round
+                    }
+                }
+                events.removeAll(keepingCapacity: true)
+                eventRounds.removeAll(keepingCapacity: true)
+            }
             for change in prepared.changes {
-                let changed: Bool
                 switch change {
                 case .scoreEvent(let row, let roundID):
-                    changed = try row.insert(ifAbsent: true, db)
-                    // A page holds a round's events in a row: one set insertion per run.
-                    if changed && roundID != lastRound {
-                        result.rounds.insert(roundID)
-                        lastRound = roundID
-                    }
+                    events.append(row)
+                    eventRounds.append(roundID)
                 case .other(let change):
-                    changed = try Self.apply(change, db, into: &result)
+                    try storeEvents()
+                    if try Self.apply(change, db, into: &result) { result.applied += 1 }
                 }
-                if changed { result.applied += 1 }
             }
+            try storeEvents()
             for roundID in result.rounds {
                 try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
             }

@@ -282,9 +282,32 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
         let statement = try db.cachedStatement(sql: """
             INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        try statement.execute(arguments: [id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties])
+        try statement.execute(arguments: StatementArguments(values))
         return db.changesCount > 0
     }
+
+    /// The values of `columns`, in its order.
+    var values: [(any DatabaseValueConvertible)?] {
+        [id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties]
+    }
+
+    /// Stores `rows` that are not stored yet, `batch` to a statement: a first sync stores a
+    /// million, and what a statement costs besides its rows is then paid once per batch.
+    /// Returns, per statement, its rows and how many of them were stored.
+    static func insertIfAbsent(_ rows: [ScoreEventRecord], _ db: Database, stored: (ArraySlice<ScoreEventRecord>, Int) -> Void) throws {
+        for start in stride(from: 0, to: rows.count, by: batch) {
+            let chunk = rows[start..<min(start + batch, rows.count)]
+            let placeholders = repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO score_events (\(columns)) VALUES \(placeholders)")
+            var values: [(any DatabaseValueConvertible)?] = []
+            values.reserveCapacity(chunk.count * 12)
+            for row in chunk { values += row.values }
+            try statement.execute(arguments: StatementArguments(values))
+            stored(chunk, db.changesCount)
+        }
+    }
+
+    static let batch = 64
 
     /// The columns `event(_:from:aliases:)` reads, in its order.
     static let columns = "id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties"

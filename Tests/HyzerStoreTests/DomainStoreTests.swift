@@ -56,6 +56,33 @@ import Testing
         #expect(snapshot.board.standings.entries.first?.toPar == -1)
     }
 
+    /// A page of events from the cloud, some already here and more than one statement's
+    /// worth: exactly the new ones are stored and counted, and a page of copies moves nothing.
+    @Test func aPageStoresExactlyTheEventsNotHereYet() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let round = fixture.round.id
+        let device = UUID()
+        let before = try await fixture.store.snapshot(of: round).events.count
+        let events = (0..<150).map { index in
+            ScoreEvent(id: UUID(), roundID: round, playerID: fixture.players[index % fixture.players.count].id, hole: index % 18 + 1,
+                       strokes: .count(3 + index % 2), deviceID: device, recordedAt: HLC(wallMillis: Int64(1_000 + index), counter: 0, deviceID: device))
+        }
+        let first = try await fixture.store.applyRemote(events[20..<60].map { .scoreEvent($0) })
+        #expect(first.applied == 40 && first.rounds == [round])
+        let version = try await fixture.store.snapshot(of: round).version
+
+        let page = try await fixture.store.applyRemote(events.map { .scoreEvent($0) })
+        #expect(page.applied == 110)
+        #expect(page.rounds == [round])
+        #expect(try await fixture.store.snapshot(of: round).events.count == before + 150)
+        #expect(try await fixture.store.snapshot(of: round).version == version + 1)
+
+        let copies = try await fixture.store.applyRemote(events.map { .scoreEvent($0) })
+        #expect(copies.applied == 0 && copies.rounds.isEmpty)
+        #expect(try await fixture.store.snapshot(of: round).version == version + 1)
+    }
+
     /// The cached board (only new events read and folded in) always equals a board built from
     /// a fresh read, through scores, corrections, events applied by sync and a restore.
     @Test func theCachedBoardEqualsAFreshOne() async throws {
