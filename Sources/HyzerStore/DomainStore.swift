@@ -19,6 +19,8 @@ public final class DomainStore: Sendable {
     let changes = ChangeCounter(ignoring: ["outbox"])
     /// Commits that change a player (a role, a name, disabled, merged): kept identities follow it.
     let playerChanges = ChangeCounter(watching: ["players"])
+    /// Commits that change the club settings (whether leaderboards are public, among others).
+    let settingsChanges = ChangeCounter(watching: ["club_settings"])
     let identities: KeptValues<UUID, Identity?>
     /// The merged identities (alias → canonical player), one value under the key `.all`.
     let keptAliases: KeptValues<AliasMap, [String: String]>
@@ -44,10 +46,11 @@ public final class DomainStore: Sendable {
         identities = KeptValues(following: playerChanges, capacity: 4096)
         keptAliases = KeptValues(following: playerChanges, capacity: 1)
         outbox = Outbox(pool: pool)
-        let (changes, playerChanges, setupChanges) = (changes, playerChanges, setupChanges)
+        let (changes, playerChanges, setupChanges, settingsChanges) = (changes, playerChanges, setupChanges, settingsChanges)
         pool.writeWithoutTransaction { db in
             db.add(transactionObserver: changes, extent: .databaseLifetime)
             db.add(transactionObserver: playerChanges, extent: .databaseLifetime)
+            db.add(transactionObserver: settingsChanges, extent: .databaseLifetime)
             db.add(transactionObserver: setupChanges, extent: .databaseLifetime)
         }
         let latest = try pool.read { db in try Self.latestClockReading(db) }

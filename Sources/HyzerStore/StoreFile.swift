@@ -45,10 +45,14 @@ public enum StoreFile {
 
         var checkpointPages: Int { self == .everyday ? 8192 : 32768 }
         var cacheKiB: Int { self == .everyday ? 16384 : 65536 }
+        /// After a first sync the log file would keep its 128 MB: every day it is cut back to
+        /// 64 MB once a checkpoint empties it.
+        var logLimitBytes: Int { self == .everyday ? 64 << 20 : -1 }
 
         func apply(_ db: Database) throws {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(logLimitBytes)")
         }
     }
 

@@ -20,11 +20,11 @@ public final class Stores: Sendable {
     let activity = Mutex(Activity.idle)
     private let refilling: Mutex<Bool>
 
-    /// Moves with every commit that may change who may see what: club settings (and the rest
-    /// of a round's setup), players, API tokens and sessions. Open live streams were allowed
-    /// when they opened; when this moves they are decided again.
+    /// Moves with every commit that may change who may see what: the club settings, players,
+    /// API tokens and sessions (the counters only grow, so neither does their sum stand still).
+    /// Open live streams were allowed when they opened; when this moves they are decided again.
     public var accessStamp: UInt64 {
-        domain.playerChanges.value &+ domain.setupChanges.value &+ operational.tokenChanges.value &+ operational.sessionChanges.value
+        domain.playerChanges.value &+ domain.settingsChanges.value &+ operational.tokenChanges.value &+ operational.sessionChanges.value
     }
 
     public static let domainFileName = "domain.sqlite"

@@ -15,7 +15,8 @@ public protocol CloudDatabase: Sendable {
     /// Saves records under the merge rules, idempotently. Returns how many changed the cloud.
     func save(_ records: [CloudRecord], zone: String) async throws -> Int
 
-    /// Records changed after `token`, in change-sequence order, at most `limit`.
+    /// Records changed after `token`, in change-sequence order, at most `limit`. A page with
+    /// fewer is the last unless it says `hasMore`.
     func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage
 
     /// How many records changed after `token`: the total of an initial sync.

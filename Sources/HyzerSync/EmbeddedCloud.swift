@@ -139,7 +139,6 @@ public final class EmbeddedCloud: CloudDatabase {
                 let rows = try Row.fetchCursor(db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
                                                arguments: [zone, token, limit])
                 var records: [CloudRecord] = []
-                records.reserveCapacity(limit)
                 var last = token
                 while let row = try rows.next() {
                     last = row[4]

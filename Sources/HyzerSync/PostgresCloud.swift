@@ -204,14 +204,13 @@ public final class PostgresCloud: CloudDatabase, Service {
             // work is bounded by the page whatever the plan. Numbers have gaps (a changed
             // record moves to a new number; a copy leaves its reserved one unused), so the
             // zone's newest number says whether more follow a page that is not full.
-            let end = token + Int64(limit)
+            let end = token.addingReportingOverflow(Int64(limit)).overflow ? Int64.max : token + Int64(limit)
             let rows = try await self.client.query("""
                 SELECT z.seq, r.type, r.id, r.hlc, r.payload, r.seq FROM hyzer_zones z
                 LEFT JOIN hyzer_records r ON r.zone = z.zone AND r.seq > \(token) AND r.seq <= \(end)
                 WHERE z.zone = \(zone) ORDER BY r.seq
                 """, logger: self.logger)
             var records: [CloudRecord] = []
-            records.reserveCapacity(limit)
             var last = token
             var newest = token
             for try await (zoneSeq, type, id, hlc, payload, seq) in rows.decode((Int64, String?, String?, String?, ByteBuffer?, Int64?).self) {

@@ -347,8 +347,8 @@ public actor SyncEngine: Service {
                 let total = try await cloud.changeCount(zone: zone, after: 0)
                 if total > 0 { initialSync = InitialSync(pulled: 0, total: total) }
                 if total > limit {
-                    try await stores.domain.tuneWriter(.bulkLoad)
                     bulkLoading = true
+                    try await stores.domain.tuneWriter(.bulkLoad)
                 }
             }
             // Pipelined: while one page is written, the next is fetched and decoded.

@@ -1,10 +1,32 @@
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import HyzerWeb
 
 @Suite struct StreamTopicTests {
     static let id = UUID()
+
+    /// Streams are decided again by what says who is asking, nothing more: browsers that
+    /// differ only in other cookies share one decision, and a token too long to be Hyzer's
+    /// stays a wrong token (which never falls back to the session).
+    @Test func streamCredentialsKeepOnlyWhoIsAsking() {
+        func head(_ fields: HTTPFields) -> HTTPRequest {
+            HTTPRequest(method: .get, scheme: nil, authority: "club", path: "/tv/events", headerFields: fields)
+        }
+        let one = StreamCredentials(.viewer, head([.cookie: "hyzer_csrf=aaaa; hyzer_session=s1"]))
+        let two = StreamCredentials(.viewer, head([.cookie: "hyzer_session=s1; hyzer_csrf=bbbb; theme=dark"]))
+        #expect(one == two)
+        #expect(one.session == "s1" && one.bearer == nil)
+        #expect(one.head.headerFields[.cookie] == "hyzer_session=s1")
+        #expect(StreamCredentials(.viewer, head([.cookie: "hyzer_csrf=aaaa"])) == StreamCredentials(.viewer, head([:])))
+
+        let long = StreamCredentials(.viewer, head([.authorization: "Bearer " + String(repeating: "x", count: 5000), .cookie: "hyzer_session=s1"]))
+        #expect(long.bearer == "-")
+        #expect(long.head.headerFields[.authorization] == "Bearer -")
+        let huge = StreamCredentials(.viewer, head([.cookie: "hyzer_session=" + String(repeating: "y", count: 5000)]))
+        #expect(huge.session == nil)
+    }
 
     @Test func streamTargetsNameTheirTopics() {
         let id = Self.id

@@ -113,6 +113,7 @@ extension Stores {
         domain.changes.bump()
         domain.playerChanges.bump()
         domain.setupChanges.bump()
+        domain.settingsChanges.bump()
         try await Self.rebase(operational, domain, on: try await domain.recordVersions())
         activity.withLock { $0 = .backingUp }
         progress(BackupProgress(step: "safety backup", done: 0, total: 1))

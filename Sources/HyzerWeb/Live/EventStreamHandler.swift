@@ -69,6 +69,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var state = State.routing(unanswered: 0, waiting: nil)
     /// Who opened the stream: it is decided again when access changes (`StreamAccessWatch`).
     private(set) var credentials: StreamCredentials?
+    /// The hub's recheck count when access was last asked.
+    private var askedAt = 0
     private var lastVersion = -1
     /// The newest frame, held while the socket is full; a newer one replaces it.
     private var pending: ByteBuffer?
@@ -220,13 +222,18 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// (an async read of the session and settings), then the stream opens or is refused.
     private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {
         state = .authorizing(request.topic)
-        let credentials = StreamCredentials(request.topic.audience, request.head)
-        self.credentials = credentials
+        credentials = StreamCredentials(request.topic.audience, request.head)
+        ask()
+    }
+
+    private func ask() {
         if let fixed = access.fixed {
             decided(fixed)
             return
         }
+        guard let credentials, let context else { return }
         let access = self.access
+        askedAt = hub.rechecks
         let decision = context.eventLoop.makePromise(of: AccessDecision.self)
         decision.completeWithTask { await access.decide(credentials) }
         decision.futureResult.assumeIsolated().whenSuccess { [self] in decided($0) }
@@ -236,6 +243,12 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard case .authorizing(let topic) = state, let context else { return }
         switch decision {
         case .allowed:
+            // A recheck of the open streams that began while this was asked did not see this
+            // stream, and the answer may be from before the change it was for: ask again.
+            guard access.fixed != nil || hub.rechecks == askedAt else {
+                ask()
+                return
+            }
             open(topic, context)
         case .signInRequired:
             refuse(.unauthorized, "Sign in to follow this stream.\n")

@@ -13,7 +13,6 @@ struct StreamAccessWatch: Service {
     var backstop: Duration = .seconds(30)
 
     func run() async throws {
-        guard access.fixed == nil else { return }
         await cancelWhenGracefulShutdown { await watch() }
     }
 

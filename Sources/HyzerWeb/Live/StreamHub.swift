@@ -4,9 +4,9 @@ import Synchronization
 /// Every open event stream, by event loop and topic, and the newest frame of each topic.
 ///
 /// Streams are served in the channel pipeline (`EventStreamHandler`), not by request tasks:
-/// an open stream costs its connection and nothing more, and a change reaches every
-/// subscriber with one hop per event loop, where a task per stream would cost a resume and
-/// a hop each. Sources (`LiveStandings`, `SyncStatusFeed`) render a change once and
+/// an open stream costs its connection and the credentials it is rechecked with, and a
+/// change reaches every subscriber with one hop per event loop, where a task per stream
+/// would cost a resume and a hop each. Sources (`LiveStandings`, `SyncStatusFeed`) render a change once and
 /// `publish` the same bytes to everyone.
 final class StreamHub: Sendable {
     enum Joined {
@@ -36,6 +36,11 @@ final class StreamHub: Sendable {
 
     private let shared = Mutex(Shared())
     private let skipped = Atomic<Int>(0)
+    private let recheckCount = Atomic<Int>(0)
+
+    /// How many rechecks have begun: a stream whose access was asked before one began asks
+    /// again before it opens (see `EventStreamHandler.decided`).
+    var rechecks: Int { recheckCount.load(ordering: .sequentiallyConsistent) }
 
     /// The topics of `source` whose first subscriber waits for a frame. The source renders
     /// each one and publishes it, or rejects it when there is nothing to show.
@@ -159,6 +164,7 @@ final class StreamHub: Sendable {
     /// ones now refused: public boards turned off, a role taken away, a token revoked, a
     /// session ended. Their clients reconnect and get the answer a page would (401 or 403).
     func recheck(_ access: StreamAccess) async {
+        recheckCount.add(1, ordering: .sequentiallyConsistent)
         let loops = allLoops()
         var credentials = Set<StreamCredentials>()
         for streams in loops {

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import HTTPTypes
+import Hummingbird
 import HummingbirdCore
 import NIOCore
 
@@ -78,23 +79,32 @@ struct StreamAccess: Sendable {
     }
 }
 
-/// What an open stream was allowed with, kept to decide again when access changes: only the
-/// headers that say who is asking (a TV's stream keeps nothing but its audience).
+/// What an open stream was allowed with, kept to decide again when access changes: the
+/// audience, the bearer token and the session cookie, nothing else (every browser's other
+/// cookies differ, and streams with the same credentials are decided once). A value longer
+/// than any Hyzer issues is no credential at all, as it would be for the router.
 struct StreamCredentials: Hashable, Sendable {
     var audience: Audience
-    var authorization: String?
-    var cookie: String?
+    var bearer: String?
+    var session: String?
+
+    static let sessionCookie = "hyzer_session"
+    static let longest = 256
 
     init(_ audience: Audience, _ head: HTTPRequest) {
         self.audience = audience
-        authorization = head.headerFields[.authorization]
-        cookie = head.headerFields[.cookie]
+        // A token too long to be one Hyzer issued is kept as one short wrong token: decided
+        // again, it is still a wrong token, which never falls back to the session.
+        bearer = IdentityResolver.bearerToken(head.headerFields[.authorization]).map { $0.count <= Self.longest ? $0 : "-" }
+        let cookies = Cookies(from: head.headerFields[values: .cookie])
+        session = cookies[Self.sessionCookie].map { String($0.value) }.flatMap { $0.count <= Self.longest ? $0 : nil }
     }
 
+    /// A head that says what these credentials say, to ask the access rules again.
     var head: HTTPRequest {
         var fields = HTTPFields()
-        if let authorization { fields[.authorization] = authorization }
-        if let cookie { fields[.cookie] = cookie }
+        if let bearer { fields[.authorization] = "Bearer \(bearer)" }
+        if let session { fields[.cookie] = "\(Self.sessionCookie)=\(session)" }
         return HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/", headerFields: fields)
     }
 }
