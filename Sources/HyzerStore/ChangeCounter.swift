@@ -2,8 +2,9 @@ import GRDB
 import Synchronization
 
 /// Counts the committed transactions that changed the tables it follows: the user's data
-/// (any table but the outbox, whose sync bookkeeping no page shows) for cached pages, or the
-/// players or API tokens for kept identities (`KeptValues`). Bumped on the writer, at the
+/// (any table but the outbox, whose sync bookkeeping no page shows) for cached pages, or one
+/// kind of thing (players, club settings, API tokens, sessions) for values kept while it
+/// stands still (`KeptValues`) and for the access of open live streams. Bumped on the writer, at the
 /// commit, before the write returns: whoever reads the count after a write returned sees it
 /// moved, so nothing kept under an older count is served after it (read-your-writes). It sees
 /// this process's commits only.

@@ -116,11 +116,10 @@ extension DomainStore {
         }
     }
 
-    /// Who a session or token belongs to now: nil when the player is gone or disabled. Read
-    /// on every request, so a role change or a disable (made here or synced) applies at once.
-    /// Asked on every signed-in request: kept until a player changes. A commit that changes
-    /// one (a role, disabled, a merge) moves `playerChanges` before it returns, so no request
-    /// after it sees the identity as it was.
+    /// Who a session or token belongs to now: nil when the player is gone or disabled. Asked
+    /// on every signed-in request, and kept until a player changes: a commit that changes one
+    /// (a role, disabled, a merge; made here or synced) moves `playerChanges` before it
+    /// returns, so no request after it sees the identity as it was.
     public func identity(of id: UUID) async throws -> Identity? {
         let (kept, count) = identities.lookup(id)
         if let kept { return kept }

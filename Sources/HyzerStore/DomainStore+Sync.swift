@@ -33,12 +33,12 @@ extension DomainStore {
         }
     }
 
-    /// Read on every page request (access rules): kept while the data has not changed.
+    /// Read on every page request (access rules): kept while the settings have not changed.
     public func clubSettings() async throws -> ClubSettingsPayload {
-        let count = changes.value
-        if let kept = settingsCache.withLock({ $0 }), kept.changeCount == count { return kept.settings }
+        let (kept, count) = keptSettings.lookup(.club)
+        if let kept { return kept }
         let settings = try await pool.read { db in try Self.settings(db) ?? .defaults(deviceID: self.deviceID) }
-        settingsCache.withLock { $0 = (count, settings) }
+        keptSettings.keep(settings, for: .club, readAt: count)
         return settings
     }
 
@@ -72,13 +72,6 @@ extension DomainStore {
     }
 
     // MARK: Pushing
-
-    /// The current cloud form of the given records; ones that no longer exist are left out.
-    public func cloudRecords(_ keys: [(RecordType, String)]) async throws -> [CloudRecord] {
-        try await pool.read { db in
-            try keys.compactMap { type, id in try Self.cloudRecord(type, id, db) }
-        }
-    }
 
     static func cloudRecord(_ type: RecordType, _ id: String, _ db: Database) throws -> CloudRecord? {
         switch type {

@@ -30,8 +30,9 @@ public final class DomainStore: Sendable {
     /// skips checking the round's setup stamp. A new score (its event, its round's version)
     /// does not move it.
     let setupChanges = ChangeCounter(ignoring: ["outbox", "score_events"], exceptUpdatesOf: ["version"])
-    /// The club settings as read under a change count (see `clubSettings()`).
-    let settingsCache = Mutex<(changeCount: UInt64, settings: ClubSettingsPayload)?>(nil)
+    /// The club settings, one value under the key `.club` (see `clubSettings()`).
+    let keptSettings: KeptValues<ClubSettingsKey, ClubSettingsPayload>
+    enum ClubSettingsKey: Hashable, Sendable { case club }
     /// Score submissions from concurrent requests, committed together.
     let scores = GroupCommit<PendingScore, RecordedScore>()
 
@@ -45,6 +46,7 @@ public final class DomainStore: Sendable {
         self.now = now
         identities = KeptValues(following: playerChanges, capacity: 4096)
         keptAliases = KeptValues(following: playerChanges, capacity: 1)
+        keptSettings = KeptValues(following: settingsChanges, capacity: 1)
         outbox = Outbox(pool: pool)
         let (changes, playerChanges, setupChanges, settingsChanges) = (changes, playerChanges, setupChanges, settingsChanges)
         pool.writeWithoutTransaction { db in

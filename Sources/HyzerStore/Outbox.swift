@@ -107,13 +107,8 @@ public final class Outbox: Sendable {
 
     /// Takes up to `limit` entries that are due (pending, or failed and past their retry
     /// time) and marks them in flight in the same transaction, so a concurrent caller can
-    /// never take the same record.
-    public func claimDue(limit: Int, now: Date) async throws -> [OutboxEntry] {
-        try await bookkeeping { db in try Self.claim(limit: limit, now: now, db) }
-    }
-
-    /// `claimDue`, and the claimed records' current cloud form, read in the same transaction
-    /// (one trip to the writer before a push). Records that no longer exist are left out.
+    /// never take the same record; with them, the claimed records' current cloud form (one
+    /// trip to the writer before a push). Records that no longer exist are left out.
     /// A record that cannot be read (a damaged row) is marked failed, with its error and a
     /// retry time, and left out: it must not hold back every push behind it.
     public func claimDueRecords(limit: Int, now: Date) async throws -> (entries: [OutboxEntry], records: [CloudRecord]) {

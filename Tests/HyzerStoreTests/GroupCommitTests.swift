@@ -153,7 +153,7 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         }
         #expect(try await synchronous() == 2)
         _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
-        let claimed = try await stores.outbox.claimDue(limit: 10, now: Date())
+        let claimed = try await stores.outbox.claimDueRecords(limit: 10, now: Date()).entries
         #expect(!claimed.isEmpty)
         #expect(try await synchronous() == 2, "FULL again after a claim")
         try await stores.outbox.markSynced(claimed)

@@ -14,7 +14,7 @@ import Testing
         _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
         let afterWrite = stores.domain.changeCount
         #expect(afterWrite > start, "moved before the write returned")
-        let claimed = try await stores.outbox.claimDue(limit: 10, now: Date())
+        let claimed = try await stores.outbox.claimDueRecords(limit: 10, now: Date()).entries
         try await stores.outbox.markSynced(claimed)
         #expect(stores.domain.changeCount == afterWrite, "a push changes nothing a page shows")
         _ = try await stores.domain.updateClubSettings(clubName: "Maple Hill")

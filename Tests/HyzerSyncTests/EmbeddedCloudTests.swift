@@ -47,8 +47,7 @@ import Testing
         try await device.score(round, players[0], hole: 1, 3)
 
         // The cloud commit succeeds, then the process dies before marking the rows synced.
-        let claimed = try await device.stores.outbox.claimDue(limit: 100, now: Date())
-        let records = try await device.domain.cloudRecords(claimed.map { ($0.type, $0.id) })
+        let (claimed, records) = try await device.stores.outbox.claimDueRecords(limit: 100, now: Date())
         _ = try await cloud.save(records, zone: "club")
         let afterFirst = try await cloud.changes(zone: "club", after: 0, limit: 1000)
         #expect(try await device.stores.outbox.counts().inFlight == claimed.count)

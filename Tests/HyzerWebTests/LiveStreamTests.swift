@@ -295,7 +295,6 @@ import Testing
         }
     }
 
-    /// Polls until `condition` holds; false if it still does not after `seconds`.
     /// A stream is allowed when it opens and again whenever access changes. Public boards
     /// turned off close the anonymous streams (a reconnect gets 401) and leave a signed-in
     /// one open; disabling that person closes theirs too.
@@ -329,6 +328,7 @@ import Testing
         }
     }
 
+    /// Polls until `condition` holds; false if it still does not after `seconds`.
     static func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
