@@ -22,23 +22,60 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Fixed-width text whose byte order is the clock order, so stores can compare and
-    /// index readings as plain strings.
+    /// index readings as plain strings. Written into one buffer: every stored event and
+    /// every record of a first sync carries one.
     public var description: String {
-        let wall = String(wallMillis)
-        let count = String(counter)
-        return String(repeating: "0", count: max(0, 15 - wall.count)) + wall + "-"
-            + String(repeating: "0", count: max(0, 10 - count.count)) + count + "-"
-            + deviceID.uppercasedText
+        guard wallMillis >= 0 else { return "\(wallMillis)-\(counter)-\(deviceID.uppercasedText)" }
+        return String(unsafeUninitializedCapacity: 19 + 1 + 10 + 1 + 36) { buffer in
+            var out = Self.writeDigits(UInt64(wallMillis), width: 15, into: buffer, at: 0)
+            buffer[out] = UInt8(ascii: "-")
+            out = Self.writeDigits(UInt64(counter), width: 10, into: buffer, at: out + 1)
+            buffer[out] = UInt8(ascii: "-")
+            return deviceID.writeUppercased(into: buffer, at: out + 1)
+        }
     }
 
+    private static func writeDigits(_ value: UInt64, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 { length += 1; rest /= 10 }
+        length = max(length, width)
+        var remaining = value
+        for position in stride(from: start + length - 1, through: start, by: -1) {
+            buffer[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        return start + length
+    }
+
+    /// Reads what `description` writes (any number of leading zeros); nil for anything else.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", maxSplits: 2)
-        guard parts.count == 3,
-              let wall = Int64(parts[0]), wall >= 0,
-              let count = UInt32(parts[1]),
-              let device = UUID(text: String(parts[2]))
+        var text = text
+        guard let value = text.withUTF8({ HLC(text: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = value
+    }
+
+    public init?(text bytes: UnsafeRawBufferPointer) {
+        var position = 0
+        func number(limit: UInt64) -> UInt64? {
+            let start = position
+            var value: UInt64 = 0
+            while position < bytes.count, bytes[position] != UInt8(ascii: "-") {
+                let digit = bytes[position] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow, times + UInt64(digit) <= limit else { return nil }
+                value = times + UInt64(digit)
+                position += 1
+            }
+            guard position > start, position < bytes.count else { return nil }
+            position += 1
+            return value
+        }
+        guard let wall = number(limit: UInt64(Int64.max)), let count = number(limit: UInt64(UInt32.max)),
+              let device = UUID(hexText: UnsafeRawBufferPointer(rebasing: bytes[position...]))
         else { return nil }
-        self.init(wallMillis: wall, counter: count, deviceID: device)
+        self.init(wallMillis: Int64(wall), counter: UInt32(count), deviceID: device)
     }
 
     public var date: Date { Date(timeIntervalSince1970: Double(wallMillis) / 1000) }

@@ -14,54 +14,64 @@ extension UUID {
     public var uppercasedText: String { text(Self.upperDigits) }
 
     private func text(_ digits: [UInt8]) -> String {
-        let bytes = uuid
-        return withUnsafeBytes(of: bytes) { raw in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                var out = 0
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        buffer[out] = UInt8(ascii: "-")
-                        out += 1
-                    }
-                    buffer[out] = digits[Int(byte >> 4)]
-                    buffer[out + 1] = digits[Int(byte & 0x0F)]
-                    out += 2
+        String(unsafeUninitializedCapacity: 36) { buffer in write(digits, into: buffer, at: 0) }
+    }
+
+    /// Writes the 36 characters at `start`; returns the position after them.
+    func writeUppercased(into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        write(Self.upperDigits, into: buffer, at: start)
+    }
+
+    private func write(_ digits: [UInt8], into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        withUnsafeBytes(of: uuid) { raw in
+            var out = start
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[out] = UInt8(ascii: "-")
+                    out += 1
                 }
-                return out
+                buffer[out] = digits[Int(byte >> 4)]
+                buffer[out + 1] = digits[Int(byte & 0x0F)]
+                out += 2
             }
+            return out
         }
     }
 
     /// Reads the 8-4-4-4-12 hex form in either case; nil for anything else.
     public init?(text: String) {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var count = 0
-        var high: UInt8?
-        var position = 0
-        for character in text.utf8 {
-            defer { position += 1 }
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
+        var text = text
+        guard let value = text.withUTF8({ UUID(hexText: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = value
+    }
+
+    /// The same, from bytes, so a payload's ids are read where they lie.
+    public init?(hexText bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
+            var position = 0
+            for index in 0..<16 {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard bytes[position] == UInt8(ascii: "-") else { return false }
+                    position += 1
+                }
+                guard let high = Self.hexValue(bytes[position]), let low = Self.hexValue(bytes[position + 1]) else { return false }
+                out[index] = high << 4 | low
+                position += 2
             }
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            guard count < 16 else { return nil }
-            if let first = high {
-                bytes[count] = first << 4 | value
-                count += 1
-                high = nil
-            } else {
-                high = value
-            }
+            return true
         }
-        guard position == 36, count == 16 else { return nil }
-        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        guard valid else { return nil }
+        self.init(uuid: value)
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

@@ -164,6 +164,89 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         }
     }
 
+    /// The payload read without `JSONDecoder` (see `PlainJSONObject`), or nil when it is not
+    /// in the plain form that encoder writes, or a member is missing or of another type:
+    /// then `JSONDecoder` decides.
+    public init?(plainJSON data: Data) {
+        var id: UUID?, roundID: UUID?, playerID: UUID?, deviceID: UUID?, reportedBy: UUID?, supersedes: UUID?
+        var hole: Int?, strokes: Int?, penalties: Int?, dnf: Bool?, resolves: [UUID]?
+        var seen: UInt16 = 0
+        let read = data.withUnsafeBytes { bytes in
+            PlainJSONObject.read(bytes) { key, value in
+                guard let name = String(validating: key, as: UTF8.self), let field = CodingKeys(stringValue: name) else { return true }
+                let bit = UInt16(1) << Self.ordinal(field)
+                guard seen & bit == 0 else { return false }
+                seen |= bit
+                func uuid() -> UUID?? {
+                    switch value {
+                    case .string(let text): UUID(hexText: text).map { .some($0) }
+                    case .null: .some(nil)
+                    default: nil
+                    }
+                }
+                func integer() -> Int?? {
+                    switch value {
+                    case .integer(let number): .some(number)
+                    case .null: .some(nil)
+                    default: nil
+                    }
+                }
+                switch field {
+                case .id: guard let value = uuid() else { return false }; id = value
+                case .roundID: guard let value = uuid() else { return false }; roundID = value
+                case .playerID: guard let value = uuid() else { return false }; playerID = value
+                case .deviceID: guard let value = uuid() else { return false }; deviceID = value
+                case .reportedBy: guard let value = uuid() else { return false }; reportedBy = value
+                case .supersedes: guard let value = uuid() else { return false }; supersedes = value
+                case .hole: guard let value = integer() else { return false }; hole = value
+                case .strokes: guard let value = integer() else { return false }; strokes = value
+                case .penalties: guard let value = integer() else { return false }; penalties = value
+                case .dnf:
+                    guard case .bool(let flag) = value else { return false }
+                    dnf = flag
+                case .resolves:
+                    guard case .strings(let texts) = value else { return false }
+                    var ids: [UUID] = []
+                    ids.reserveCapacity(texts.count)
+                    for text in texts {
+                        guard let resolved = UUID(hexText: text) else { return false }
+                        ids.append(resolved)
+                    }
+                    resolves = ids
+                }
+                return true
+            }
+        }
+        guard read, let id, let roundID, let playerID, let deviceID, let hole, let dnf, let resolves else { return nil }
+        self.id = id
+        self.roundID = roundID
+        self.playerID = playerID
+        self.deviceID = deviceID
+        self.hole = hole
+        self.dnf = dnf
+        self.resolves = resolves
+        self.strokes = strokes
+        self.penalties = penalties
+        self.reportedBy = reportedBy
+        self.supersedes = supersedes
+    }
+
+    private static func ordinal(_ key: CodingKeys) -> UInt16 {
+        switch key {
+        case .id: 0
+        case .roundID: 1
+        case .playerID: 2
+        case .hole: 3
+        case .strokes: 4
+        case .dnf: 5
+        case .reportedBy: 6
+        case .deviceID: 7
+        case .supersedes: 8
+        case .resolves: 9
+        case .penalties: 10
+        }
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id.uppercasedText, forKey: .id)

@@ -17,7 +17,8 @@ public enum RemoteChange: Sendable {
         do {
             switch record.type {
             case .scoreEvent:
-                let event = try RecordCoding.decode(ScoreEventPayload.self, record.payload).event(recordedAt: record.hlc)
+                let payload = try ScoreEventPayload(plainJSON: record.payload) ?? RecordCoding.decode(ScoreEventPayload.self, record.payload)
+                let event = payload.event(recordedAt: record.hlc)
                 guard let event, event.id.lowercasedText == record.id else { return nil }
                 return .scoreEvent(event)
             case .player:
