@@ -16,6 +16,7 @@ import Testing
                 let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
                 #expect(stream.status == 200)
                 #expect(stream.contentType == "text/event-stream")
+                #expect(stream.contentEncoding == nil)
                 let hint = try await stream.next()
                 #expect(hint.retry == 2000)
                 let first = try await stream.nextEvent()
@@ -31,6 +32,37 @@ import Testing
                 let standings = try await client.standings(roundID)
                 let strokes = try #require(standings.row(playerID)?["strokes"] as? Int)
                 #expect(next.data.contains("<td class=\"strokes\">\(strokes)</td>"))
+            }
+        }
+    }
+
+    /// A browser takes gzip: each frame arrives compressed and can be read at once, without
+    /// waiting for the stream to end, and so do heartbeats.
+    @Test func aClientThatTakesGzipGetsEachFrameCompressedAsItIsPublished() async throws {
+        try await withLiveApp(heartbeat: .milliseconds(300)) { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let version = try #require(try await client.standings(roundID)["version"] as? Int)
+                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?scorecard=1",
+                                                      headers: [("accept-encoding", "gzip, deflate, br")])
+                #expect(stream.contentEncoding == "gzip")
+                #expect(try await stream.next().retry == 2000)
+                let first = try await stream.nextEvent()
+                #expect(first.id == String(version))
+                #expect(first.data.contains("id=\"leaderboard-\(roundID)\""))
+
+                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
+                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":17,"strokes":2}"#)
+                #expect(posted.status == .created)
+                var next = try await stream.nextEvent()
+                while next.id != String(version + 1) { next = try await stream.nextEvent() }
+                let strokes = try #require(try await client.standings(roundID).row(playerID)?["strokes"] as? Int)
+                #expect(next.data.contains("<td class=\"strokes\">\(strokes)</td>"))
+                var block = try await stream.next()
+                while block.comment == nil { block = try await stream.next() }
+                #expect(block.comment == "heartbeat")
+                // The scorecard frames are repetitive HTML: gzip makes them a fraction.
+                #expect(stream.received * 4 < stream.decoded, "\(stream.received) bytes for \(stream.decoded)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CompressNIO
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -29,16 +30,24 @@ func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () 
     }
 }
 
-/// Reads an event stream over a real socket, one event at a time. Used by one test task only.
+/// Reads an event stream over a real socket, one event at a time, inflating it when the
+/// server sent it gzipped. Used by one test task only.
 final class SSEStream: @unchecked Sendable {
     private var iterator: HTTPClientResponse.Body.AsyncIterator
     private var buffer = ""
+    private let gunzip: Gunzip?
     let status: Int
     let contentType: String?
+    let contentEncoding: String?
+    /// Bytes as they came over the socket, and as text after inflating.
+    private(set) var received = 0
+    private(set) var decoded = 0
 
-    init(_ response: HTTPClientResponse) {
+    init(_ response: HTTPClientResponse) throws {
         status = Int(response.status.code)
         contentType = response.headers.first(name: "content-type")
+        contentEncoding = response.headers.first(name: "content-encoding")
+        gunzip = contentEncoding == "gzip" ? try Gunzip() : nil
         iterator = response.body.makeAsyncIterator()
     }
 
@@ -47,7 +56,7 @@ final class SSEStream: @unchecked Sendable {
         request.headers.add(name: "accept", value: "text/event-stream")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, timeout: .seconds(60))
-        return SSEStream(response)
+        return try SSEStream(response)
     }
 
     /// The next block of the stream: an event, a retry hint or a comment. Tests bound their
@@ -60,7 +69,10 @@ final class SSEStream: @unchecked Sendable {
                 return Self.parse(block)
             }
             guard let chunk = try await iterator.next() else { throw TimedOut() }
-            buffer += String(buffer: chunk)
+            received += chunk.readableBytes
+            let text = try gunzip?.inflate(chunk) ?? String(buffer: chunk)
+            decoded += text.utf8.count
+            buffer += text
         }
     }
 
@@ -91,6 +103,29 @@ final class SSEStream: @unchecked Sendable {
         }
         event.data = data.joined(separator: "\n")
         return event
+    }
+}
+
+/// Inflates a gzip stream as its bytes arrive: everything a piece holds comes out of it
+/// (a stream that is never finished, like a live one).
+final class Gunzip {
+    private let decompressor: ZlibDecompressor
+
+    init() throws { decompressor = try ZlibDecompressor(algorithm: .gzip) }
+
+    func inflate(_ bytes: ByteBuffer) throws -> String {
+        var input = bytes
+        var text = ""
+        while true {
+            var output = ByteBufferAllocator().buffer(capacity: 1 << 16)
+            do {
+                try decompressor.inflate(from: &input, to: &output)
+            } catch let error as CompressNIOError where error == .bufferOverflow || error == .inputBufferOverflow {
+                // Output full (go on) or all input used (done, below).
+            }
+            text += String(buffer: output)
+            if input.readableBytes == 0 && output.writableBytes > 0 { return text }
+        }
     }
 }
 

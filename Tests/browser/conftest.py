@@ -132,6 +132,8 @@ def chrome(width=1920, height=1080):
         options.add_argument(flag)
     if shutil.which("chromium"):
         options.binary_location = shutil.which("chromium")
+    # The network log: tests read the headers a page's requests were answered with.
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 
@@ -147,3 +149,18 @@ def browser_factory():
     yield make
     for driver in opened:
         driver.quit()
+
+
+def response_headers(driver, path_suffix):
+    """The headers of the newest response to a URL ending with `path_suffix`, as the browser
+    received them (from its network log), lower-cased; None if there was none."""
+    import json
+    found = None
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") != "Network.responseReceived":
+            continue
+        response = message["params"]["response"]
+        if response["url"].split("?")[0].endswith(path_suffix):
+            found = {name.lower(): value for name, value in response["headers"].items()}
+    return found

@@ -5,7 +5,7 @@ import re
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import OUTPUT
+from conftest import OUTPUT, response_headers
 
 
 def demo(server):
@@ -67,6 +67,10 @@ def test_a_posted_score_reaches_the_tv_and_the_round_page_within_two_seconds(ser
     WebDriverWait(page, 2).until(lambda d: scorecard_cell(d, player, 18) == "2")
     WebDriverWait(page, 2).until(lambda d: board_cell(d, player, "strokes") == str(row["strokes"]))
     assert board_cell(tv, player, "thru") != thru_before
+    # The browser took both streams gzipped, and read each frame as it came.
+    for driver, path in ((tv, "/tv/events"), (page, f"/rounds/{round_id}/events")):
+        headers = response_headers(driver, path)
+        assert headers is not None and headers.get("content-encoding") == "gzip", (path, headers)
 
 
 def test_the_tv_shows_a_stale_banner_and_recovers_after_a_restart(server, browser_factory):

@@ -27,6 +27,12 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// How long a browser waits before reconnecting after the stream drops.
     static let retryMilliseconds = 2000
     private static let retryHint = ByteBuffer(string: ServerSentEvent.retry(milliseconds: retryMilliseconds))
+    /// What a gzip stream starts with: the header, then the retry hint as its first piece.
+    private static let gzipStart: ByteBuffer? = {
+        guard var start = GzipCoding.streamHeader, var hint = GzipCoding.streamPiece(retryHint) else { return nil }
+        start.writeBuffer(&hint)
+        return start
+    }()
     /// Bytes (the kernel doubles it): several full frames, a second or more of a slow phone's link.
     static let socketSendBuffer: SocketOptionValue = 64 * 1024
 
@@ -72,6 +78,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The hub's recheck count when access was last asked.
     private var askedAt = 0
     private var lastVersion = -1
+    /// Whether this stream is gzip (see `GzipCoding`): its client takes it.
+    private(set) var takesGzip = false
     /// The newest frame, held while the socket is full; a newer one replaces it.
     private var pending: ByteBuffer?
     private var stalledAtLastBeat = false
@@ -223,6 +231,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {
         state = .authorizing(request.topic)
         credentials = StreamCredentials(request.topic.audience, request.head)
+        takesGzip = Self.gzipStart != nil && GzipCoding.acceptsGzip(request.head.headerFields[.acceptEncoding])
         ask()
     }
 
@@ -271,7 +280,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.read()
         switch hub.join(self, topic, on: context.eventLoop) {
         case .frame(let frame):
-            send(frame)
+            send(frame.version, LoopBytes(plain: frame.body.plain, gzip: takesGzip ? frame.body.gzipPiece : nil))
         case .waiting:
             break
         case .stopped:
@@ -288,20 +297,30 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     // MARK: Called by the hub, on this channel's event loop
 
-    func send(_ frame: StreamFrame) {
-        guard case .streaming(let topic, let started) = state, let context, frame.version > lastVersion else { return }
-        lastVersion = frame.version
+    func send(_ version: Int, _ frame: LoopBytes) {
+        guard case .streaming(let topic, let started) = state, let context, version > lastVersion else { return }
+        guard let bytes = takesGzip ? frame.gzip : frame.plain else {
+            // zlib failed: the stream cannot go on as gzip. The client reconnects.
+            context.close(promise: nil)
+            return
+        }
+        lastVersion = version
         if !started {
             state = .streaming(topic, started: true)
-            context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: Self.headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(Self.retryHint)), promise: nil)
+            var headers = Self.headers
+            if takesGzip {
+                headers[.contentEncoding] = "gzip"
+                headers[.vary] = "Accept-Encoding"
+            }
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(takesGzip ? Self.gzipStart ?? Self.retryHint : Self.retryHint)), promise: nil)
         }
         if context.channel.isWritable {
             pending = nil
-            context.writeAndFlush(wrapOutboundOut(.body(frame.bytes)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.body(bytes)), promise: nil)
         } else {
             if pending != nil { hub.countSkipped() }
-            pending = frame.bytes
+            pending = bytes
         }
     }
 
@@ -327,7 +346,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    func heartbeat(_ comment: ByteBuffer) {
+    func heartbeat(_ comment: LoopBytes) {
         guard case .streaming(_, started: true) = state, let context else { return }
         guard context.channel.isWritable else {
             if stalledAtLastBeat { context.close(promise: nil) }
@@ -335,7 +354,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         stalledAtLastBeat = false
-        if pending == nil { context.writeAndFlush(wrapOutboundOut(.body(comment)), promise: nil) }
+        guard pending == nil, let bytes = takesGzip ? comment.gzip : comment.plain else { return }
+        context.writeAndFlush(wrapOutboundOut(.body(bytes)), promise: nil)
     }
 
     func close() {

@@ -15,7 +15,7 @@ public actor LiveStandings: Service {
     private let requests: AsyncStream<StreamTopic>
     private let heartbeatInterval: Duration
     private let logger: Logger
-    private let heartbeat = ByteBuffer(string: ServerSentEvent.heartbeat)
+    private let heartbeat = StreamBytes(ByteBuffer(string: ServerSentEvent.heartbeat))
 
     private var versions: [UUID: Int] = [:]
     private var tvSequence = 0

@@ -143,7 +143,7 @@ final class StreamHub: Sendable {
     }
 
     /// A keep-alive comment to every stream; closes those whose socket stayed full since the last one.
-    func heartbeat(_ comment: ByteBuffer) {
+    func heartbeat(_ comment: StreamBytes) {
         for streams in allLoops() {
             streams.eventLoop.execute { streams.value.heartbeat(comment) }
         }
@@ -214,19 +214,18 @@ final class LoopStreams {
 
     func send(_ frame: StreamFrame, _ topic: StreamTopic) {
         guard let subscribers = streams[topic] else { return }
-        // A copy of the bytes per loop: thousands of writes retaining and releasing one
-        // storage from every core at once would contend on its reference count.
-        let local = StreamFrame(version: frame.version, bytes: ByteBuffer(buffer: frame.bytes))
-        for stream in subscribers.values { stream.send(local) }
+        let local = frame.body.copied(gzip: subscribers.values.contains { $0.takesGzip })
+        for stream in subscribers.values { stream.send(frame.version, local) }
     }
 
     func reject(_ topic: StreamTopic) {
         for stream in streams[topic]?.values ?? [:].values { stream.reject() }
     }
 
-    func heartbeat(_ comment: ByteBuffer) {
+    func heartbeat(_ comment: StreamBytes) {
+        let local = comment.copied(gzip: streams.values.contains { $0.values.contains { $0.takesGzip } })
         for subscribers in streams.values {
-            for stream in subscribers.values { stream.heartbeat(comment) }
+            for stream in subscribers.values { stream.heartbeat(local) }
         }
     }
 

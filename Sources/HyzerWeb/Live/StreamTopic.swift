@@ -114,5 +114,24 @@ struct StreamCredentials: Hashable, Sendable {
 struct StreamFrame: Sendable {
     /// Grows with every change of the topic (a round's version; a sequence for the others).
     let version: Int
-    let bytes: ByteBuffer
+    let body: StreamBytes
+
+    init(version: Int, bytes: ByteBuffer) {
+        self.version = version
+        body = StreamBytes(bytes)
+    }
+}
+
+/// Bytes as one event loop sends them: its own copies, since thousands of writes retaining
+/// and releasing one storage from every core at once would contend on its reference count.
+struct LoopBytes {
+    let plain: ByteBuffer
+    /// Only when one of the loop's streams takes gzip (nil too if zlib failed).
+    let gzip: ByteBuffer?
+}
+
+extension StreamBytes {
+    func copied(gzip: Bool) -> LoopBytes {
+        LoopBytes(plain: ByteBuffer(buffer: plain), gzip: gzip ? gzipPiece.map { ByteBuffer(buffer: $0) } : nil)
+    }
 }

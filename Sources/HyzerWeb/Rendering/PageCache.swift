@@ -1,4 +1,3 @@
-import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -91,7 +90,7 @@ final class PageCache: Sendable {
     static let cacheHeader = HTTPField.Name("X-Cache")!
 
     private func respond(_ entry: Entry, to request: Request, signedIn: Bool, hit: Bool) -> Response {
-        let gzip = Self.acceptsGzip(request.headers[.acceptEncoding]) ? gzipped(entry) : nil
+        let gzip = GzipCoding.acceptsGzip(request.headers[.acceptEncoding]) ? gzipped(entry) : nil
         // Each encoding is its own representation, with its own tag.
         let etag = gzip == nil ? entry.etag : String(entry.etag.dropLast()) + "-gz\""
         var headers: HTTPFields = [
@@ -117,8 +116,7 @@ final class PageCache: Sendable {
 
     private func gzipped(_ entry: Entry) -> ByteBuffer? {
         if let done = entry.gzipped.withLock({ $0 }) { return done }
-        var input = entry.body
-        guard let compressed = try? input.compress(with: .gzip, configuration: .init(compressionLevel: .compressionLevel6)) else { return nil }
+        guard let compressed = GzipCoding.page(entry.body) else { return nil }
         entry.gzipped.withLock { $0 = compressed }
         return compressed
     }
@@ -154,17 +152,6 @@ final class PageCache: Sendable {
         header.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)
             return tag == "*" || tag == etag || tag == "W/" + etag
-        }
-    }
-
-    /// Whether `Accept-Encoding` takes gzip (and does not refuse it with q=0).
-    static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        return header.split(separator: ",").contains { part in
-            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let coding = fields.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
-            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return q > 0
         }
     }
 

@@ -1,0 +1,71 @@
+import CompressNIO
+import NIOCore
+import Synchronization
+
+/// gzip for pages and for event streams, through zlib (compress-nio).
+///
+/// A stream is a gzip header followed by pieces, one per frame: each piece is the frame's
+/// deflate from a fresh compressor, ended by a sync flush. A piece refers to nothing before
+/// it and ends on a byte boundary, so any sequence of pieces after the header is a valid
+/// gzip stream. A frame is therefore compressed once for every stream that takes gzip, a
+/// slow client can still skip to the newest frame, and a stream costs no zlib state of its
+/// own (10,000 zlib streams would be gigabytes). The trailer never comes: a stream ends with
+/// its connection.
+enum GzipCoding {
+    /// Whether `Accept-Encoding` takes gzip (and does not refuse it with q=0).
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { part in
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = fields.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return q > 0
+        }
+    }
+
+    /// A whole page, compressed once and kept by the page cache.
+    static func page(_ body: ByteBuffer) -> ByteBuffer? {
+        var input = body
+        return try? input.compress(with: .gzip, configuration: .init(compressionLevel: .compressionLevel6))
+    }
+
+    /// The start of a stream: the gzip header and an empty block, from zlib itself.
+    static let streamHeader: ByteBuffer? = {
+        guard let compressor = try? ZlibCompressor(algorithm: .gzip) else { return nil }
+        // No bytes, in a buffer with storage: zlib is handed its address.
+        var nothing = ByteBufferAllocator().buffer(capacity: 16)
+        var output = ByteBufferAllocator().buffer(capacity: 64)
+        guard (try? compressor.deflate(from: &nothing, to: &output, flush: .sync)) != nil else { return nil }
+        return output
+    }()
+
+    /// `bytes` as a piece of a stream (see above); nil if zlib fails.
+    static func streamPiece(_ bytes: ByteBuffer) -> ByteBuffer? {
+        // Level 3: a frame is compressed on an event loop, once per change of what it shows,
+        // and HTML this repetitive gains little from more.
+        guard let compressor = try? ZlibCompressor(algorithm: .deflate, configuration: .init(compressionLevel: .compressionLevel3)) else { return nil }
+        var input = bytes
+        var output = ByteBufferAllocator().buffer(capacity: compressor.maxSize(from: input))
+        guard (try? compressor.deflate(from: &input, to: &output, flush: .sync)) != nil, input.readableBytes == 0 else { return nil }
+        return output
+    }
+}
+
+/// Bytes sent on streams, and the same as a gzip stream piece, made on first use and then
+/// shared by every stream that takes gzip.
+final class StreamBytes: Sendable {
+    let plain: ByteBuffer
+    private let piece = Mutex<ByteBuffer??>(nil)
+
+    init(_ plain: ByteBuffer) { self.plain = plain }
+
+    /// Nil when zlib failed: such a stream closes (the client reconnects and starts over).
+    var gzipPiece: ByteBuffer? {
+        piece.withLock { piece in
+            if let made = piece { return made }
+            let made = GzipCoding.streamPiece(plain)
+            piece = .some(made)
+            return made
+        }
+    }
+}
