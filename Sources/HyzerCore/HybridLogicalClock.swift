@@ -25,7 +25,12 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// index readings as plain strings. Written into one buffer: every stored event and
     /// every record of a first sync carries one.
     public var description: String {
-        guard wallMillis >= 0 else { return "\(wallMillis)-\(counter)-\(deviceID.uppercasedText)" }
+        guard wallMillis >= 0 else {
+            // Never made by a clock; written as it always was.
+            let wall = String(wallMillis), count = String(counter)
+            return String(repeating: "0", count: max(0, 15 - wall.count)) + wall + "-"
+                + String(repeating: "0", count: max(0, 10 - count.count)) + count + "-" + deviceID.uppercasedText
+        }
         return String(unsafeUninitializedCapacity: 19 + 1 + 10 + 1 + 36) { buffer in
             var out = Self.writeDigits(UInt64(wallMillis), width: 15, into: buffer, at: 0)
             buffer[out] = UInt8(ascii: "-")
@@ -51,11 +56,11 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Reads what `description` writes (any number of leading zeros); nil for anything else.
     public init?(_ text: String) {
         var text = text
-        guard let value = text.withUTF8({ HLC(text: UnsafeRawBufferPointer($0)) }) else { return nil }
+        guard let value = text.withUTF8({ HLC(bytes: UnsafeRawBufferPointer($0)) }) else { return nil }
         self = value
     }
 
-    public init?(text bytes: UnsafeRawBufferPointer) {
+    init?(bytes: UnsafeRawBufferPointer) {
         var position = 0
         func number(limit: UInt64) -> UInt64? {
             let start = position
@@ -64,8 +69,9 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
                 let digit = bytes[position] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-                guard !overflow, times + UInt64(digit) <= limit else { return nil }
-                value = times + UInt64(digit)
+                let (sum, carry) = times.addingReportingOverflow(UInt64(digit))
+                guard !overflow, !carry, sum <= limit else { return nil }
+                value = sum
                 position += 1
             }
             guard position > start, position < bytes.count else { return nil }

@@ -310,6 +310,7 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
         for row in rows {
             try row.bind(to: statement, at: &index, db)
         }
+        assert(index - 1 == sqlite3_bind_parameter_count(statement.sqliteStatement), "a value for each placeholder")
         try statement.execute()
     }
 

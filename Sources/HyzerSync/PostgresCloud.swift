@@ -26,6 +26,14 @@ public final class PostgresCloud: CloudDatabase, Service {
         )
         configuration.options.connectTimeout = connectTimeout
         configuration.options.maximumConnections = 8
+        // The server gives up when this client would: a statement still waiting after the
+        // operation's deadline (behind a lock, say) is cancelled, and a transaction left
+        // open (a network that died mid-push) is ended, so it does not hold the zone's
+        // lock, and with it every other device's pushes, until TCP notices hours later.
+        let milliseconds = String(operationTimeout.components.seconds * 1000 + operationTimeout.components.attoseconds / 1_000_000_000_000_000)
+        configuration.options.additionalStartupParameters = [
+            ("statement_timeout", milliseconds), ("idle_in_transaction_session_timeout", milliseconds),
+        ]
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.address = address
         self.logger = logger

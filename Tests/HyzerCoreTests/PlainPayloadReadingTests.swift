@@ -69,6 +69,23 @@ import Testing
         }
     }
 
+    @Test func agreesWithJSONDecoderOnNullsCaseAndExtremes() throws {
+        let upper = "1B4E28BA-2FA1-11D2-883F-0016D3CCA427", lower = upper.lowercased()
+        let cases = [
+            #"{"dnf":true,"strokes":null,"reportedBy":null,"supersedes":null,"penalties":null,"hole":3,"id":"\#(lower)","playerID":"\#(lower)","resolves":["\#(lower)"],"roundID":"\#(upper)","deviceID":"\#(lower)"}"#,
+            #"{"dnf":false,"strokes":4,"hole":9223372036854775807,"id":"\#(upper)","playerID":"\#(upper)","resolves":[],"roundID":"\#(upper)","deviceID":"\#(upper)"}"#,
+            #"{"dnf":false,"strokes":-4,"hole":-1,"id":"\#(upper)","playerID":"\#(upper)","resolves":[],"roundID":"\#(upper)","deviceID":"\#(upper)"}"#,
+        ]
+        for text in cases {
+            let data = Data(text.utf8)
+            let plain = try #require(ScoreEventPayload(plainJSON: data), "\(text)")
+            #expect(plain == Self.foundation(data), "\(text)")
+        }
+        #expect(ScoreEventPayload(plainJSON: Data("{}".utf8)) == nil)
+        #expect(ScoreEventPayload(plainJSON: Data(" ".utf8)) == nil)
+        #expect(ScoreEventPayload(plainJSON: Data()) == nil)
+    }
+
     /// Bytes cut, repeated or changed at random: the plain reading is either the one
     /// `JSONDecoder` makes or none at all, never another payload and never one where
     /// `JSONDecoder` finds none.

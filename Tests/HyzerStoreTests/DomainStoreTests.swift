@@ -83,6 +83,30 @@ import Testing
         #expect(try await fixture.store.snapshot(of: round).version == version + 1)
     }
 
+    /// Every field of an event stored from a page (bound to SQLite column by column, 64 events
+    /// to a statement) reads back as it was sent.
+    @Test func eventsStoredFromAPageReadBackFieldByField() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let round = fixture.round.id
+        let device = UUID()
+        let players = fixture.players.map(\.id)
+        let events = (0..<150).map { index in
+            let dnf = index % 7 == 0
+            return ScoreEvent(
+                id: UUID(), roundID: round, playerID: players[index % players.count], hole: index % 18 + 1,
+                strokes: dnf ? .dnf : .count(1 + index % 9), reportedBy: index % 3 == 0 ? nil : players[(index + 1) % players.count],
+                deviceID: device, supersedes: index % 4 == 0 ? nil : UUID(), resolves: (0..<(index % 3)).map { _ in UUID() },
+                recordedAt: HLC(wallMillis: Int64(5_000 + index), counter: UInt32(index % 5), deviceID: device),
+                penalties: dnf ? 0 : index % 3)
+        }
+        #expect(try await fixture.store.applyRemote(events.map { .scoreEvent($0) }).applied == 150)
+        let stored = Dictionary(uniqueKeysWithValues: try await fixture.store.snapshot(of: round).events.map { ($0.id, $0) })
+        for event in events {
+            #expect(stored[event.id] == event)
+        }
+    }
+
     /// The cached board (only new events read and folded in) always equals a board built from
     /// a fresh read, through scores, corrections, events applied by sync and a restore.
     @Test func theCachedBoardEqualsAFreshOne() async throws {

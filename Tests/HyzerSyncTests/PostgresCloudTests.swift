@@ -219,6 +219,77 @@ import Testing
         }
     }
 
+    static func player(_ id: String) -> CloudRecord {
+        CloudRecord(type: .player, id: id, hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data("{}".utf8))
+    }
+
+    /// A push stuck behind another transaction's lock is cancelled by the server when the
+    /// client gives up on it, not left waiting there for as long as the lock is held.
+    @Test func theServerCancelsAStatementTheClientGaveUpOn() async throws {
+        let holder = try TestPostgres.cloud()
+        let pusher = PostgresCloud(address: try TestPostgres.address(), logger: Logger(label: "test.pusher"), connectTimeout: .seconds(2), operationTimeout: .seconds(1))
+        let zone = Self.zone()
+        try await withPostgres(holder) {
+            try await withPostgres(pusher) {
+                _ = await holder.resolveAccount()
+                _ = try await holder.save([Self.player("p1")], zone: zone)
+                try await holder.client.withTransaction(logger: holder.logger) { connection in
+                    try await connection.query("SELECT seq FROM hyzer_zones WHERE zone = \(zone) FOR UPDATE", logger: holder.logger)
+                    await #expect(throws: CloudError.self) { _ = try await pusher.save([Self.player("p2")], zone: zone) }
+                    // Still holding the lock: nobody may be left waiting on it.
+                    var waiting = Int64(-1)
+                    for _ in 0..<40 {
+                        let rows = try await connection.query(
+                            "SELECT count(*)::BIGINT FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))", logger: holder.logger)
+                        for try await count in rows.decode(Int64.self) { waiting = count }
+                        if waiting == 0 { break }
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    #expect(waiting == 0, "the abandoned push still waits on the server")
+                }
+            }
+        }
+    }
+
+    /// A device whose transaction stays open (its network died mid-push) is ended by the
+    /// server after the operation timeout, and the zone's lock with it: the other devices'
+    /// pushes go on.
+    @Test func aTransactionLeftOpenIsEndedAndReleasesTheZone() async throws {
+        let stuck = PostgresCloud(address: try TestPostgres.address(), logger: Logger(label: "test.stuck"), connectTimeout: .seconds(2), operationTimeout: .seconds(1))
+        let other = try TestPostgres.cloud()
+        let zone = Self.zone()
+        try await withPostgres(stuck) {
+            try await withPostgres(other) {
+                _ = await other.resolveAccount()
+                _ = try await other.save([Self.player("p1")], zone: zone)
+                let locked = AsyncStream<Int32>.makeStream()
+                // Takes the zone's lock and then says nothing, as a device whose network died.
+                let holding = Task {
+                    defer { locked.continuation.finish() }
+                    try await stuck.client.withTransaction(logger: stuck.logger) { connection in
+                        let rows = try await connection.query("SELECT pg_backend_pid() FROM hyzer_zones WHERE zone = \(zone) FOR UPDATE", logger: stuck.logger)
+                        for try await pid in rows.decode(Int32.self) { locked.continuation.yield(pid) }
+                        try await Task.sleep(for: .seconds(30))
+                    }
+                }
+                defer { holding.cancel() }
+                var stuckBackend: Int32?
+                for await pid in locked.stream {
+                    stuckBackend = pid
+                    break
+                }
+                let backend = try #require(stuckBackend)
+                // Waits on the lock until the server ends the idle transaction (after 1 s),
+                // well inside its own 5 s.
+                #expect(try await other.save([Self.player("p2")], zone: zone) == 1)
+                let rows = try await other.client.query("SELECT count(*)::BIGINT FROM pg_stat_activity WHERE pid = \(backend)", logger: other.logger)
+                for try await count in rows.decode(Int64.self) {
+                    #expect(count == 0, "the server ended the idle session")
+                }
+            }
+        }
+    }
+
     @Test func aHostThatNeverAnswersIsTemporarilyUnavailableWithinTheTimeout() async throws {
         try await withSilentListener { port in
             let cloud = PostgresCloud(

@@ -34,7 +34,8 @@ func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () 
 /// server sent it gzipped. Used by one test task only.
 final class SSEStream: @unchecked Sendable {
     private var iterator: HTTPClientResponse.Body.AsyncIterator
-    private var buffer = ""
+    /// Bytes, not text: a character may be split between two reads.
+    private var buffer: [UInt8] = []
     private let gunzip: Gunzip?
     let status: Int
     let contentType: String?
@@ -63,16 +64,16 @@ final class SSEStream: @unchecked Sendable {
     /// total time with `withTimeout`, so a missing event fails instead of hanging.
     func next() async throws -> SSEEvent {
         while true {
-            if let range = buffer.range(of: "\n\n") {
-                let block = String(buffer[..<range.lowerBound])
-                buffer.removeSubrange(..<range.upperBound)
+            if let end = buffer.indices.dropLast().first(where: { buffer[$0] == 10 && buffer[$0 + 1] == 10 }) {
+                let block = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeSubrange(...(end + 1))
                 return Self.parse(block)
             }
             guard let chunk = try await iterator.next() else { throw TimedOut() }
             received += chunk.readableBytes
-            let text = try gunzip?.inflate(chunk) ?? String(buffer: chunk)
-            decoded += text.utf8.count
-            buffer += text
+            let bytes = try gunzip?.inflate(chunk) ?? Array(chunk.readableBytesView)
+            decoded += bytes.count
+            buffer += bytes
         }
     }
 
@@ -113,9 +114,9 @@ final class Gunzip {
 
     init() throws { decompressor = try ZlibDecompressor(algorithm: .gzip) }
 
-    func inflate(_ bytes: ByteBuffer) throws -> String {
+    func inflate(_ bytes: ByteBuffer) throws -> [UInt8] {
         var input = bytes
-        var text = ""
+        var text: [UInt8] = []
         while true {
             var output = ByteBufferAllocator().buffer(capacity: 1 << 16)
             do {
@@ -123,7 +124,7 @@ final class Gunzip {
             } catch let error as CompressNIOError where error == .bufferOverflow || error == .inputBufferOverflow {
                 // Output full (go on) or all input used (done, below).
             }
-            text += String(buffer: output)
+            text += output.readableBytesView
             if input.readableBytes == 0 && output.writableBytes > 0 { return text }
         }
     }

@@ -134,6 +134,7 @@ def chrome(width=1920, height=1080):
         options.binary_location = shutil.which("chromium")
     # The network log: tests read the headers a page's requests were answered with.
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
 

@@ -23,6 +23,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// An event stream is never cached, and proxies must not buffer it.
     static let headers: HTTPFields = [
         .contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no",
+        .vary: "Accept-Encoding",
     ]
     /// How long a browser waits before reconnecting after the stream drops.
     static let retryMilliseconds = 2000
@@ -299,22 +300,22 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func send(_ version: Int, _ frame: LoopBytes) {
         guard case .streaming(let topic, let started) = state, let context, version > lastVersion else { return }
+        if !started {
+            // zlib failing before anything was sent: this stream goes plain instead.
+            let gzipStart = takesGzip && frame.gzip != nil ? Self.gzipStart : nil
+            takesGzip = gzipStart != nil
+            var headers = Self.headers
+            if gzipStart != nil { headers[.contentEncoding] = "gzip" }
+            state = .streaming(topic, started: true)
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(gzipStart ?? Self.retryHint)), promise: nil)
+        }
         guard let bytes = takesGzip ? frame.gzip : frame.plain else {
-            // zlib failed: the stream cannot go on as gzip. The client reconnects.
+            // zlib failing later: a gzip stream cannot take plain bytes. The client reconnects.
             context.close(promise: nil)
             return
         }
         lastVersion = version
-        if !started {
-            state = .streaming(topic, started: true)
-            var headers = Self.headers
-            if takesGzip {
-                headers[.contentEncoding] = "gzip"
-                headers[.vary] = "Accept-Encoding"
-            }
-            context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(takesGzip ? Self.gzipStart ?? Self.retryHint : Self.retryHint)), promise: nil)
-        }
         if context.channel.isWritable {
             pending = nil
             context.writeAndFlush(wrapOutboundOut(.body(bytes)), promise: nil)

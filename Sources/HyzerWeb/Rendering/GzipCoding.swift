@@ -12,15 +12,23 @@ import Synchronization
 /// own (10,000 zlib streams would be gigabytes). The trailer never comes: a stream ends with
 /// its connection.
 enum GzipCoding {
-    /// Whether `Accept-Encoding` takes gzip (and does not refuse it with q=0).
+    /// Whether `Accept-Encoding` takes gzip: named with a weight above zero, or not named
+    /// and `*` is (a gzip the client refuses by name stays refused).
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
-        return header.split(separator: ",").contains { part in
+        var named: Bool?
+        var any: Bool?
+        for part in header.split(separator: ",") {
             let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard let coding = fields.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            guard let coding = fields.first else { continue }
             let q = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return q > 0
+            switch coding {
+            case "gzip", "x-gzip": named = (named ?? false) || q > 0
+            case "*": any = q > 0
+            default: break
+            }
         }
+        return named ?? any ?? false
     }
 
     /// A whole page, compressed once and kept by the page cache.
@@ -47,7 +55,8 @@ enum GzipCoding {
         var input = bytes
         var output = ByteBufferAllocator().buffer(capacity: compressor.maxSize(from: input))
         guard (try? compressor.deflate(from: &input, to: &output, flush: .sync)) != nil, input.readableBytes == 0 else { return nil }
-        return output
+        // Kept as long as the frame is the newest: not in a buffer sized for the worst case.
+        return ByteBuffer(buffer: output)
     }
 }
 
@@ -55,17 +64,17 @@ enum GzipCoding {
 /// shared by every stream that takes gzip.
 final class StreamBytes: Sendable {
     let plain: ByteBuffer
-    private let piece = Mutex<ByteBuffer??>(nil)
+    private let piece = Mutex<ByteBuffer?>(nil)
 
     init(_ plain: ByteBuffer) { self.plain = plain }
 
-    /// Nil when zlib failed: such a stream closes (the client reconnects and starts over).
+    /// Nil when zlib failed; the next call tries again.
     var gzipPiece: ByteBuffer? {
-        piece.withLock { piece in
-            if let made = piece { return made }
-            let made = GzipCoding.streamPiece(plain)
-            piece = .some(made)
-            return made
-        }
+        if let made = piece.withLock({ $0 }) { return made }
+        // Compressed outside the lock, so no other event loop waits on it (two loops may
+        // then both compress a frame once).
+        guard let made = GzipCoding.streamPiece(plain) else { return nil }
+        piece.withLock { if $0 == nil { $0 = made } }
+        return made
     }
 }
