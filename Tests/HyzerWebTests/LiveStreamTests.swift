@@ -67,6 +67,43 @@ import Testing
         }
     }
 
+    /// HTTP/1.0 has no chunked bodies: a stream comes as HTTP/1.0, its frames as they are,
+    /// ending with the connection; any other answer ends the connection unless kept alive.
+    @Test func anHTTP10ClientGetsAStreamItCanReadAndConnectionsThatEnd() async throws {
+        try await withLiveApp { port, client, http in
+            try await withTimeout(20) {
+                let roundID = try await client.demoRoundID()
+                let version = try #require(try await client.standings(roundID)["version"] as? Int)
+                let stream = try RawSocket(port: port, receiveBuffer: 65536)
+                defer { stream.close() }
+                try stream.send("GET /rounds/\(roundID)/events HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                let first = try await stream.read(until: "event: standings", timeout: 10)
+                #expect(first.hasPrefix("HTTP/1.0 200"), "\(first.prefix(200))")
+                #expect(!first.lowercased().contains("transfer-encoding"))
+                #expect(first.contains("\r\n\r\nretry: 2000\n\nevent: standings"), "the body follows the head as it is")
+                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
+                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":17,"strokes":2}"#)
+                #expect(posted.status == .created)
+                let next = try await stream.read(until: "id: \(version + 1)\ndata: ", timeout: 10)
+                #expect(next.contains("id: \(version + 1)\ndata: "))
+                #expect(!next.contains("\r\n"), "no chunk sizes between frames")
+
+                let page = try RawSocket(port: port, receiveBuffer: 65536)
+                defer { page.close() }
+                try page.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(try await page.read(until: "\r\n\r\n", timeout: 10).hasPrefix("HTTP/1.0 200"))
+                #expect(try await page.readToEnd(timeout: 10), "the server ends an HTTP/1.0 connection after its answer")
+
+                let kept = try RawSocket(port: port, receiveBuffer: 65536)
+                defer { kept.close() }
+                try kept.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+                #expect(try await kept.read(until: "\r\n\r\n", timeout: 10).lowercased().contains("connection: keep-alive"))
+                try kept.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(try await kept.read(until: "HTTP/1.0 200", timeout: 10).contains("HTTP/1.0 200"), "a kept connection answers the next request")
+            }
+        }
+    }
+
     @Test func theRoundPageStreamAlsoCarriesTheScorecard() async throws {
         try await withLiveApp { port, client, http in
             try await withTimeout(20) {

@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypesHTTP1
 import Synchronization
 
 /// Hummingbird's HTTP/1 channel, except for connections whose first request is a live stream.
@@ -23,6 +24,8 @@ struct LiveHTTP1Channel: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { http in
+            let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
+            try channel.pipeline.syncOperations.addHandler(HTTP10Framing(), position: .before(codec))
             let streams = try channel.pipeline.syncOperations.handler(type: EventStreamHandler.self)
             return Value(http: http, use: streams.connectionUse(on: channel.eventLoop))
         }
