@@ -30,7 +30,7 @@ public func buildApplication(
     let hosts = config.hosts
     let headTimeout = TimeAmount(config.headerTimeout)
     var app = Application(
-        router: RouterFront(router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) })),
+        router: RouterFront(router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) } + StreamTopic.paths.map { (.get, $0) })),
         // Every request passes the front door; live streams are then answered in the pipeline,
         // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
         server: HTTPServerBuilder { [tasks = web.connectionTasks] responder in

@@ -14,6 +14,10 @@ enum StreamTopic: Hashable, Sendable {
     /// `/sync/events`: the sync-status fragment.
     case sync
 
+    /// The addresses streams are served at (by `GET`, in the pipeline): the router never sees
+    /// them, so they are named to it for the 405 another method gets.
+    static let paths = ["/rounds/{id}/events", "/tv/events", "/sync/events"]
+
     /// Which source renders the topic's frames.
     enum Source: Hashable, Sendable {
         case standings
