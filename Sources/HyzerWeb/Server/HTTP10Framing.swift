@@ -23,9 +23,19 @@ final class HTTP10Framing: ChannelDuplexHandler, RemovableChannelHandler {
     private var closeAfterResponse = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = unwrapInboundIn(data) {
-            unanswered.append(Asked(oldVersion: head.version == .http1_0, keepAlive: head.isKeepAlive))
+        guard case .head(let head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
         }
+        if head.version == .http1_1 && unanswered.isEmpty {
+            // A client keeps to one version on a connection: one that speaks HTTP/1.1 needs
+            // nothing of this, and an open stream (thousands of them) is then spared a
+            // handler in its pipeline and a hop on each of its writes.
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        unanswered.append(Asked(oldVersion: head.version == .http1_0, keepAlive: head.isKeepAlive))
         context.fireChannelRead(data)
     }
 
