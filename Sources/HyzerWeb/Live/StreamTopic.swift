@@ -125,17 +125,3 @@ struct StreamFrame: Sendable {
         body = StreamBytes(bytes)
     }
 }
-
-/// Bytes as one event loop sends them: its own copies, since thousands of writes retaining
-/// and releasing one storage from every core at once would contend on its reference count.
-struct LoopBytes {
-    let plain: ByteBuffer
-    /// Only when one of the loop's streams takes gzip (nil too if zlib failed).
-    let gzip: ByteBuffer?
-}
-
-extension StreamBytes {
-    func copied(gzip: Bool) -> LoopBytes {
-        LoopBytes(plain: ByteBuffer(buffer: plain), gzip: gzip ? gzipPiece.map { ByteBuffer(buffer: $0) } : nil)
-    }
-}

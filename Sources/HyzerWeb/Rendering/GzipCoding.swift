@@ -1,6 +1,5 @@
 import CompressNIO
 import NIOCore
-import Synchronization
 
 /// gzip for pages and for event streams, through zlib (compress-nio).
 ///
@@ -57,24 +56,5 @@ enum GzipCoding {
         guard (try? compressor.deflate(from: &input, to: &output, flush: .sync)) != nil, input.readableBytes == 0 else { return nil }
         // Kept as long as the frame is the newest: not in a buffer sized for the worst case.
         return ByteBuffer(buffer: output)
-    }
-}
-
-/// Bytes sent on streams, and the same as a gzip stream piece, made on first use and then
-/// shared by every stream that takes gzip.
-final class StreamBytes: Sendable {
-    let plain: ByteBuffer
-    private let piece = Mutex<ByteBuffer?>(nil)
-
-    init(_ plain: ByteBuffer) { self.plain = plain }
-
-    /// Nil when zlib failed; the next call tries again.
-    var gzipPiece: ByteBuffer? {
-        if let made = piece.withLock({ $0 }) { return made }
-        // Compressed outside the lock, so no other event loop waits on it (two loops may
-        // then both compress a frame once).
-        guard let made = GzipCoding.streamPiece(plain) else { return nil }
-        piece.withLock { if $0 == nil { $0 = made } }
-        return made
     }
 }
