@@ -123,15 +123,6 @@ extension DomainStore {
         try await pool.writeWithoutTransaction { db in try tuning.apply(db) }
     }
 
-    /// The writer's checkpoint interval (pages) and cache size (KiB) as they stand.
-    public func writerTuning() async throws -> (checkpointPages: Int, cacheKiB: Int) {
-        try await pool.writeWithoutTransaction { db in
-            let checkpoint = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 0
-            let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0
-            return (checkpoint, cache < 0 ? -cache : cache * Int(try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096) / 1024)
-        }
-    }
-
     /// Applies records from the cloud in one transaction, with the same rules the cloud
     /// uses: events are inserted if absent, mutable records replace older versions only,
     /// settings merge field by field. The versions of affected rounds go up, which is how

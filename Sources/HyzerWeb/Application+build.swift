@@ -103,7 +103,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     let setupToken = try await accounts.setupTokenIfNeeded()
     let sessions = SessionStorage<UserSession>(
         SQLiteSessionDriver(store: stores.operational),
-        configuration: .init(sessionCookieParameters: .init(name: "hyzer_session", path: "/", secure: config.secureCookies, sameSite: .lax))
+        configuration: .init(sessionCookieParameters: .init(name: UserSession.cookieName, path: "/", secure: config.secureCookies, sameSite: .lax))
     )
     return (WebParts(
         stores: stores, renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(), engine: engine, accounts: accounts,

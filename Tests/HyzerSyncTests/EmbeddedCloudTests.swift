@@ -319,3 +319,14 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         #expect(reopened.domain.deviceID == id)
     }
 }
+
+extension DomainStore {
+    /// The writer's checkpoint interval (pages) and cache size (KiB) as they stand.
+    func writerTuning() async throws -> (checkpointPages: Int, cacheKiB: Int) {
+        try await pool.writeWithoutTransaction { db in
+            let checkpoint = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 0
+            let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0
+            return (checkpoint, cache < 0 ? -cache : cache * Int(try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096) / 1024)
+        }
+    }
+}

@@ -22,9 +22,8 @@ import Testing
                 #expect(try await socket.readToEnd(timeout: 10), "the server closes a connection that never completes its head")
             }
             // The test client's own idle connection was closed too: ask on a new one.
-            let fresh = try RawSocket(port: port, receiveBuffer: 65536)
+            let fresh = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             defer { fresh.close() }
-            try fresh.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try await fresh.read(until: "\r\n\r\n", timeout: 10).hasPrefix("HTTP/1.1 200"))
         }
     }
@@ -35,8 +34,8 @@ import Testing
     @Test func aLiveStreamOutlivesTheIdleTimeout() async throws {
         try await withLiveApp(heartbeat: .milliseconds(200), configure: { $0.idleTimeout = .milliseconds(600) }) { port, client, _ in
             let roundID = try await client.demoRoundID()
-            let idle = try RawSocket(port: port, receiveBuffer: 65536)
-            let stream = try RawSocket(port: port, receiveBuffer: 65536)
+            let idle = try RawSocket(port: port)
+            let stream = try RawSocket(port: port)
             defer { idle.close(); stream.close() }
             try idle.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             try stream.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -53,9 +52,8 @@ import Testing
 
     @Test func aBodyTrickledAByteAtATimeIsDropped() async throws {
         try await withLiveApp(configure: { $0.headerTimeout = .milliseconds(400) }) { port, _, _ in
-            let slow = try RawSocket(port: port, receiveBuffer: 4096)
+            let slow = try RawSocket(port: port, receiveBuffer: 4096, sending: "POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\nh")
             defer { slow.close() }
-            try slow.send("POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\nh")
             var closed = false
             for _ in 0..<50 where !closed {
                 try? slow.send("a")
@@ -69,9 +67,8 @@ import Testing
     /// closes: the request task that answers it must not wait for a request that never comes.
     @Test func aFirstRequestThatIsNotHTTPIs400AndCloses() async throws {
         try await withLiveApp { port, _, _ in
-            let socket = try RawSocket(port: port, receiveBuffer: 65536)
+            let socket = try RawSocket(port: port, sending: "\u{16}\u{03}\u{01} not a request at all\r\n\r\n")
             defer { socket.close() }
-            try socket.send("\u{16}\u{03}\u{01} not a request at all\r\n\r\n")
             let answer = try await socket.read(until: "\r\n\r\n", timeout: 10)
             #expect(answer.hasPrefix("HTTP/1.1 400"), "answered: \(answer)")
             #expect(try await socket.readToEnd(timeout: 10), "and closed")
@@ -80,9 +77,8 @@ import Testing
 
     @Test func aRefusedRequestWaitsForTheAnswerBeforeIt() async throws {
         try await withLiveApp { port, _, _ in
-            let socket = try RawSocket(port: port, receiveBuffer: 65536)
+            let socket = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n")
             defer { socket.close() }
-            try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n")
             let answers = try await socket.read(until: "add the name to --allowed-hosts", timeout: 10)
             let first = try #require(answers.range(of: "HTTP/1.1 200"), "the first request is answered: \(answers)")
             let second = try #require(answers.range(of: "HTTP/1.1 400"))
@@ -97,9 +93,8 @@ import Testing
     ])
     func hostNamesHiddenElsewhereAreRefused(request: String) async throws {
         try await withLiveApp { port, _, _ in
-            let socket = try RawSocket(port: port, receiveBuffer: 65536)
+            let socket = try RawSocket(port: port, sending: request)
             defer { socket.close() }
-            try socket.send(request)
             let answer = try await socket.read(until: "\r\n\r\n", timeout: 10)
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(request.debugDescription): \(answer.prefix(80))")
         }
@@ -111,17 +106,15 @@ import Testing
         try await withLiveApp { port, client, _ in
             let roundID = try await client.demoRoundID()
             for path in ["/", "/api/v1/rounds", "/rounds/\(roundID)/events", "/tv/events"] {
-                let socket = try RawSocket(port: port, receiveBuffer: 65536)
+                let socket = try RawSocket(port: port, sending: "GET \(path) HTTP/1.1\r\nHost: rebound.attacker.example:\(port)\r\n\r\n")
                 defer { socket.close() }
-                try socket.send("GET \(path) HTTP/1.1\r\nHost: rebound.attacker.example:\(port)\r\n\r\n")
                 let answer = try await socket.read(until: "\r\n\r\n", timeout: 10)
                 #expect(answer.hasPrefix("HTTP/1.1 400"), "\(path): \(answer.prefix(80))")
                 #expect(try await socket.readToEnd(timeout: 10))
             }
             for host in ["localhost:\(port)", "127.0.0.1:\(port)", "LOCALHOST.", "[::1]:\(port)"] {
-                let socket = try RawSocket(port: port, receiveBuffer: 65536)
+                let socket = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: \(host)\r\n\r\n")
                 defer { socket.close() }
-                try socket.send("GET /healthz HTTP/1.1\r\nHost: \(host)\r\n\r\n")
                 #expect(try await socket.read(until: "\r\n\r\n", timeout: 10).hasPrefix("HTTP/1.1 200"), "\(host)")
             }
         }
@@ -144,9 +137,8 @@ import Testing
     @Test(arguments: ["/live.js%00.html", "/%00%0d%0aSet-Cookie:%20x=1/", "/rounds/%0a", "/x%7f"])
     func controlCharactersInAPathAreRefused(path: String) async throws {
         try await withLiveApp { port, _, _ in
-            let socket = try RawSocket(port: port, receiveBuffer: 65536)
+            let socket = try RawSocket(port: port, sending: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             defer { socket.close() }
-            try socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let answer = try await socket.read(until: "\r\n\r\n", timeout: 10)
             #expect(answer.hasPrefix("HTTP/1.1 400"), "\(path): \(answer.prefix(120))")
             #expect(!answer.lowercased().contains("location:"))

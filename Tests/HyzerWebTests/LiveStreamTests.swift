@@ -24,9 +24,7 @@ import Testing
                 #expect(first.id == String(version))
                 #expect(first.data.contains("id=\"leaderboard-\(roundID)\""))
 
-                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
-                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":17,"strokes":2}"#)
-                #expect(posted.status == .created)
+                let playerID = try await Self.scoreHole17(roundID, client)
                 let next = try await stream.nextEvent()
                 #expect(next.id == String(version + 1))
                 let standings = try await client.standings(roundID)
@@ -51,9 +49,7 @@ import Testing
                 #expect(first.id == String(version))
                 #expect(first.data.contains("id=\"leaderboard-\(roundID)\""))
 
-                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
-                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":17,"strokes":2}"#)
-                #expect(posted.status == .created)
+                let playerID = try await Self.scoreHole17(roundID, client)
                 var next = try await stream.nextEvent()
                 while next.id != String(version + 1) { next = try await stream.nextEvent() }
                 let strokes = try #require(try await client.standings(roundID).row(playerID)?["strokes"] as? Int)
@@ -74,29 +70,24 @@ import Testing
             try await withTimeout(20) {
                 let roundID = try await client.demoRoundID()
                 let version = try #require(try await client.standings(roundID)["version"] as? Int)
-                let stream = try RawSocket(port: port, receiveBuffer: 65536)
+                let stream = try RawSocket(port: port, sending: "GET /rounds/\(roundID)/events HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { stream.close() }
-                try stream.send("GET /rounds/\(roundID)/events HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 let first = try await stream.read(until: "event: standings", timeout: 10)
                 #expect(first.hasPrefix("HTTP/1.0 200"), "\(first.prefix(200))")
                 #expect(!first.lowercased().contains("transfer-encoding"))
                 #expect(first.contains("\r\n\r\nretry: 2000\n\nevent: standings"), "the body follows the head as it is")
-                let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
-                let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":17,"strokes":2}"#)
-                #expect(posted.status == .created)
+                try await Self.scoreHole17(roundID, client)
                 let next = try await stream.read(until: "id: \(version + 1)\ndata: ", timeout: 10)
                 #expect(next.contains("id: \(version + 1)\ndata: "))
                 #expect(!next.contains("\r\n"), "no chunk sizes between frames")
 
-                let page = try RawSocket(port: port, receiveBuffer: 65536)
+                let page = try RawSocket(port: port, sending: "GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { page.close() }
-                try page.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(try await page.read(until: "\r\n\r\n", timeout: 10).hasPrefix("HTTP/1.0 200"))
                 #expect(try await page.readToEnd(timeout: 10), "the server ends an HTTP/1.0 connection after its answer")
 
-                let kept = try RawSocket(port: port, receiveBuffer: 65536)
+                let kept = try RawSocket(port: port, sending: "GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
                 defer { kept.close() }
-                try kept.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
                 #expect(try await kept.read(until: "\r\n\r\n", timeout: 10).lowercased().contains("connection: keep-alive"))
                 try kept.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(try await kept.read(until: "HTTP/1.0 200", timeout: 10).contains("HTTP/1.0 200"), "a kept connection answers the next request")
@@ -240,8 +231,7 @@ import Testing
                 let detail = try await client.roundDetail(roundID)
                 let players = detail.playerIDs()
                 // A client that asks for the biggest frames and then never reads.
-                let stalled = try RawSocket(port: port, receiveBuffer: 2048)
-                try stalled.send("GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                let stalled = try RawSocket(port: port, receiveBuffer: 2048, sending: "GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
                 let healthy = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?scorecard=1")
                 _ = try await healthy.nextEvent()
                 _ = try await healthy.nextEvent()
@@ -278,8 +268,7 @@ import Testing
             try await withTimeout(60) {
                 let roundID = try await client.demoRoundID()
                 let players = try await client.roundDetail(roundID).playerIDs()
-                let stalled = try RawSocket(port: port, receiveBuffer: 2048)
-                try stalled.send("GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let stalled = try RawSocket(port: port, receiveBuffer: 2048, sending: "GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 while try await Self.subscribers(client) < 1 { try await Task.sleep(for: .milliseconds(20)) }
                 // Changes until its socket is full, then two heartbeats find it still full.
                 for hole in 9...18 {
@@ -300,7 +289,7 @@ import Testing
         try await withLiveApp { port, client, _ in
             try await withTimeout(20) {
                 let roundID = try await client.demoRoundID()
-                let socket = try RawSocket(port: port, receiveBuffer: 65536)
+                let socket = try RawSocket(port: port)
                 defer { socket.close() }
                 try socket.send(
                     "GET /api/v1/rounds/\(roundID)/standings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -326,9 +315,8 @@ import Testing
                 let roundID = try await client.demoRoundID()
                 let tasks = { try await Self.metric("hyzer_http_connection_tasks", client) }
                 let before = try await tasks()
-                let routed = try RawSocket(port: port, receiveBuffer: 65536)
+                let routed = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { routed.close() }
-                try routed.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(try await routed.readUntil("ok", timeout: 10))
                 #expect(try await tasks() == before + 1, "a kept-alive routed connection keeps its task")
 
@@ -385,9 +373,8 @@ import Testing
                 #expect(posted.status == .created)
                 #expect(try await athlete.readUntil("event: standings", timeout: 10), "the athlete's stream still follows the round")
 
-                let again = try RawSocket(port: port, receiveBuffer: 65536)
+                let again = try RawSocket(port: port, sending: "GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { again.close() }
-                try again.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(try await again.readUntil("401", timeout: 10), "a new anonymous stream is refused")
 
                 let disabled = try await client.as(.admin).postForm("/admin/users/\(client.users.athlete.playerID)/disable", [])
@@ -398,6 +385,15 @@ import Testing
     }
 
     /// Polls until `condition` holds; false if it still does not after `seconds`.
+    /// Scores hole 17 (2 throws) for the round's last player, as a coach through the API; that player.
+    @discardableResult
+    static func scoreHole17(_ roundID: String, _ client: Client) async throws -> String {
+        let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
+        let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":17,"strokes":2}"#)
+        #expect(posted.status == .created)
+        return playerID
+    }
+
     static func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
@@ -422,7 +418,13 @@ import Testing
 final class RawSocket: @unchecked Sendable {
     private let fd: Int32
 
-    init(port: Int, receiveBuffer: Int32) throws {
+    /// Connected, and `request` sent: what nearly every test does first.
+    convenience init(port: Int, receiveBuffer: Int32 = 65536, sending request: String) throws {
+        try self.init(port: port, receiveBuffer: receiveBuffer)
+        try send(request)
+    }
+
+    init(port: Int, receiveBuffer: Int32 = 65536) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var size = receiveBuffer
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -438,7 +440,7 @@ final class RawSocket: @unchecked Sendable {
 
     /// A browser following a round's live stream, its first frame read.
     static func following(round roundID: String, port: Int, token: String? = nil) async throws -> RawSocket {
-        let socket = try RawSocket(port: port, receiveBuffer: 65536)
+        let socket = try RawSocket(port: port)
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         try socket.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)\r\n")
         guard try await socket.readUntil("event: standings", timeout: 10) else {

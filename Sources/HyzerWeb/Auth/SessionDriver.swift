@@ -6,6 +6,10 @@ import HyzerStore
 /// What a signed-in browser's session holds. Role and name are read from the player on
 /// every request, never kept here, so a change applies at the next request.
 public struct UserSession: Codable, Sendable {
+    /// The cookie that carries a session's id (hummingbird-auth's session storage sets it;
+    /// live streams read it themselves).
+    static let cookieName = "hyzer_session"
+
     public var playerID: UUID
 }
 

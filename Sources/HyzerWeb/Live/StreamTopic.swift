@@ -92,7 +92,6 @@ struct StreamCredentials: Hashable, Sendable {
     var bearer: String?
     var session: String?
 
-    static let sessionCookie = "hyzer_session"
     static let longest = 256
 
     init(_ audience: Audience, _ head: HTTPRequest) {
@@ -101,14 +100,14 @@ struct StreamCredentials: Hashable, Sendable {
         // again, it is still a wrong token, which never falls back to the session.
         bearer = IdentityResolver.bearerToken(head.headerFields[.authorization]).map { $0.count <= Self.longest ? $0 : "-" }
         let cookies = Cookies(from: head.headerFields[values: .cookie])
-        session = cookies[Self.sessionCookie].map { String($0.value) }.flatMap { $0.count <= Self.longest ? $0 : nil }
+        session = cookies[UserSession.cookieName].map { String($0.value) }.flatMap { $0.count <= Self.longest ? $0 : nil }
     }
 
     /// A head that says what these credentials say, to ask the access rules again.
     var head: HTTPRequest {
         var fields = HTTPFields()
         if let bearer { fields[.authorization] = "Bearer \(bearer)" }
-        if let session { fields[.cookie] = "\(Self.sessionCookie)=\(session)" }
+        if let session { fields[.cookie] = "\(UserSession.cookieName)=\(session)" }
         return HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/", headerFields: fields)
     }
 }
