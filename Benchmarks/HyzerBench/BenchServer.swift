@@ -38,7 +38,9 @@ struct BenchServer {
         let token = try cli(path, ["admin", "token", "bench.admin"], data: data)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", cloud, "--log-level", "warning", "--backup-interval", "off"]
+        // The load generator is one address: no share of streams per client.
+        process.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", cloud, "--log-level", "warning", "--backup-interval", "off",
+                             "--max-streams-per-client", "0"]
             + (demo ? ["--demo"] : []) + extra
         try process.run()
         let server = BenchServer(process: process, port: port, data: data, token: token)

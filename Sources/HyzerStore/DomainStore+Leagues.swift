@@ -92,10 +92,11 @@ extension DomainStore {
         let stamp = tick()
         return try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             var snapshot = try Self.snapshot(roundID, db)
-            do throws(FieldErrors) { try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch { throw LeagueRejection.invalid(error) }
+            let checked: [Card]
+            do throws(FieldErrors) { checked = try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch { throw LeagueRejection.invalid(error) }
             // A card that keeps its name keeps its id: its page stays open on the phones.
             let ids = Dictionary(snapshot.round.cards.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
-            snapshot.round.cards = cards.map { card in
+            snapshot.round.cards = checked.map { card in
                 var card = card
                 card.id = ids[card.name] ?? card.id
                 return card

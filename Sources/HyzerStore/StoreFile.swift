@@ -69,9 +69,16 @@ public enum StoreFile {
         }
     }
 
-    /// Every schema object as SQLite keeps it: type, name, table and SQL.
+    /// Every schema object as SQLite keeps it (type, name, table and SQL), SQLite's own
+    /// included: they are compared like any other, so no name can hide an object from the
+    /// check. The statistics tables `ANALYZE` may add are the one exception, and only by
+    /// their exact type and name (a table can hold no code).
     static func schema(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+        try String.fetchAll(db, sql: """
+            SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master
+            WHERE NOT (type = 'table' AND name IN ('sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', 'sqlite_stat4'))
+            ORDER BY type, name
+            """)
     }
 
     /// The schema a migrator writes into an empty database.

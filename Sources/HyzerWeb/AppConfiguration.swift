@@ -1,5 +1,6 @@
 import Foundation
 import HyzerCore
+import HyzerStore
 import HyzerSync
 import Logging
 
@@ -40,8 +41,19 @@ public struct AppConfiguration: Sendable {
     /// Live streams are exempt: their heartbeats keep them open.
     public var idleTimeout: Duration = .seconds(60)
     /// Connections served at once; more wait in the accept queue. nil: as many as the open-file
-    /// limit leaves room for (the stores and backups keep 256 descriptors).
+    /// limit leaves room for (the stores and backups keep 256 descriptors). Live streams never
+    /// take the last tenth of them (`StreamShares`).
     public var maxConnections: Int? = nil
+    /// Live streams one client address may hold open; 0: no limit. A venue's Wi-Fi puts every
+    /// phone behind one address, so the default is generous.
+    public var maxStreamsPerClient = 1000
+    /// Proxies whose `X-Forwarded-For` names the client (addresses or networks); none by default.
+    public var trustedProxies: [String] = []
+    /// When set, `/metrics` answers only `Authorization: Bearer <this>` (or a signed-in admin);
+    /// when nil, it follows the leaderboards' rule (anyone when they are public).
+    public var metricsToken: String? = nil
+    /// The key form tokens are signed with; nil: the one kept in the data directory (`form-key`).
+    public var formTokenKey: FormTokenKey? = nil
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),

@@ -13,19 +13,21 @@ public struct AppRequestContext: RequestContext, SessionRequestContext {
     public let sessions: SessionContext<UserSession>
     /// The anti-forgery token every form on the page carries; set by `CSRFMiddleware`.
     public var csrfToken = ""
-    /// The client's address, for throttling sign-in attempts.
-    public let remoteAddress: String
+    /// The client's address, for throttling sign-ins and sign-ups: the peer's, or the one a
+    /// trusted proxy forwarded (set by `ClientAddressMiddleware`).
+    public var clientAddress: String
 
     public init(source: Source) {
         coreContext = .init(source: source)
         sessions = .init()
-        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     public var requestDecoder: AppRequestDecoder { AppRequestDecoder() }
     public var responseEncoder: JSONEncoder { JSONCoding.encoder }
     /// Forms and API bodies are small: a score, a course, a player.
-    public var maxUploadSize: Int { 64 * 1024 }
+    public var maxUploadSize: Int { Self.maxBodyBytes }
+    static let maxBodyBytes = 64 * 1024
 }
 
 /// Decodes a body by its declared type: JSON for the API, URL-encoded for HTML forms.
@@ -55,5 +57,17 @@ enum JSONCoding {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
+    }
+}
+
+/// Takes the client's address from `X-Forwarded-For` when the peer is a trusted proxy.
+struct ClientAddressMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let proxies: TrustedProxies
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.clientAddress = proxies.client(peer: context.clientAddress, fields: request.headers)
+        return try await next(request, context)
     }
 }

@@ -29,13 +29,15 @@ public func buildApplication(
 
     let hosts = config.hosts
     let headTimeout = TimeAmount(config.headerTimeout)
+    let shares = StreamShares(connectionLimit: config.connectionLimit, perClient: config.maxStreamsPerClient)
+    let proxies = web.proxies
     var app = Application(
         router: RouterFront(router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) } + StreamTopic.paths.map { (.get, $0) })),
         // Every request passes the front door; live streams are then answered in the pipeline,
         // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
         server: HTTPServerBuilder { [tasks = web.connectionTasks] responder in
             LiveHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
-                additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout), EventStreamHandler(hub: hub, access: streamAccess)],
+                additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout), EventStreamHandler(hub: hub, access: streamAccess, shares: shares, proxies: proxies)],
                 idleTimeout: TimeAmount(config.idleTimeout)
             )), tasks: tasks)
         },
@@ -105,8 +107,10 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
         SQLiteSessionDriver(store: stores.operational),
         configuration: .init(sessionCookieParameters: .init(name: UserSession.cookieName, path: "/", secure: config.secureCookies, sameSite: .lax))
     )
+    let proxies = try TrustedProxies(parsing: config.trustedProxies)
+    let formTokens = try config.formTokenKey ?? FormTokenKey.kept(in: config.dataDirectory)
     return (WebParts(
-        stores: stores, renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(), engine: engine, accounts: accounts,
+        proxies: proxies, formTokens: formTokens, stores: stores, renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(), engine: engine, accounts: accounts,
         rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config,
         backups: BackupDesk(stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval, retention: config.backupRetention, hasCloud: cloud != nil)
     ), services, setupToken)
@@ -114,6 +118,8 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
 
 /// What the routes are built from.
 struct WebParts: Sendable {
+    let proxies: TrustedProxies
+    let formTokens: FormTokenKey
     let stores: Stores
     let renderer: TemplateRenderer
     let live: LiveStandings
@@ -134,9 +140,10 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     // Outermost: every request is counted by route and status, errors and refusals included.
     _ = ServerMetrics.process
     router.add(middleware: MetricsMiddleware())
+    if !web.proxies.isEmpty { router.add(middleware: ClientAddressMiddleware(proxies: web.proxies)) }
     router.add(middleware: SecurityHeadersMiddleware(tvFrameAncestors: config.tvFrameAncestors))
     router.add(middleware: RestoringMiddleware(stores: stores, renderer: renderer))
-    router.add(middleware: CSRFTokenMiddleware(secureCookies: config.secureCookies))
+    router.add(middleware: CSRFTokenMiddleware(key: web.formTokens, secureCookies: config.secureCookies))
     router.add(middleware: SessionMiddleware(sessionStorage: web.sessions, defaultSessionExpiration: config.sessionLifetime))
     router.add(middleware: IdentityMiddleware(resolver: web.identities))
     // Error pages show who is signed in, so they render inside the identity middleware.
@@ -149,7 +156,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     let pages = RouteGroups(router, style: .page, rules: web.rules)
     let api = RouteGroups(router.group("api/v1").add(middleware: ProblemMiddleware()).add(middleware: APIGuardMiddleware()), style: .api, rules: web.rules)
 
-    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub, connectionTasks: web.connectionTasks, engine: web.engine, metricsRegistry: ServerMetrics()).addRoutes(to: pages)
+    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub, connectionTasks: web.connectionTasks, engine: web.engine, metricsRegistry: ServerMetrics(), metricsToken: config.metricsToken).addRoutes(to: pages)
     AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime).addRoutes(to: pages)
     AdminController(stores: stores, renderer: renderer, backups: web.backups).addRoutes(to: pages)
     BackupsController(stores: stores, renderer: renderer, desk: web.backups, maxUpload: config.maxBackupUpload).addRoutes(to: pages)

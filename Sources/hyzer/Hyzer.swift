@@ -84,14 +84,30 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections served at once; more wait their turn (default: the open-file limit less 256). (HYZER_MAX_CONNECTIONS)")
     var maxConnections: Int?
 
+    @Option(help: "Live streams one client address may hold open (default 1000; 0 for no limit). Streams never take the last tenth of the connections. (HYZER_MAX_STREAMS_PER_CLIENT)")
+    var maxStreamsPerClient: Int = Environment.value("HYZER_MAX_STREAMS_PER_CLIENT").flatMap(Int.init) ?? 1000
+
+    @Option(help: "Reverse proxies whose X-Forwarded-For names the client, comma-separated addresses or networks (e.g. 127.0.0.1,10.0.0.0/8). Default: none, the header is ignored. (HYZER_TRUSTED_PROXIES)")
+    var trustedProxies: String = Environment.value("HYZER_TRUSTED_PROXIES") ?? ""
+
+    @Option(help: "A token Prometheus sends as Authorization: Bearer to read /metrics; then only it (or a signed-in admin) may. Default: /metrics is read like the leaderboards. (HYZER_METRICS_TOKEN)")
+    var metricsToken: String?
+
     // Optional options take their environment fallback here (ArgumentParser wants no default).
     var connectionLimit: Int? { maxConnections ?? Environment.value("HYZER_MAX_CONNECTIONS").flatMap(Int.init) }
+    var metricsBearer: String? { metricsToken ?? Environment.value("HYZER_METRICS_TOKEN") }
+    var proxyList: [String] { trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
     func validate() throws {
         guard headerTimeout > 0, headerTimeout <= 3600, idleTimeout > 0, idleTimeout <= 86400 else {
             throw ValidationError("--header-timeout and --idle-timeout are seconds above 0 (at most an hour and a day).")
         }
         if let maxConnections = connectionLimit, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1.") }
+        guard maxStreamsPerClient >= 0 else { throw ValidationError("--max-streams-per-client must be 0 (no limit) or more.") }
+        do { _ = try TrustedProxies(parsing: proxyList) } catch { throw ValidationError("--trusted-proxies: \(error)") }
+        if let token = metricsBearer, token.count < 16 || token.contains(where: { $0.isWhitespace }) {
+            throw ValidationError("--metrics-token must be at least 16 characters with no spaces (e.g. from `openssl rand -hex 24`).")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
@@ -126,6 +142,9 @@ struct Serve: AsyncParsableCommand {
         config.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
         config.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         config.maxConnections = connectionLimit
+        config.maxStreamsPerClient = maxStreamsPerClient
+        config.trustedProxies = proxyList
+        config.metricsToken = metricsBearer
         // Held until the process ends: a second server on the same folder is refused.
         guard let lock = try DataDirectoryLock.acquire(config.dataDirectory) else {
             throw CommandFailure("Another Hyzer server is already using \(dataDir). Stop it first, or give this one its own --data-dir.")

@@ -63,6 +63,11 @@ import Testing
             #expect(try await stores.operational.legacyOutboxEntries().isEmpty)
             #expect(try await stores.reconcile() == 0, "every local write of the fixture is queued")
         }
+        // A backup of this release's data restores: once migrated, its whole schema (SQLite's
+        // own objects included) is the one today's migrator writes.
+        let copy = directory.url.appendingPathComponent("restorable.sqlite")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent(Stores.domainFileName), to: copy)
+        try Stores.migrateAndCheck(copy)
         // Reopening after the migrations is a no-op, and the round is still whole.
         let again = try await Stores(directory: directory.url)
         #expect(try await again.domain.snapshot(of: roundID).events.count == expected.scoreEvents)

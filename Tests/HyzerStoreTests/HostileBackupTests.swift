@@ -53,6 +53,44 @@ import Testing
         #expect(fixture.stores.restoringSince == nil)
     }
 
+    /// `_` is a LIKE wildcard: a check that left out `name LIKE 'sqlite_%'` never compared
+    /// these, and the trigger made a player an admin on the next score.
+    @Test(arguments: [
+        "CREATE TRIGGER sqlitexbackdoor AFTER INSERT ON score_events BEGIN UPDATE players SET role = 'admin'; END;",
+        "CREATE TRIGGER SQLiteXbackdoor AFTER INSERT ON score_events BEGIN UPDATE players SET role = 'admin'; END;",
+        "CREATE VIEW SQLite2view AS SELECT id, role FROM players;",
+        "CREATE TABLE sqliteXtable (x);",
+        "CREATE INDEX sqlite9idx ON players (role);",
+    ])
+    func anObjectNamedLikeSQLitesOwnIsComparedToo(_ change: String) async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let forged = try await Self.forge(fixture, in: directory.url, change)
+        _ = try await fixture.stores.backups.verify(forged)
+        let upload = directory.url.appendingPathComponent("upload.tar.gz")
+        try FileManager.default.copyItem(at: forged, to: upload)
+        await #expect(throws: BackupError.self) { _ = try await fixture.stores.importBackup(upload) }
+        await #expect(throws: BackupError.self) { _ = try await fixture.stores.restore(from: forged) }
+        let objects = try await fixture.store.pool.read { db in try String.fetchAll(db, sql: "SELECT lower(name) FROM sqlite_master") }
+        #expect(!objects.contains { $0.hasPrefix("sqlitex") || $0.hasPrefix("sqlite2") || $0.hasPrefix("sqlite9") })
+    }
+
+    /// What an attacker's upload would carry: restored through the CLI's path over a damaged
+    /// file (no running server, no verified record), the same check refuses it.
+    @Test func aForgedBackupIsRefusedOverADamagedFileToo() async throws {
+        let directory = try TemporaryDirectory()
+        let forged: URL
+        do {
+            let fixture = try await Fixture(directory: directory.url)
+            forged = try await Self.forge(fixture, in: directory.url, """
+                CREATE TRIGGER sqlitexbackdoor AFTER INSERT ON score_events BEGIN UPDATE players SET role = 'admin'; END;
+                """)
+        }
+        let target = try TemporaryDirectory()
+        try Data(repeating: 0x5A, count: 4096).write(to: target.url.appendingPathComponent("domain.sqlite"))
+        await #expect(throws: BackupError.self) { _ = try await Stores.restoreOverDamaged(directory: target.url, from: forged) }
+    }
+
     @Test func everyAcceptedWriteSurvivesARestoreInTheLiveDataOrTheSafetyBackup() async throws {
         let directory = try TemporaryDirectory()
         let fixture = try await Fixture(directory: directory.url)

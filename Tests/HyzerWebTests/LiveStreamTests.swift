@@ -508,6 +508,17 @@ final class RawSocket: @unchecked Sendable {
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .nothing : .closed
     }
 
+    /// Whether the server still holds the connection open (bytes waiting are read and dropped).
+    func isOpen() -> Bool {
+        while true {
+            switch receive() {
+            case .closed: return false
+            case .nothing: return true
+            case .bytes: continue
+            }
+        }
+    }
+
     func close() { Glibc.close(fd) }
 
     func shutdownSending() { _ = shutdown(fd, Int32(SHUT_WR)) }

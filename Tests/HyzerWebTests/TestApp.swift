@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HyzerCore
-import HyzerStore
+@testable import HyzerStore
 import HyzerSync
 @testable import HyzerWeb
 import Logging
@@ -31,9 +31,14 @@ func testConfiguration(_ directory: URL, seedDemo: Bool = true, heartbeat: Durat
                        backupInterval: Duration? = nil) -> AppConfiguration {
     // bcrypt at its lowest cost: sign-ins in tests take microseconds, not a quarter second.
     // No scheduled backups unless a test asks: each would otherwise back up at start.
-    AppConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: seedDemo, logLevel: logLevel,
-                     heartbeatInterval: heartbeat, cloud: cloud, bcryptCost: 4, backupInterval: backupInterval)
+    var config = AppConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: seedDemo, logLevel: logLevel,
+                                  heartbeatInterval: heartbeat, cloud: cloud, bcryptCost: 4, backupInterval: backupInterval)
+    // A known key, so a test client can hold a valid form token without reading a page first.
+    config.formTokenKey = testFormKey
+    return config
 }
+
+let testFormKey = FormTokenKey(bytes: [UInt8](repeating: 7, count: 32))
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -82,7 +87,8 @@ struct TestUsers: Sendable {
 /// A test client acting as one user: JSON and page requests carry the user's API token, and
 /// form posts carry a form token pair (cookie and field) as a browser would.
 struct Client: Sendable {
-    static let formToken = String(repeating: "t", count: 43)
+    /// A form token as the server signs it for a browser with no session.
+    static let formToken = testFormKey.issue(binding: "", nonce: String(repeating: "t", count: 22))
 
     let raw: any TestClientProtocol
     let users: TestUsers
@@ -110,8 +116,15 @@ struct Client: Sendable {
         try await execute(uri: uri, method: .get, headers: headers)
     }
 
+    /// The form token a cookie header carries, as a page would have put it in its forms.
+    static func formToken(in cookie: String?) -> String? {
+        cookie?.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix(CSRF.cookieName + "=") }.map { String($0.dropFirst(CSRF.cookieName.count + 1)) }
+    }
+
     func postForm(_ uri: String, _ fields: [(String, String)], headers: HTTPFields = [:]) async throws -> TestResponse {
-        let body = ([("csrf", Self.formToken)] + fields).map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        let token = Self.formToken(in: headers[.cookie]) ?? Self.formToken
+        let body = ([("csrf", token)] + fields).map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         var headers = headers
         headers[.contentType] = "application/x-www-form-urlencoded"
         if headers[.cookie] == nil { headers[.cookie] = "\(CSRF.cookieName)=\(Self.formToken)" }

@@ -91,11 +91,20 @@ class Server:
     def signed(self, path):
         return urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {self.token}"})
 
+    def form_token(self):
+        """A form token as the server hands one to a browser with no session (it signs them:
+        a made-up value is refused)."""
+        if getattr(self, "_form_token", None) is None:
+            with urllib.request.urlopen(self.base + "/signin", timeout=5) as response:
+                cookies = response.headers.get_all("Set-Cookie") or []
+            self._form_token = next(c.split(";")[0].split("=", 1)[1] for c in cookies if c.startswith("hyzer_csrf="))
+        return self._form_token
+
     def post_form(self, path, fields):
         """Posts an HTML form as the coach and returns where it redirected (the form must be
         accepted). The form token pair is the browser's: a cookie and the same value as a field."""
         items = list(fields.items() if isinstance(fields, dict) else fields)
-        csrf = "t" * 43
+        csrf = self.form_token()
         request = urllib.request.Request(self.base + path, data=urllib.parse.urlencode([("csrf", csrf)] + items).encode(), method="POST",
                                          headers={"Authorization": f"Bearer {self.token}", "Cookie": f"hyzer_csrf={csrf}"})
         opener = urllib.request.build_opener(NoRedirect)

@@ -91,7 +91,9 @@ class Crowd:
 
 
 def test_a_thousand_subscribers_follow_scores_to_the_final_state(servers):
-    server = servers.server("load", extra=["--cloud", "none", "--backup-interval", "off", "--demo"], handle="cory.coach")
+    server = servers.server("load", extra=["--cloud", "none", "--backup-interval", "off", "--demo",
+                                            # every screen here is one machine: no share per address
+                                            "--max-streams-per-client", "0"], handle="cory.coach")
     assert server.start()
     round_id = server.api("GET", "/api/v1/rounds")["rounds"][0]["id"]
     players = [p["id"] for p in server.api("GET", f"/api/v1/rounds/{round_id}")["players"]]

@@ -82,24 +82,28 @@ public enum CardPlanner {
 
 public enum CardRules {
     /// A round's cards as a coach may set them: each player on at most one card, every card's
-    /// players in the round, a starting hole on the course, at most six on a card.
-    public static func check(_ cards: [Card], round: Round, course: Course) throws(FieldErrors) {
+    /// players in the round, a starting hole on the course, at most six on a card, names
+    /// checked like every other name. Returns the cards with their names as kept (trimmed).
+    @discardableResult
+    public static func check(_ cards: [Card], round: Round, course: Course) throws(FieldErrors) -> [Card] {
         var errors = FieldErrors()
         var seen: Set<UUID> = []
         var names: Set<String> = []
-        for card in cards {
-            if !names.insert(TextRules.cleaned(card.name).lowercased()).inserted { errors.add("cards", "Two cards are named \(card.name): each card needs its own name.") }
+        var checked: [Card] = []
+        for var card in cards {
+            card.name = TextRules.name(card.name, field: "cards", label: "A card's name", maxLength: 40, into: &errors)
+            checked.append(card)
+            if !names.insert(card.name.lowercased()).inserted { errors.add("cards", "Two cards are named \(card.name): each card needs its own name.") }
             if card.playerIDs.isEmpty { errors.add("cards", "\(card.name) has no players.") }
             if card.playerIDs.count > sizeLimit { errors.add("cards", "\(card.name) has \(card.playerIDs.count) players: at most \(sizeLimit) play together.") }
             if course.hole(card.startingHole) == nil { errors.add("cards", "\(card.name) starts on hole \(card.startingHole), which is not on \(course.name).") }
-            let name = TextRules.cleaned(card.name)
-            if name.isEmpty || name.count > 40 { errors.add("cards", "Card names are 1 to 40 characters.") }
             for player in card.playerIDs {
                 if !round.playerIDs.contains(player) { errors.add("cards", "\(card.name) names a player who is not in this round.") }
                 if !seen.insert(player).inserted { errors.add("cards", "A player is listed twice, on one card or on two.") }
             }
         }
         try errors.throwIfAny()
+        return checked
     }
 
     public static let sizeLimit = Card.sizeRange.upperBound

@@ -20,7 +20,7 @@ enum BackupArchive {
         let (schema, counts) = try queue.read { db in
             let schema = try migrator(for: name).appliedMigrations(db).last ?? "none"
             var counts: [String: Int] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") {
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name") {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
             }
             return (schema, counts)
@@ -89,10 +89,28 @@ enum BackupArchive {
                 let differing = expected.counts.keys.sorted().filter { found.counts[$0] != expected.counts[$0] }
                 throw BackupError.damaged("\(expected.name) has other row counts than its manifest (\(differing.joined(separator: ", ")))")
             }
+            guard found.schema == expected.schema else {
+                throw BackupError.damaged("\(expected.name) is at schema \(found.schema), but its manifest claims \(expected.schema)")
+            }
         }
         guard Set(manifest.files.map(\.name)) == Set(databaseNames) else { throw BackupError.damaged("it does not hold both databases") }
+        // The device a manifest names is the one whose sync.sqlite it carries. (When it was made
+        // and why cannot be checked: pages show those as the file's claim.)
+        if let device = try deviceID(in: work.appendingPathComponent(Stores.operationalFileName)), device != manifest.deviceID {
+            throw BackupError.damaged("its manifest names device \(manifest.deviceID.text), but its sync.sqlite belongs to \(device.text)")
+        }
         progress(BackupProgress(step: "verified", done: archiveBytes, total: archiveBytes))
         return manifest
+    }
+
+    /// The device a copy of `sync.sqlite` belongs to, if it has one.
+    static func deviceID(in copy: URL) throws -> UUID? {
+        let queue = try DatabaseQueue(path: copy.path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard try db.tableExists("device") else { return nil }
+            return try String.fetchOne(db, sql: "SELECT id FROM device WHERE singleton = 1").flatMap(UUID.init(text:))
+        }
     }
 
     static func checkIntegrity(_ copy: URL, name: String) throws {

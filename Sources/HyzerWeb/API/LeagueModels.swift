@@ -100,13 +100,14 @@ struct PlayerResponse: ResponseEncodable {
     var id: String
     var displayName: String
     var handle: String
-    var role: String
+    /// Left out for anonymous readers: who the admins are is not for strangers.
+    var role: String?
 
-    init(_ player: Player) {
+    init(_ player: Player, showingRole: Bool = true) {
         id = Format.id(player.id)
         displayName = player.displayName
         handle = player.handle.value
-        role = player.role.rawValue
+        role = showingRole ? player.role.rawValue : nil
     }
 }
 

@@ -15,31 +15,48 @@ public struct Accounts: Sendable {
     static let setupLifetime: TimeInterval = 24 * 3600
     static let inviteLifetime: TimeInterval = 7 * 24 * 3600
 
+    /// Every bcrypt hash and check of this process goes through here (see `PasswordWork`).
+    let work: PasswordWork
+
     public init(stores: Stores, cost: UInt8 = 12) {
+        self.init(stores: stores, cost: cost, work: PasswordWork())
+    }
+
+    init(stores: Stores, cost: UInt8, work: PasswordWork) {
         self.stores = stores
         self.cost = cost
+        self.work = work
     }
 
-    func hash(_ password: String) -> String {
-        Bcrypt.hash(password, cost: cost)
+    func hash(_ password: String) async throws -> String {
+        let cost = cost
+        return try await work.run { Bcrypt.hash(password, cost: cost) }
     }
 
-    /// The player a handle and password open, or nil. A handle that does not exist costs the
-    /// same bcrypt check as a wrong password, so timing tells nothing either.
-    func verify(handle: String, password: String) async throws -> Player? {
-        let player: Player?
-        if case .success(let parsed) = Handle.parse(handle) { player = try await stores.domain.player(handle: parsed) } else { player = nil }
-        let matches = Bcrypt.verify(password, hash: player?.passwordHash ?? Self.decoyHash(cost: cost))
+    /// The player a handle names, if any.
+    func player(handle: String) async throws -> Player? {
+        guard case .success(let parsed) = Handle.parse(handle) else { return nil }
+        return try await stores.domain.player(handle: parsed)
+    }
+
+    /// Whether a password opens this player (found by `player(handle:)`); nil when it does
+    /// not. A handle that does not exist costs the same bcrypt check as a wrong password, so
+    /// timing tells nothing either.
+    func verify(_ player: Player?, password: String) async throws -> Player? {
+        let hash: String
+        if let stored = player?.passwordHash { hash = stored } else { hash = try await decoyHash() }
+        let matches = try await work.run { Bcrypt.verify(password, hash: hash) }
         guard let player, matches, player.canSignIn else { return nil }
         return player
     }
 
     /// A valid hash of a password nobody has, at the cost real hashes have, checked when
     /// the handle is unknown. Made once per cost.
-    private static func decoyHash(cost: UInt8) -> String {
-        decoys.withLock { decoys in
-            if let decoy = decoys[cost] { return decoy }
-            let decoy = Bcrypt.hash(Secret.make(), cost: cost)
+    private func decoyHash() async throws -> String {
+        if let decoy = Self.decoys.withLock({ $0[cost] }) { return decoy }
+        let decoy = try await hash(Secret.make())
+        return Self.decoys.withLock { decoys in
+            if let first = decoys[cost] { return first }
             decoys[cost] = decoy
             return decoy
         }
@@ -50,12 +67,12 @@ public struct Accounts: Sendable {
     /// Creates a user who can sign in. Throws `FieldErrors` for bad input.
     public func createUser(displayName: String?, handle: String?, role: Role, password: String?) async throws -> Player {
         let valid = try AccountDraft(displayName: displayName, handle: handle, role: role, password: password).validated()
-        return try await stores.domain.createAccount(valid.player, passwordHash: hash(valid.password))
+        return try await stores.domain.createAccount(valid.player, passwordHash: try await hash(valid.password))
     }
 
     public func resetPassword(handle: String, password: String, actor: UUID? = nil) async throws -> Player {
         let player = try await existing(handle)
-        let updated = try await stores.domain.setPassword(of: player.id, hash: hash(try PasswordRules.validate(password)), actor: actor)
+        let updated = try await stores.domain.setPassword(of: player.id, hash: try await hash(try PasswordRules.validate(password)), actor: actor)
         // Whoever knew the old password is signed out here.
         try await stores.operational.removeSessions(of: player.id)
         return updated

@@ -6,11 +6,43 @@ import HyzerStore
 
 /// Cross-site request forgery: every page form carries a token that must equal the
 /// `hyzer_csrf` cookie (a page on another site can neither read the cookie nor set the
-/// field), and a state-changing request whose `Origin` is another site is refused outright.
+/// field), the cookie must be one this server signed for the browser's current sign-in
+/// (`FormTokenKey`: a planted cookie, or one from before a sign-in or sign-out, is refused),
+/// and a state-changing request whose `Origin` is another site is refused outright.
 enum CSRF {
     static let cookieName = "hyzer_csrf"
     static let fieldName = "csrf"
     static let headerName = HTTPField.Name("X-CSRF-Token")!
+
+    /// What a token is bound to: the session cookie the request carries, or "" for none.
+    static func binding(of request: Request) -> String {
+        request.cookies[UserSession.cookieName].map { String($0.value) } ?? ""
+    }
+
+    /// The binding after a response: a response that sets or ends the session (sign-in,
+    /// sign-out, a session found dead) changes it; nil when the response leaves it alone.
+    static func newBinding(after response: Response) -> String? {
+        let prefix = UserSession.cookieName + "="
+        guard let set = response.headers[values: .setCookie].last(where: { $0.hasPrefix(prefix) }) else { return nil }
+        let attributes = set.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        // The session storage ends a session by setting its cookie to expire now.
+        let ended = attributes.contains { attribute in
+            let lower = attribute.lowercased()
+            if lower == "max-age=0" { return true }
+            guard lower.hasPrefix("expires="), let date = httpDate.date(from: String(attribute.dropFirst("expires=".count))) else { return false }
+            return date.timeIntervalSinceNow <= 1
+        }
+        return ended ? "" : String(set.dropFirst(prefix.count).prefix { $0 != ";" })
+    }
+
+    /// `Expires` as cookies write it (RFC 7231's IMF-fixdate).
+    private static let httpDate: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter
+    }()
 
     static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {
         ![.get, .head, .options].contains(method)
@@ -32,27 +64,36 @@ enum CSRF {
     }
 }
 
-/// Issues the form token (a cookie, once per browser) and puts it in the context for the
-/// page's forms.
+/// Issues the form token and puts it in the context for the page's forms: the browser's
+/// own while it is valid for the request's sign-in, a new one otherwise, and always a new
+/// one when the response signs in or out (the token rotates with the session).
 struct CSRFTokenMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    let key: FormTokenKey
     let secureCookies: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
+        let binding = CSRF.binding(of: request)
         let cookie = request.cookies[CSRF.cookieName].map { String($0.value) }
-        let existing = cookie.flatMap { $0.count == 43 ? $0 : nil }
-        context.csrfToken = existing ?? Secret.make()
+        let existing = cookie.flatMap { key.isValid($0, binding: binding) ? $0 : nil }
+        context.csrfToken = existing ?? key.issue(binding: binding)
         var response = try await next(request, context)
-        if existing == nil, response.headers[.contentType]?.hasPrefix("text/html") == true {
-            let cookie = Cookie(name: CSRF.cookieName, value: context.csrfToken, path: "/", secure: secureCookies, httpOnly: true, sameSite: .lax)
-            response.headers[values: .setCookie].append(cookie.description)
-            // A response that hands out a cookie is this browser's alone: no shared cache keeps it.
-            if let policy = response.headers[.cacheControl], !policy.contains("private"), !policy.contains("no-store") {
-                response.headers[.cacheControl] = "private, " + policy
-            }
+        if let rotated = CSRF.newBinding(after: response), rotated != binding || existing == nil {
+            setCookie(key.issue(binding: rotated), on: &response)
+        } else if existing == nil, response.headers[.contentType]?.hasPrefix("text/html") == true {
+            setCookie(context.csrfToken, on: &response)
         }
         return response
+    }
+
+    private func setCookie(_ token: String, on response: inout Response) {
+        let cookie = Cookie(name: CSRF.cookieName, value: token, path: "/", secure: secureCookies, httpOnly: true, sameSite: .lax)
+        response.headers[values: .setCookie].append(cookie.description)
+        // A response that hands out a cookie is this browser's alone: no shared cache keeps it.
+        if let policy = response.headers[.cacheControl], !policy.contains("private"), !policy.contains("no-store") {
+            response.headers[.cacheControl] = "private, " + policy
+        }
     }
 }
 

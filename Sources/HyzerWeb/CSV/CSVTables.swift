@@ -12,13 +12,23 @@ enum CSVTables {
         let stream = OutputStream(toMemory: ())
         let writer = try CSVWriter(stream: stream, newline: .crlf)
         for row in rows {
-            // A cell that starts like a formula is quoted with a leading apostrophe, so a
-            // spreadsheet shows a player's name instead of running it.
-            try writer.write(row: row.map { cell in "=+-@".contains(cell.first ?? " ") && Int(cell) == nil ? "'" + cell : cell })
+            try writer.write(row: row.map(neutralized))
         }
         writer.stream.close()
         let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The leading characters that make a spreadsheet read a cell as a formula (OWASP's list).
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// A cell that starts like a formula, quoted with a leading apostrophe so a spreadsheet
+    /// shows a player's name instead of running it. Judged by the first Unicode scalar: a
+    /// Swift `Character` would fold `=` and a zero-width joiner or combining mark after it
+    /// into one, and miss it. Whole numbers (a to-par of -3) stay numbers.
+    static func neutralized(_ cell: String) -> String {
+        guard let first = cell.unicodeScalars.first, formulaStarts.contains(first), Int(cell) == nil else { return cell }
+        return "'" + cell
     }
 
     static func decode(_ text: String) throws(FieldErrors) -> [[String]] {
@@ -43,7 +53,12 @@ enum CSVTables {
         guard let media = MediaType(from: request.headers[.contentType] ?? ""), media.isType(MediaType(type: .text, subType: "csv")) else {
             throw HTTPError(.unsupportedMediaType, message: "Send the file as text/csv.")
         }
-        let body = try await request.body.collect(upTo: maxBytes)
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maxBytes)
+        } catch is NIOTooManyBytesError {
+            throw Problem(status: .contentTooLarge, title: "Too large", detail: "A CSV file may be at most \(maxBytes / 1024) KB.")
+        }
         guard let text = String(validating: body.readableBytesView, as: UTF8.self) else {
             throw FieldErrors("csv", "The file must be UTF-8 text.")
         }

@@ -34,23 +34,32 @@ struct AccountController {
         let form = try await request.decode(as: SignInForm.self, context: context)
         let next = SignInLink.safeNext(form.next)
         // The handle exactly as sign-in reads it, so "ada" and "ada\n" are one key.
-        let handleKey = "handle:" + ((try? Handle.parse(form.handle).get().value) ?? (form.handle ?? "").lowercased())
-        let addressKey = "address:\(context.remoteAddress)"
-        if let wait = await throttle.attempt([handleKey, addressKey]) {
+        let handle = (try? Handle.parse(form.handle).get().value) ?? (form.handle ?? "").lowercased()
+        let found = try await accounts.player(handle: form.handle ?? "")
+        // A new password (a reset) starts the counts over.
+        let stamp = String(found?.passwordHash?.suffix(22) ?? "")
+        let address = context.clientAddress
+        let delay: Double
+        switch await throttle.attempt(handle: handle, stamp: stamp, address: address) {
+        case .refuse(let wait):
             var state = FormState(values: ["handle": form.handle ?? ""])
-            state.message = "Too many failed sign-ins. Try again in \(Self.minutes(wait))."
+            state.message = "Too many failed sign-ins from here. Try again in \(Self.minutes(wait))."
             var response = try renderer.page(SignInPage(next: next, form: state, canJoin: false), "signin", status: .tooManyRequests).response(from: request, context: context)
             response.headers[.retryAfter] = String(wait)
             return response
+        case .proceed(let delayOnFailure):
+            delay = delayOnFailure
         }
-        guard let player = try await accounts.verify(handle: form.handle ?? "", password: form.password ?? "") else {
+        guard let player = try await accounts.verify(found, password: form.password ?? "") else {
+            // A handle guessed at from many places answers its wrong passwords ever more slowly.
+            if delay > 0 { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) }
             var state = FormState(values: ["handle": form.handle ?? ""])
             // The same words whether the handle exists or not.
             state.message = "That handle and password do not match an account."
             return try renderer.page(SignInPage(next: next, form: state, canJoin: try await openSignUp()), "signin", status: .unauthorized)
                 .response(from: request, context: context)
         }
-        await throttle.succeeded(handle: handleKey, address: addressKey)
+        await throttle.succeeded(handle: handle, stamp: stamp, address: address)
         try await begin(player, context: context)
         return .redirect(to: next, type: .normal)
     }
@@ -110,6 +119,15 @@ struct AccountController {
         let form = try await request.decode(as: AccountForm.self, context: context)
         let invite = form.invite ?? ""
         let page = try await joinPage(invite: invite, form: FormState(values: form.values))
+        // Each sign-up costs a bcrypt hash: one address may not make them without end.
+        if let wait = await throttle.join(from: context.clientAddress) {
+            var page = page
+            page.form = FormState(values: form.values)
+            page.form.message = "Too many sign-ups from here. Try again in \(Self.minutes(wait))."
+            var response = try renderer.page(page, "join", status: .tooManyRequests).response(from: request, context: context)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
         do {
             let link = invite.isEmpty ? nil : try await stores.operational.link(invite, kind: .invite)
             if let link, let claimed = link.playerID {
@@ -119,7 +137,7 @@ struct AccountController {
                 guard let profile = try await stores.domain.player(claimed), profile.isClaimable(through: link.role),
                       try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
                 try await stores.operational.voidInvites(for: profile.id)
-                let player = try await stores.domain.setPassword(of: profile.id, hash: accounts.hash(form.password ?? ""), actor: link.createdBy)
+                let player = try await stores.domain.setPassword(of: profile.id, hash: try await accounts.hash(form.password ?? ""), actor: link.createdBy)
                 try await begin(player, context: context)
             } else {
                 try Self.check(form)

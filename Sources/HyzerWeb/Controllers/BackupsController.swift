@@ -124,7 +124,7 @@ struct BackupsController {
 
     private func confirmPage(_ record: BackupRecord, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         let current = try await stores.currentCounts()
-        return renderer.page(RestoreConfirmPage(backup: BackupsView.Item(record, now: Date()), current: current.summary, hasCloud: desk.hasCloud, error: error),
+        return renderer.page(RestoreConfirmPage(backup: BackupsView.Item(record, now: Date()), thisDevice: record.manifest?.deviceID == stores.domain.deviceID, current: current.summary, hasCloud: desk.hasCloud, error: error),
                              "restore-confirm", status: status)
     }
 }

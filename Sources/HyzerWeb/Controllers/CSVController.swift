@@ -32,7 +32,7 @@ struct CSVController {
             throw FieldErrors("csv", "A \(creator.rawValue) cannot add \(refused.role.rawValue) players (@\(refused.handle.value)).")
         }
         let players = try await stores.domain.createPlayers(list)
-        return EditedResponse(status: .created, response: PlayerListResponse(players: players.map(PlayerResponse.init)))
+        return EditedResponse(status: .created, response: PlayerListResponse(players: players.map { PlayerResponse($0) }))
     }
 
     @Sendable func importResults(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {

@@ -10,11 +10,14 @@ struct HomeController {
     let connectionTasks: ConnectionTasks
     let engine: SyncEngine
     let metricsRegistry: ServerMetrics
+    /// With a token, `/metrics` is the operator's alone (the token, or a signed-in admin);
+    /// without, it is read like the leaderboards.
+    let metricsToken: String?
 
     func addRoutes(to groups: RouteGroups) {
         groups.viewer.get("/", use: home)
         groups.everyone.get("/healthz", use: health)
-        groups.everyone.get("/metrics", use: metrics)
+        (metricsToken == nil ? groups.viewer : groups.everyone).get("/metrics", use: metrics)
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -31,6 +34,15 @@ struct HomeController {
 
     /// Prometheus text format, for operators: see `ServerMetrics`.
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let metricsToken, context.identity?.role != .admin {
+            let sent = IdentityResolver.bearerToken(request.headers[.authorization]) ?? ""
+            guard CSRF.equal(sent, metricsToken) else {
+                var refusal = Response(status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
+                                       body: .init(byteBuffer: ByteBuffer(string: "Send the metrics token: Authorization: Bearer <token>.\n")))
+                refusal.headers[.wwwAuthenticate] = "Bearer realm=\"metrics\""
+                return refusal
+            }
+        }
         let bytes = await metricsRegistry.scrape(hub: hub, connectionTasks: connectionTasks, live: live, engine: engine, stores: stores)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

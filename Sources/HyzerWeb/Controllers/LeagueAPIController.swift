@@ -50,7 +50,7 @@ struct LeagueAPIController {
     }
 
     @Sendable func players(_ request: Request, context: AppRequestContext) async throws -> PlayerListResponse {
-        PlayerListResponse(players: try await stores.domain.players().map(PlayerResponse.init))
+        PlayerListResponse(players: try await stores.domain.players().map { PlayerResponse($0, showingRole: context.identity != nil) })
     }
 
     @Sendable func createPlayer(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerResponse> {

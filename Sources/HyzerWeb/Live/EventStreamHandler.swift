@@ -21,10 +21,14 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     /// An event stream is never cached, and proxies must not buffer it.
-    static let headers: HTTPFields = [
-        .contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no",
-        .vary: "Accept-Encoding",
-    ]
+    static let headers: HTTPFields = {
+        var headers: HTTPFields = [
+            .contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no",
+            .vary: "Accept-Encoding",
+        ]
+        headers.append(contentsOf: SecurityPolicy.fields)
+        return headers
+    }()
     /// How long a browser waits before reconnecting after the stream drops.
     static let retryMilliseconds = 2000
     private static let retryHint = ByteBuffer(string: ServerSentEvent.retry(milliseconds: retryMilliseconds))
@@ -68,6 +72,10 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let hub: StreamHub
     private let access: StreamAccess
+    private let shares: StreamShares
+    private let proxies: TrustedProxies
+    /// The client whose share this stream holds, until the connection ends.
+    private var heldShare: String?
     private var context: ChannelHandlerContext?
     private var use: ConnectionUse?
     /// The async channel's one close, when it lets go of a connection that is a stream.
@@ -85,9 +93,11 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var pending: ByteBuffer?
     private var stalledAtLastBeat = false
 
-    init(hub: StreamHub, access: StreamAccess) {
+    init(hub: StreamHub, access: StreamAccess, shares: StreamShares, proxies: TrustedProxies) {
         self.hub = hub
         self.access = access
+        self.shares = shares
+        self.proxies = proxies
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -96,8 +106,15 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         leave()
+        giveBackShare()
         decide(.closed)
         self.context = nil
+    }
+
+    private func giveBackShare() {
+        guard let client = heldShare else { return }
+        heldShare = nil
+        shares.giveBack(for: client)
     }
 
     /// Completes once the connection's first request shows what the connection is for.
@@ -196,6 +213,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         leave()
+        giveBackShare()
         decide(.closed)
         context.fireChannelInactive()
     }
@@ -231,6 +249,18 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// (an async read of the session and settings), then the stream opens or is refused.
     private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {
         state = .authorizing(request.topic)
+        let client = proxies.client(peer: context.channel.remoteAddress?.ipAddress ?? "unknown", fields: request.head.headerFields)
+        switch shares.take(for: client) {
+        case .clientFull(let limit):
+            refuse(.tooManyRequests, "This address has \(limit) live streams open, the most one client may. Close some pages and try again.\n",
+                   extra: [.retryAfter: "30"])
+            return
+        case .serverFull:
+            refuse(.serviceUnavailable, "The server has every live stream it takes open. Try again shortly.\n", extra: [.retryAfter: "30"])
+            return
+        case nil:
+            heldShare = client
+        }
         credentials = StreamCredentials(request.topic.audience, request.head)
         takesGzip = Self.gzipStart != nil && GzipCoding.acceptsGzip(request.head.headerFields[.acceptEncoding])
         ask()
@@ -333,13 +363,11 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Answers the stream request with a short plain-text error and closes the connection.
-    private func refuse(_ status: HTTPResponse.Status, _ message: String) {
+    private func refuse(_ status: HTTPResponse.Status, _ message: String, extra: HTTPFields = [:]) {
         guard let context else { return }
         state = .finished
         let body = ByteBuffer(string: message)
-        let head = HTTPResponse(status: status, headerFields: [
-            .contentType: "text/plain; charset=utf-8", .contentLength: String(body.readableBytes), .connection: "close",
-        ])
+        let head = SecurityPolicy.plainAnswer(status, bytes: body.readableBytes, extra: extra)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

@@ -23,7 +23,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             let page = MessagePage(title: problem.title, message: problem.detail)
             let template = problem.status == .notFound ? "not-found" : "error"
-            return try renderer.page(page, template, status: problem.status).response(from: request, context: context)
+            var response = try renderer.page(page, template, status: problem.status).response(from: request, context: context)
+            if let wait = problem.retryAfter { response.headers[.retryAfter] = String(wait) }
+            return response
         }
     }
 }
@@ -55,6 +57,8 @@ struct Problem: Error, ResponseGenerator, Encodable {
     var errors: [FieldProblem]?
     /// A score conflict: the hole's current event, which a correction must name in `supersedes`.
     var currentEventID: String?
+    /// Seconds to wait before asking again (429, 503): sent as `Retry-After`.
+    var retryAfter: Int?
 
     enum CodingKeys: String, CodingKey { case type, title, status, detail, errors, currentEventID }
 
@@ -99,8 +103,11 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self.init(status: .conflict, title: "Not allowed", detail: error.description, type: "/problems/conflict")
         case StoreError.notFound(let what):
             self.init(status: .notFound, title: "Not found", detail: "\(what) was not found. It may have been removed, or the link is wrong.")
+        case let busy as PasswordWork.Busy:
+            self.init(status: .serviceUnavailable, title: "Busy", detail: "Too many sign-ins and sign-ups at once. Try again in a few seconds.")
+            retryAfter = busy.retryAfter
         case is NIOTooManyBytesError:
-            self.init(status: .contentTooLarge, title: "Too large", detail: "The body is larger than this server accepts (64 KB).")
+            self.init(status: .contentTooLarge, title: "Too large", detail: "The body is larger than this address accepts (\(AppRequestContext.maxBodyBytes / 1024) KB).")
         case let error as URLEncodedFormError:
             self.init(status: .badRequest, title: "Malformed form", detail: "The form could not be read: \(error).")
         case let http as HTTPError where http.status == .notFound:
@@ -131,10 +138,12 @@ struct Problem: Error, ResponseGenerator, Encodable {
 
     func response() throws -> Response {
         let data = try JSONCoding.encoder.encode(self)
-        return Response(
+        var response = Response(
             status: status,
             headers: [.contentType: "application/problem+json"],
             body: .init(byteBuffer: ByteBuffer(bytes: data))
         )
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 }

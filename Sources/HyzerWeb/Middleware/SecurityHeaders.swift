@@ -33,4 +33,19 @@ enum SecurityPolicy {
     // Valid header names, written once: these literals cannot fail.
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let frameOptions = HTTPField.Name("X-Frame-Options")!
+
+    /// What every answer carries that is written outside the router (live streams, the front
+    /// door's and the streams' plain-text refusals), as the middleware gives every other.
+    static let fields: HTTPFields = [
+        .contentSecurityPolicy: text(frameAncestors: "'none'"), .xContentTypeOptions: "nosniff",
+        referrerPolicy: "same-origin", frameOptions: "DENY",
+    ]
+
+    /// A short plain-text answer written in the pipeline, closing its connection.
+    static func plainAnswer(_ status: HTTPResponse.Status, bytes: Int, extra: HTTPFields = [:]) -> HTTPResponse {
+        var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .contentLength: String(bytes), .connection: "close"]
+        headers.append(contentsOf: extra)
+        headers.append(contentsOf: fields)
+        return HTTPResponse(status: status, headerFields: headers)
+    }
 }

@@ -18,6 +18,11 @@ struct BackupsView: Sendable {
         var failure: String
         /// For an upload: when it arrived (`created` is when its data was backed up).
         var uploaded: String?
+        /// An upload's time and reason are what its file says: nothing can check them.
+        var claimed: Bool
+        /// The device whose data it is (checked against the file's own sync.sqlite).
+        var device: String
+        var schema: String
 
         init(_ record: BackupRecord, now: Date) {
             id = record.id
@@ -28,6 +33,9 @@ struct BackupsView: Sendable {
             counts = record.manifest?.recordCounts.summary ?? "—"
             reason = record.imported == true ? "uploaded" : record.manifest?.reason.rawValue ?? ""
             uploaded = record.imported == true ? Format.timestamp(record.createdAt) : nil
+            claimed = record.imported == true
+            device = record.manifest.map { Format.id($0.deviceID) } ?? "—"
+            schema = record.manifest?.file("domain.sqlite")?.schema ?? "—"
             ratio = record.compressionRatio.map { String(format: "%.1f×", $0) } ?? "—"
             failure = record.failure ?? ""
         }
@@ -92,6 +100,8 @@ struct BackupsView: Sendable {
 struct RestoreConfirmPage: Sendable {
     var title = "Restore a backup"
     var backup: BackupsView.Item
+    /// The backup was made from this server's own data.
+    var thisDevice: Bool
     var current: String
     var hasCloud: Bool
     var error: String?

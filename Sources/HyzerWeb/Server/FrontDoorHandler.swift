@@ -134,9 +134,7 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard let message = refusal, !refused else { return }
         refused = true
         let body = ByteBuffer(string: message)
-        let head = HTTPResponse(status: .badRequest, headerFields: [
-            .contentType: "text/plain; charset=utf-8", .contentLength: String(body.readableBytes), .connection: "close",
-        ])
+        let head = SecurityPolicy.plainAnswer(.badRequest, bytes: body.readableBytes)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

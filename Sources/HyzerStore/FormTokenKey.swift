@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+
+/// Signs the form tokens that guard every page form against cross-site forgery.
+///
+/// A token is a random nonce and an HMAC of it with the sign-in it belongs to (the session
+/// cookie, or none): a cookie planted by someone else fails its signature, and a token from
+/// before a sign-in or sign-out fails for the session after it. The key never leaves this
+/// machine: `form-key` beside the stores (owner-only), made on first start, not in backups.
+public struct FormTokenKey: Sendable {
+    static let fileName = "form-key"
+    private let key: SymmetricKey
+
+    public init(bytes: some ContiguousBytes) {
+        key = SymmetricKey(data: bytes)
+    }
+
+    /// The key kept in `directory`, made there first if missing or unreadable.
+    public static func kept(in directory: URL) throws -> FormTokenKey {
+        let file = directory.appendingPathComponent(fileName)
+        if let data = try? Data(contentsOf: file), data.count == 32 { return FormTokenKey(bytes: data) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let data = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        let partial = directory.appendingPathComponent(fileName + ".new")
+        guard FileManager.default.createFile(atPath: partial.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
+        }
+        _ = try FileManager.default.replaceItemAt(file, withItemAt: partial)
+        return FormTokenKey(bytes: data)
+    }
+
+    /// A new token for `binding` (the session cookie's value, or "" when there is none).
+    public func issue(binding: String) -> String {
+        let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Secret.base64URL($0) }
+        return issue(binding: binding, nonce: nonce)
+    }
+
+    func issue(binding: String, nonce: String) -> String {
+        nonce + "." + signature(nonce, binding)
+    }
+
+    /// Whether `token` was issued here, for this binding.
+    public func isValid(_ token: String, binding: String) -> Bool {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 22, parts[1].utf8.count == 43 else { return false }
+        let expected = signature(String(parts[0]), binding)
+        // Constant time: how much of a forged signature matched must not show.
+        return zip(expected.utf8, parts[1].utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private func signature(_ nonce: String, _ binding: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("hyzer-form\u{0}\(nonce)\u{0}\(binding)".utf8), using: key)
+        return mac.withUnsafeBytes { Secret.base64URL($0) }
+    }
+}
