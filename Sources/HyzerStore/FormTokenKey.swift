@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Signs the form tokens that guard every page form against cross-site forgery.
 ///
@@ -25,7 +28,10 @@ public struct FormTokenKey: Sendable {
         guard FileManager.default.createFile(atPath: partial.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
         }
-        _ = try FileManager.default.replaceItemAt(file, withItemAt: partial)
+        // rename(2) puts it in place whole, over an unreadable one if there was one.
+        guard rename(partial.path, file.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
         return FormTokenKey(bytes: data)
     }
 
