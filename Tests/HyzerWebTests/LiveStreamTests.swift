@@ -213,7 +213,9 @@ import Testing
 
     @Test func shutdownEndsOpenStreams() async throws {
         let leftAt = Mutex<ContinuousClock.Instant?>(nil)
-        try await withLiveApp { port, client, http in
+        // No heartbeat for a minute: a stream the shutdown did not end would hold it that long
+        // (or for ever), far past the bound below, which leaves room for a loaded machine.
+        try await withLiveApp(heartbeat: .seconds(60)) { port, client, http in
             let roundID = try await client.demoRoundID()
             let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
             _ = try await stream.nextEvent()
@@ -221,7 +223,7 @@ import Testing
             leftAt.withLock { $0 = .now }
         }
         let shutdown = try #require(leftAt.withLock { $0 }).duration(to: .now)
-        #expect(shutdown < .seconds(5), "shutdown waited \(shutdown) on an open stream")
+        #expect(shutdown < .seconds(15), "shutdown waited \(shutdown) on an open stream")
     }
 
     @Test func aStalledClientDoesNotDelayAHealthyOne() async throws {
