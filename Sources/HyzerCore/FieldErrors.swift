@@ -60,7 +60,9 @@ public enum TextRules {
         let text = cleaned(raw)
         if text.isEmpty {
             errors.add(field, "\(label) is required.")
-        } else if text.count > maxLength {
+        } else if text.count > maxLength || text.unicodeScalars.count > maxLength * 4 {
+            // Counted as a reader sees it, and in scalars too: thousands of combining marks on
+            // one letter are one character and kilobytes of text.
             errors.add(field, "\(label) can be at most \(maxLength) characters.")
         } else if containsControlCharacters(text) {
             errors.add(field, "\(label) cannot contain control characters.")

@@ -81,6 +81,21 @@ public enum StoreFile {
             """)
     }
 
+    /// The views and triggers of a database (type, name, table and SQL), read from the schema alone.
+    static func codeObjects(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master
+            WHERE type IN ('view', 'trigger') ORDER BY type, name
+            """)
+    }
+
+    /// The views and triggers a migrator writes into an empty database.
+    static func expectedCode(_ migrator: DatabaseMigrator) throws -> [String] {
+        let queue = try DatabaseQueue()
+        try migrator.migrate(queue)
+        return try queue.read(codeObjects)
+    }
+
     /// The schema a migrator writes into an empty database.
     static func expectedSchema(_ migrator: DatabaseMigrator) throws -> [String] {
         let queue = try DatabaseQueue()

@@ -37,7 +37,7 @@ public func buildApplication(
         // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
         server: HTTPServerBuilder { [tasks = web.connectionTasks] responder in
             LiveHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
-                additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout), EventStreamHandler(hub: hub, access: streamAccess, shares: shares, proxies: proxies)],
+                additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout, shares: shares, proxies: proxies), EventStreamHandler(hub: hub, access: streamAccess, shares: shares, proxies: proxies)],
                 idleTimeout: TimeAmount(config.idleTimeout)
             )), tasks: tasks)
         },

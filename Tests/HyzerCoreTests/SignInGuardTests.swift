@@ -74,6 +74,15 @@ import Testing
         #expect(fail(&guardian, "boss", from: "192.0.2.1", times: 5).allSatisfy { if case .proceed = $0 { true } else { false } })
     }
 
+    @Test func attemptsNeverCheckedAreTakenBack() {
+        var guardian = SignInGuard()
+        for _ in 0..<50 {
+            _ = guardian.attempt(handle: "boss", stamp: "s1", address: "192.0.2.1", now: start)
+            guardian.withdraw(handle: "boss", stamp: "s1", address: "192.0.2.1")
+        }
+        #expect(guardian.attempt(handle: "boss", stamp: "s1", address: "192.0.2.1", now: start) == .proceed(delayOnFailure: 0))
+    }
+
     @Test func aWindowCountsPerKey() {
         var window = AttemptWindow(limit: 2, window: 60)
         #expect(window.attempt("a", now: start) == nil)

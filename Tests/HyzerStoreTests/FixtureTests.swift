@@ -65,6 +65,9 @@ import Testing
         }
         // A backup of this release's data restores: once migrated, its whole schema (SQLite's
         // own objects included) is the one today's migrator writes.
+        for name in [Stores.domainFileName, Stores.operationalFileName] {
+            try BackupArchive.refuseForeignCode(folder.appendingPathComponent(name), name: name)
+        }
         let copy = directory.url.appendingPathComponent("restorable.sqlite")
         try FileManager.default.copyItem(at: folder.appendingPathComponent(Stores.domainFileName), to: copy)
         try Stores.migrateAndCheck(copy)

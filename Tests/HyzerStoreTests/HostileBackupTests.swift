@@ -15,7 +15,7 @@ import Testing
 
     /// Rebuilds a backup around its own domain copy after `change` (a forged but internally
     /// consistent archive: digests and counts match the manifest).
-    static func forge(_ fixture: Fixture, in directory: URL, _ change: String) async throws -> URL {
+    static func forge(_ fixture: Fixture, in directory: URL, _ change: String, describing: Bool = true) async throws -> URL {
         let backup = try await fixture.stores.createBackup()
         let work = directory.appendingPathComponent("forge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -24,7 +24,14 @@ import Testing
         let queue = try DatabaseQueue(path: copy.path)
         try await queue.write { db in try db.execute(sql: change) }
         try queue.close()
-        manifest.files[0] = try BackupArchive.describe(copy, name: "domain.sqlite")
+        if describing {
+            manifest.files[0] = try BackupArchive.describe(copy, name: "domain.sqlite")
+        } else {
+            // Reading this copy's migrations would not end: sizes, digest and counts by hand.
+            manifest.files[0].bytes = try BackupArchive.size(of: copy)
+            manifest.files[0].sha256 = try BackupArchive.sha256(of: copy)
+            manifest.files[0].counts["kept_migrations"] = manifest.files[0].counts.removeValue(forKey: "grdb_migrations")
+        }
         let forged = directory.appendingPathComponent("forged-\(UUID().uuidString).tar.gz")
         try BackupArchive.write(manifest, from: work, to: forged, progress: { _ in })
         return forged
@@ -36,9 +43,9 @@ import Testing
         let forged = try await Self.forge(fixture, in: directory.url, """
             CREATE TRIGGER backdoor AFTER INSERT ON score_events BEGIN UPDATE players SET role = 'admin'; END;
             """)
-        // Internally consistent: it verifies as an archive...
-        _ = try await fixture.stores.backups.verify(forged)
-        // ...but is no schema Hyzer wrote, so it is neither imported nor restored.
+        // Internally consistent (digests and counts match), but it brings code Hyzer never
+        // wrote: it is neither verified, nor imported, nor restored.
+        await #expect(throws: BackupError.self) { _ = try await fixture.stores.backups.verify(forged) }
         await #expect(throws: BackupError.self) { _ = try await fixture.stores.restore(from: forged) }
         let upload = directory.url.appendingPathComponent("upload.tar.gz")
         try FileManager.default.copyItem(at: forged, to: upload)
@@ -66,13 +73,46 @@ import Testing
         let directory = try TemporaryDirectory()
         let fixture = try await Fixture(directory: directory.url)
         let forged = try await Self.forge(fixture, in: directory.url, change)
-        _ = try await fixture.stores.backups.verify(forged)
         let upload = directory.url.appendingPathComponent("upload.tar.gz")
         try FileManager.default.copyItem(at: forged, to: upload)
         await #expect(throws: BackupError.self) { _ = try await fixture.stores.importBackup(upload) }
         await #expect(throws: BackupError.self) { _ = try await fixture.stores.restore(from: forged) }
         let objects = try await fixture.store.pool.read { db in try String.fetchAll(db, sql: "SELECT lower(name) FROM sqlite_master") }
         #expect(!objects.contains { $0.hasPrefix("sqlitex") || $0.hasPrefix("sqlite2") || $0.hasPrefix("sqlite9") })
+    }
+
+    /// A view that never ends, in place of the migrations table: reading it would hold a
+    /// worker thread for ever. It is refused from the schema alone, before anything is read.
+    @Test func aViewThatNeverEndsIsRefusedBeforeItIsRead() async throws {
+        let directory = try TemporaryDirectory()
+        let fixture = try await Fixture(directory: directory.url)
+        let forged = try await Self.forge(fixture, in: directory.url, """
+            ALTER TABLE grdb_migrations RENAME TO kept_migrations;
+            CREATE VIEW grdb_migrations AS WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT CAST(n AS TEXT) AS identifier FROM forever;
+            """, describing: false)
+        let upload = directory.url.appendingPathComponent("upload.tar.gz")
+        try FileManager.default.copyItem(at: forged, to: upload)
+        let outcome = try await Self.within(30) {
+            do {
+                _ = try await fixture.stores.importBackup(upload)
+                return "imported"
+            } catch let BackupError.damaged(reason) {
+                return reason
+            }
+        }
+        #expect(outcome.contains("view grdb_migrations"), "\(outcome)")
+        await #expect(throws: BackupError.self) { _ = try await fixture.stores.backups.verify(forged) }
+    }
+
+    /// Runs `body`, failing (instead of hanging the suite) past `seconds`.
+    static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask { try await Task.sleep(for: .seconds(seconds)); return nil }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw CancellationError() }
+            return value
+        }
     }
 
     /// What an attacker's upload would carry: restored through the CLI's path over a damaged

@@ -48,7 +48,9 @@ def test_version():
 
 
 def test_connections_beyond_the_limit_wait_their_turn(servers):
-    server = servers.server("limits-max-connections", extra=["--cloud", "none", "--backup-interval", "off", "--max-connections", "3"])
+    server = servers.server("limits-max-connections", extra=["--cloud", "none", "--backup-interval", "off", "--max-connections", "3",
+                                                                    # the three are one client here: no share per client
+                                                                    "--max-streams-per-client", "0"])
     assert server.start()
     held = []
     try:

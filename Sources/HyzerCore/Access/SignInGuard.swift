@@ -68,6 +68,17 @@ public struct SignInGuard: Sendable {
         }
     }
 
+    /// An attempt that was counted but never checked (the server was too busy to check it):
+    /// it is taken back, so a flood of unchecked attempts cannot lock anyone out.
+    public mutating func withdraw(handle: String, stamp: String, address: String) {
+        let keys = Self.keys(handle: handle, stamp: stamp, address: address)
+        for key in [keys.pair, keys.address, keys.handle] {
+            guard var recent = failures[key], !recent.isEmpty else { continue }
+            recent.removeLast()
+            failures[key] = recent.nilIfEmpty
+        }
+    }
+
     private mutating func recent(_ key: String, _ now: Date) -> [Date] {
         let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }
         failures[key] = recent.nilIfEmpty

@@ -83,6 +83,7 @@ enum BackupArchive {
             guard names.contains(expected.name) else { throw BackupError.damaged("\(expected.name) is missing") }
             guard try size(of: copy) == expected.bytes else { throw BackupError.damaged("\(expected.name) has the wrong size") }
             guard try sha256(of: copy) == expected.sha256 else { throw BackupError.damaged("\(expected.name) does not match its SHA-256") }
+            try refuseForeignCode(copy, name: expected.name)
             try checkIntegrity(copy, name: expected.name)
             let found = try describe(copy, name: expected.name)
             guard found.counts == expected.counts else {
@@ -101,6 +102,25 @@ enum BackupArchive {
         }
         progress(BackupProgress(step: "verified", done: archiveBytes, total: archiveBytes))
         return manifest
+    }
+
+    /// Views and triggers are the schema's only objects that run queries. A crafted file could
+    /// bring one that never ends (a recursive view in place of the migrations table), so before
+    /// anything but the schema is read, a copy may hold no view and no trigger but Hyzer's own,
+    /// exactly as its migrator writes them (the full schema is compared after migrating).
+    static func refuseForeignCode(_ copy: URL, name: String) throws {
+        let queue = try DatabaseQueue(path: copy.path)
+        defer { try? queue.close() }
+        let code: Set<String>
+        do {
+            code = Set(try queue.read(StoreFile.codeObjects))
+        } catch let error as DatabaseError {
+            throw BackupError.damaged("\(name) cannot be read: \(error.message ?? "\(error)")")
+        }
+        let own = Set(try StoreFile.expectedCode(migrator(for: name)))
+        if let foreign = code.subtracting(own).sorted().first {
+            throw BackupError.damaged("\(name) holds \(foreign.split(separator: " ").prefix(2).joined(separator: " ")), which Hyzer does not write")
+        }
     }
 
     /// The device a copy of `sync.sqlite` belongs to, if it has one.

@@ -17,6 +17,10 @@ actor SignInThrottle {
         guardian.succeeded(handle: handle, stamp: stamp, address: address)
     }
 
+    func withdraw(handle: String, stamp: String, address: String) {
+        guardian.withdraw(handle: handle, stamp: stamp, address: address)
+    }
+
     /// Seconds to wait before this address may sign up again, or nil to go ahead.
     func join(from address: String) -> Int? {
         joins.attempt(address)

@@ -38,7 +38,7 @@ struct AccountController {
         let found = try await accounts.player(handle: form.handle ?? "")
         // A new password (a reset) starts the counts over.
         let stamp = String(found?.passwordHash?.suffix(22) ?? "")
-        let address = context.clientAddress
+        let address = TrustedProxies.limitKey(context.clientAddress)
         let delay: Double
         switch await throttle.attempt(handle: handle, stamp: stamp, address: address) {
         case .refuse(let wait):
@@ -50,7 +50,15 @@ struct AccountController {
         case .proceed(let delayOnFailure):
             delay = delayOnFailure
         }
-        guard let player = try await accounts.verify(found, password: form.password ?? "") else {
+        let verified: Player?
+        do {
+            verified = try await accounts.verify(found, password: form.password ?? "")
+        } catch let busy as PasswordWork.Busy {
+            // Not checked, so not a failure: a flood that fills the line must not lock anyone out.
+            await throttle.withdraw(handle: handle, stamp: stamp, address: address)
+            throw busy
+        }
+        guard let player = verified else {
             // A handle guessed at from many places answers its wrong passwords ever more slowly.
             if delay > 0 { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) }
             var state = FormState(values: ["handle": form.handle ?? ""])
@@ -119,15 +127,6 @@ struct AccountController {
         let form = try await request.decode(as: AccountForm.self, context: context)
         let invite = form.invite ?? ""
         let page = try await joinPage(invite: invite, form: FormState(values: form.values))
-        // Each sign-up costs a bcrypt hash: one address may not make them without end.
-        if let wait = await throttle.join(from: context.clientAddress) {
-            var page = page
-            page.form = FormState(values: form.values)
-            page.form.message = "Too many sign-ups from here. Try again in \(Self.minutes(wait))."
-            var response = try renderer.page(page, "join", status: .tooManyRequests).response(from: request, context: context)
-            response.headers[.retryAfter] = String(wait)
-            return response
-        }
         do {
             let link = invite.isEmpty ? nil : try await stores.operational.link(invite, kind: .invite)
             if let link, let claimed = link.playerID {
@@ -141,6 +140,16 @@ struct AccountController {
                 try await begin(player, context: context)
             } else {
                 try Self.check(form)
+                // An open sign-up costs a bcrypt hash: one address (an IPv6 /64) may not make
+                // them without end. (An invite is used once: it bounds itself.)
+                if invite.isEmpty, let wait = await throttle.join(from: TrustedProxies.limitKey(context.clientAddress)) {
+                    var page = page
+                    page.form = FormState(values: form.values)
+                    page.form.message = "Too many sign-ups from here. Try again in \(Self.minutes(wait))."
+                    var response = try renderer.page(page, "join", status: .tooManyRequests).response(from: request, context: context)
+                    response.headers[.retryAfter] = String(wait)
+                    return response
+                }
                 if !invite.isEmpty {
                     guard try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
                 }

@@ -249,7 +249,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// (an async read of the session and settings), then the stream opens or is refused.
     private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {
         state = .authorizing(request.topic)
-        let client = proxies.client(peer: context.channel.remoteAddress?.ipAddress ?? "unknown", fields: request.head.headerFields)
+        let client = TrustedProxies.limitKey(proxies.client(peer: context.channel.remoteAddress?.ipAddress ?? "unknown", fields: request.head.headerFields))
         switch shares.take(for: client) {
         case .clientFull(let limit):
             refuse(.tooManyRequests, "This address has \(limit) live streams open, the most one client may. Close some pages and try again.\n",

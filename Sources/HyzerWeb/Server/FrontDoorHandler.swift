@@ -27,6 +27,10 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let hosts: AllowedHosts
     private let headTimeout: TimeAmount
+    private let shares: StreamShares
+    private let proxies: TrustedProxies
+    /// The peer whose connection share this connection holds.
+    private var heldConnection: String?
     private var headDeadline: Scheduled<Void>?
     private var sawHead = false
     /// Requests passed on whose responses have not ended.
@@ -37,21 +41,50 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var bodyCheck: Scheduled<Void>?
     private var bodyBytes = 0
 
-    init(hosts: AllowedHosts, headTimeout: TimeAmount) {
+    init(hosts: AllowedHosts, headTimeout: TimeAmount, shares: StreamShares, proxies: TrustedProxies) {
         self.hosts = hosts
         self.headTimeout = headTimeout
+        self.shares = shares
+        self.proxies = proxies
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { startHeadDeadline(context) }
+        if context.channel.isActive { admit(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        startHeadDeadline(context)
+        admit(context)
         context.fireChannelActive()
     }
 
+    /// A peer over its share of connections is closed at once. A trusted proxy is many
+    /// clients: its connections are not counted.
+    private func admit(_ context: ChannelHandlerContext) {
+        if heldConnection == nil, let peer = context.channel.remoteAddress?.ipAddress,
+           let bytes = TrustedProxies.bytes(of: peer), !proxies.trusts(bytes) {
+            let key = TrustedProxies.limitKey(peer)
+            guard shares.takeConnection(for: key) else {
+                context.close(promise: nil)
+                return
+            }
+            heldConnection = key
+        }
+        startHeadDeadline(context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        giveBackConnection()
+        context.fireChannelInactive()
+    }
+
+    private func giveBackConnection() {
+        guard let peer = heldConnection else { return }
+        heldConnection = nil
+        shares.giveBackConnection(for: peer)
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
+        giveBackConnection()
         headDeadline?.cancel()
         headDeadline = nil
         bodyCheck?.cancel()

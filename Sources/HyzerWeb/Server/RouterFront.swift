@@ -49,11 +49,15 @@ struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
             let problem = Problem(status: .methodNotAllowed, title: "Method not allowed", detail: "\(request.uri.path) takes \(allow).")
             var response = (try? problem.response()) ?? Response(status: .methodNotAllowed)
             response.headers[.allow] = allow
+            // Answered outside the router's middleware: its security headers are added here.
+            response.headers.append(contentsOf: SecurityPolicy.fields)
             return response
         }
+        var headers: HTTPFields = [.allow: allow, .contentType: "text/plain; charset=utf-8"]
+        headers.append(contentsOf: SecurityPolicy.fields)
         return Response(
             status: .methodNotAllowed,
-            headers: [.allow: allow, .contentType: "text/plain; charset=utf-8"],
+            headers: headers,
             body: .init(byteBuffer: ByteBuffer(string: "\(request.method) is not allowed here; this address takes \(allow).\n"))
         )
     }

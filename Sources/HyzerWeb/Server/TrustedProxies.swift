@@ -80,6 +80,15 @@ public struct TrustedProxies: Sendable, Equatable {
         return client(peer: peer, forwarded: fields[values: Self.forwardedFor])
     }
 
+    /// What limits per client count by: an IPv4 address, or an IPv6 address's /64 (one
+    /// subscriber's network: its other 2^64 addresses are not other clients).
+    static func limitKey(_ address: String) -> String {
+        guard var bytes = bytes(of: address) else { return address }
+        guard bytes.count == 16 else { return text(of: bytes) }
+        for index in 8..<16 { bytes[index] = 0 }
+        return text(of: bytes) + "/64"
+    }
+
     /// IPv4 as 4 bytes, IPv6 as 16; an IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`, as a
     /// dual-stack socket reports it) as its 4.
     static func bytes(of text: String) -> [UInt8]? {
