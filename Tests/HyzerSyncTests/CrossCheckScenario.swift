@@ -15,8 +15,8 @@ extension Scenarios {
         let (round, players) = try await a.setUpRound()
         let card = Card(id: UUID(), name: "Card 1", startingHole: 1, playerIDs: players)
         _ = try await a.domain.setCards([card], of: round)
-        await a.sync()
-        await b.sync()
+        await a.settle()
+        await b.settle()
 
         let ann = Identity(playerID: players[0], handle: "ann", displayName: "Ann", role: .athlete)
         let ben = Identity(playerID: players[1], handle: "ben", displayName: "Ben", role: .athlete)
@@ -27,9 +27,9 @@ extension Scenarios {
         // Offline: neither device syncs between the two entries.
         try await hole(a, ann, [3, 3, 4])
         try await hole(b, ben, [3, 3, 5])
-        await a.sync()
-        await b.sync()
-        await a.sync()
+        await a.settle()
+        await b.settle()
+        await a.settle()
 
         let onA = try await a.standings(round), onB = try await b.standings(round)
         #expect(onA == onB)
@@ -40,8 +40,8 @@ extension Scenarios {
 
         // Ben looks again and agrees with Ann: his correction of his own entry ends it.
         try await hole(b, ben, [3, 3, 4])
-        await b.sync()
-        await a.sync()
+        await b.settle()
+        await a.settle()
         let afterA = try await a.standings(round), afterB = try await b.standings(round)
         #expect(afterA.conflicts.isEmpty && afterB.conflicts.isEmpty)
         #expect(afterA == afterB)
@@ -50,8 +50,8 @@ extension Scenarios {
         // Ann finishes her card on A and signs; on B, Ben can no longer change her scores.
         for number in 2...9 { try await hole(a, ann, [3, 3, 3], hole: number) }
         _ = try await a.domain.sign(playerID: players[0], in: round, by: ann)
-        await a.sync()
-        await b.sync()
+        await a.settle()
+        await b.settle()
         await #expect(throws: ScoreRejection.signed("Ann")) {
             _ = try await b.domain.recordCardHole([DomainStore.CardEntry(playerID: players[0], strokes: .count(2))], hole: 2, card: card.id, in: round, by: ben)
         }

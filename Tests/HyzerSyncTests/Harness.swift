@@ -33,6 +33,20 @@ struct Device {
         await engine.pullChanges()
     }
 
+    /// `sync()` until it succeeds: every local change pushed, a pull without error. Where a
+    /// scenario's cloud is up, a sync that failed on a loaded machine (a connect that timed out
+    /// while the whole suite runs on two cores) is tried again instead of failing the scenario.
+    func settle(attempts: Int = 20) async {
+        for _ in 0..<attempts {
+            await sync()
+            let status = await engine.status()
+            let counts = status.counts
+            if status.state == .idle, counts.pending + counts.inFlight + counts.failed == 0 { return }
+            try? await engine.retryFailed()
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     func standings(_ round: UUID) async throws -> Standings {
         try await domain.snapshot(of: round).board.standings
     }
