@@ -61,18 +61,19 @@ public struct SignInGuard: Sendable {
     public mutating func succeeded(handle: String, stamp: String, address: String) {
         let keys = Self.keys(handle: handle, stamp: stamp, address: address)
         failures[keys.pair] = nil
-        for key in [keys.address, keys.handle] {
-            guard var recent = failures[key], !recent.isEmpty else { continue }
-            recent.removeLast()
-            failures[key] = recent.nilIfEmpty
-        }
+        takeBack([keys.address, keys.handle])
     }
 
     /// An attempt that was counted but never checked (the server was too busy to check it):
     /// it is taken back, so a flood of unchecked attempts cannot lock anyone out.
     public mutating func withdraw(handle: String, stamp: String, address: String) {
         let keys = Self.keys(handle: handle, stamp: stamp, address: address)
-        for key in [keys.pair, keys.address, keys.handle] {
+        takeBack([keys.pair, keys.address, keys.handle])
+    }
+
+    /// The newest attempt counted against each key, taken back.
+    private mutating func takeBack(_ keys: [String]) {
+        for key in keys {
             guard var recent = failures[key], !recent.isEmpty else { continue }
             recent.removeLast()
             failures[key] = recent.nilIfEmpty

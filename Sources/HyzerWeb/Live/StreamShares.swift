@@ -68,5 +68,4 @@ final class StreamShares: Sendable {
         }
     }
 
-    var open: Int { state.withLock { $0.open } }
 }

@@ -5,22 +5,24 @@ import Hummingbird
 /// another type, no page is framed (the TV may be, from origins a setting names), and
 /// links leak no paths to other sites.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The policy for `/tv` (its `frame-ancestors` as the operator allows embedding) and for
-    /// every other response (`'none'`), each written once rather than per request.
-    private let tvPolicy: String
-    private let policy = SecurityPolicy.text(frameAncestors: "'none'")
+    /// The headers of `/tv` (its `frame-ancestors` as the operator allows embedding, and no
+    /// `X-Frame-Options` unless that is `'none'`) and of every other response
+    /// (`SecurityPolicy.fields`, as the answers made outside the router carry them), each
+    /// written once rather than per request.
+    private let tvFields: HTTPFields
 
     init(tvFrameAncestors: String) {
-        tvPolicy = SecurityPolicy.text(frameAncestors: tvFrameAncestors)
+        var fields = SecurityPolicy.fields
+        fields[.contentSecurityPolicy] = SecurityPolicy.text(frameAncestors: tvFrameAncestors)
+        if fields[.contentSecurityPolicy] != SecurityPolicy.fields[.contentSecurityPolicy] { fields[SecurityPolicy.frameOptions] = nil }
+        tvFields = fields
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        let isTV = request.uri.path == "/tv"
-        response.headers[.contentSecurityPolicy] = isTV ? tvPolicy : policy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[SecurityPolicy.referrerPolicy] = "same-origin"
-        if !isTV || tvPolicy == policy { response.headers[SecurityPolicy.frameOptions] = "DENY" }
+        for field in request.uri.path == "/tv" ? tvFields : SecurityPolicy.fields {
+            response.headers[field.name] = field.value
+        }
         return response
     }
 }
