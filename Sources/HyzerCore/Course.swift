@@ -19,6 +19,8 @@ public struct Course: Identifiable, Hashable, Sendable {
     public var holes: [Hole]
     public var createdAt: Date
     public var updatedAt: HLC
+    /// Removed while rounds were played on it: those keep it, new rounds cannot choose it.
+    public var archived = false
 
     public static let holeCountRange = 1...36
     public static let parRange = 2...8

@@ -48,6 +48,9 @@ public struct Player: Identifiable, Hashable, Sendable {
     public var disabled: Bool
     /// The device the player was created on.
     public var originDeviceID: UUID?
+    /// Removed by a coach while scores still refer to them: kept in results and sync, gone
+    /// from pickers and lists, and unable to sign in.
+    public var archived = false
 
     public init(
         id: UUID, displayName: String, handle: Handle, role: Role, cloudRecordName: String? = nil, createdAt: Date, updatedAt: HLC,
@@ -65,7 +68,7 @@ public struct Player: Identifiable, Hashable, Sendable {
         self.originDeviceID = originDeviceID
     }
 
-    public var canSignIn: Bool { passwordHash != nil && !disabled }
+    public var canSignIn: Bool { passwordHash != nil && !disabled && !archived }
 }
 
 /// What a person submits to create a player, before it is checked.

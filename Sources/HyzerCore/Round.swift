@@ -30,8 +30,21 @@ public struct Round: Identifiable, Hashable, Sendable {
     public var divisions: [UUID: String]
     /// The groups that play and score together.
     public var cards: [Card]
+    /// Removed while it has scores: its results stay, the home page and the TV leave it out.
+    public var archived = false
+    /// Players who left the round after scoring: they stay on the card as history and count
+    /// as did-not-finish (a player withdrawn before scoring leaves the round altogether).
+    public var withdrawn: Set<UUID> = []
 
     public static let playerCountRange = 1...200
+
+    /// A round's new name, checked as the new-round form checks it.
+    public static func validatedName(_ raw: String?) throws(FieldErrors) -> String {
+        var errors = FieldErrors()
+        let name = TextRules.name(raw, field: "name", label: "Round name", maxLength: 80, into: &errors)
+        try errors.throwIfAny()
+        return name
+    }
 
     public init(
         id: UUID, name: String, courseID: UUID, playerIDs: [UUID], status: RoundStatus,

@@ -179,6 +179,31 @@ enum DomainMigrations {
             try db.create(index: "outbox_by_status", on: "outbox", columns: ["status", "nextAttemptAt"])
             try db.create(index: "outbox_by_sequence", on: "outbox", columns: ["sequence"])
         }
+        // Editing and removing: players, courses, events and rounds can be archived (hidden
+        // from pickers and lists, kept in results and sync); a record nothing refers to is
+        // deleted instead and leaves a tombstone, so the removal syncs and an older copy
+        // arriving later is not brought back. A player withdrawn from a round with scores stays
+        // in it, marked. Edits and removals are kept in an audit log (local, like accounts').
+        migrator.registerMigration("v6-editing") { db in
+            for table in ["players", "courses", "events", "rounds"] {
+                try db.alter(table: table) { t in t.add(column: "archived", .boolean).notNull().defaults(to: false) }
+            }
+            try db.alter(table: "round_players") { t in t.add(column: "withdrawn", .boolean).notNull().defaults(to: false) }
+            try db.create(table: "tombstones") { t in
+                t.column("recordType", .text).notNull()
+                t.column("recordID", .text).notNull()
+                t.column("removedAt", .text).notNull()
+                t.primaryKey(["recordType", "recordID"])
+            }
+            try db.create(table: "change_audit") { t in
+                t.primaryKey("id", .text)
+                t.column("at", .datetime).notNull().indexed()
+                t.column("actorID", .text)
+                t.column("recordType", .text).notNull()
+                t.column("recordID", .text).notNull()
+                t.column("change", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -112,7 +112,7 @@ extension DomainStore {
     /// The canonical player with this handle, for signing in.
     public func player(handle: Handle) async throws -> Player? {
         try await pool.read { db in
-            try PlayerRecord.filter(Column("handle") == handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
+            try PlayerRecord.filter(Column("handle") == handle.value && Column("aliasOf") == nil && Column("archived") == false).fetchOne(db)?.domain()
         }
     }
 
@@ -124,7 +124,7 @@ extension DomainStore {
         let (kept, count) = identities.lookup(id)
         if let kept { return kept }
         let identity = try await player(id).flatMap { player in
-            player.disabled ? nil : Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
+            player.disabled || player.archived ? nil : Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
         }
         identities.keep(identity, for: id, readAt: count)
         return identity
@@ -134,8 +134,8 @@ extension DomainStore {
         try await pool.read { db in try Self.enabledAdmins(db) > 0 }
     }
 
-    private static func enabledAdmins(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM players WHERE role = 'admin' AND disabled = 0 AND aliasOf IS NULL") ?? 0
+    static func enabledAdmins(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM players WHERE role = 'admin' AND disabled = 0 AND archived = 0 AND aliasOf IS NULL") ?? 0
     }
 
     // MARK: Cloud identity
@@ -197,7 +197,7 @@ extension DomainStore {
     /// Everyone, canonical players first with their aliases, by name.
     public func users() async throws -> [UserEntry] {
         try await pool.read { db in
-            let records = try PlayerRecord.order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
+            let records = try PlayerRecord.filter(Column("archived") == false).order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
             var aliases: [String: [Player]] = [:]
             for record in records { if let canonical = record.aliasOf { aliases[canonical, default: []].append(try record.domain()) } }
             return try records.filter { $0.aliasOf == nil }.map { UserEntry(player: try $0.domain(), aliases: aliases[$0.id] ?? []) }

@@ -40,7 +40,7 @@ extension DomainStore {
     }
 
     public func events() async throws -> [Event] {
-        try await pool.read { db in try EventRecord.order(Column("createdAt").desc).fetchAll(db).map { try $0.domain() } }
+        try await pool.read { db in try EventRecord.filter(Column("archived") == false).order(Column("createdAt").desc).fetchAll(db).map { try $0.domain() } }
     }
 
     public func eventSnapshot(_ id: UUID) async throws -> EventSnapshot {

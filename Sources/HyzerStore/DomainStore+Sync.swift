@@ -74,6 +74,9 @@ extension DomainStore {
     // MARK: Pushing
 
     static func cloudRecord(_ type: RecordType, _ id: String, _ db: Database) throws -> CloudRecord? {
+        if Removals.removable(type), let removed = try tombstone(type, id, db) {
+            return CloudRecord(type: type, id: id, hlc: removed, payload: try RecordCoding.encode(RemovalPayload()))
+        }
         switch type {
         case .player:
             guard let player = try PlayerRecord.fetchOne(db, key: id)?.domain() else { return nil }
@@ -101,10 +104,29 @@ extension DomainStore {
         }
     }
 
+    /// When this device deleted (or learnt of the deletion of) a record, if it did.
+    static func tombstone(_ type: RecordType, _ id: String, _ db: Database) throws -> HLC? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT removedAt FROM tombstones WHERE recordType = ? AND recordID = ?"), arguments: [type.rawValue, id])
+            .flatMap(HLC.init)
+    }
+
+    /// True when a deletion at least as new as `hlc` is recorded here: an older copy of the
+    /// record must not come back. A newer copy (edited elsewhere after) lifts the tombstone.
+    static func buried(_ type: RecordType, _ id: String, olderThan hlc: HLC, _ db: Database) throws -> Bool {
+        guard let removed = try tombstone(type, id, db) else { return false }
+        if removed >= hlc { return true }
+        try db.execute(sql: "DELETE FROM tombstones WHERE recordType = ? AND recordID = ?", arguments: [type.rawValue, id])
+        return false
+    }
+
     /// Every record's version, to find local changes a crash kept out of the outbox.
     public func recordVersions() async throws -> [(RecordType, String, HLC)] {
         try await pool.read { db in
             var result: [(RecordType, String, HLC)] = []
+            let removals = try Row.fetchCursor(db, sql: "SELECT recordType, recordID, removedAt FROM tombstones")
+            while let row = try removals.next() {
+                if let type = RecordType(rawValue: row[0]), let hlc = HLC(row[2]) { result.append((type, row[1], hlc)) }
+            }
             for (type, table, version) in VersionedTables.all {
                 let rows = try Row.fetchCursor(db, sql: "SELECT id, \(version) FROM \(table)")
                 while let row = try rows.next() {
@@ -211,6 +233,7 @@ extension DomainStore {
         case .player(let player):
             let id = player.id.text
             if let local = try PlayerRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= player.updatedAt { return false }
+            if try buried(.player, id, olderThan: player.updatedAt, db) { return false }
             // The same handle on another player is the same person created on two devices
             // apart: `savePlayer` merges them into one identity, keeping both records.
             try savePlayer(player, db)
@@ -219,11 +242,8 @@ extension DomainStore {
         case .course(let course):
             let id = course.id.text
             if let local = try CourseRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= course.updatedAt { return false }
-            try CourseRecord(id: id, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description).save(db)
-            try db.execute(sql: "DELETE FROM course_holes WHERE courseID = ?", arguments: [id])
-            for hole in course.holes {
-                try HoleRecord(courseID: id, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
-            }
+            if try buried(.course, id, olderThan: course.updatedAt, db) { return false }
+            try saveCourse(course, db)
             let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ?", arguments: [id])
             result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
             return true
@@ -232,6 +252,7 @@ extension DomainStore {
             let id = round.id.text
             let local = try RoundRecord.fetchOne(db, key: id)
             if let local, let stamp = HLC(local.updatedAt), stamp >= round.updatedAt { return false }
+            if try buried(.round, id, olderThan: round.updatedAt, db) { return false }
             try RoundRecord(round, version: local?.version ?? 0).save(db)
             try RoundRecord.writePlayers(of: round, db)
             result.rounds.insert(round.id)
@@ -240,6 +261,7 @@ extension DomainStore {
         case .event(let event):
             let id = event.id.text
             if let local = try EventRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= event.updatedAt { return false }
+            if try buried(.event, id, olderThan: event.updatedAt, db) { return false }
             try EventRecord(event).save(db)
             // Its rounds' boards show the event's divisions and playoff.
             let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [id])
@@ -250,6 +272,15 @@ extension DomainStore {
             try SignatureRecord(signature).insert(db, onConflict: .ignore)
             guard db.changesCount > 0 else { return false }
             result.rounds.insert(signature.roundID)
+            return true
+
+        case .removed(let type, let id, let hlc):
+            let table = try Self.table(of: type)
+            if let local = try String.fetchOne(db, sql: "SELECT updatedAt FROM \(table) WHERE id = ?", arguments: [id]).flatMap(HLC.init), local >= hlc { return false }
+            if let removed = try tombstone(type, id, db), removed >= hlc { return false }
+            if type == .round { result.rounds.remove(UUID(text: id) ?? UUID()) }
+            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
+            try db.execute(sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)", arguments: [type.rawValue, id, hlc.description])
             return true
 
         case .clubSettings(let offered):

@@ -62,7 +62,7 @@ public final class DomainStore: Sendable {
     /// The newest HLC stored anywhere, so a restart never issues a reading older than one
     /// already written, even if the wall clock went back.
     static func latestClockReading(_ db: Database) throws -> HLC? {
-        let sql = VersionedTables.all.map { "SELECT MAX(\($0.version)) FROM \($0.table)" }.joined(separator: " UNION ALL ")
+        let sql = (VersionedTables.all.map { "SELECT MAX(\($0.version)) FROM \($0.table)" } + ["SELECT MAX(removedAt) FROM tombstones"]).joined(separator: " UNION ALL ")
         let texts = try String?.fetchAll(db, sql: sql)
         return texts.compactMap { $0.flatMap(HLC.init) }.max()
     }
@@ -89,7 +89,7 @@ public final class DomainStore: Sendable {
     /// Players to choose from: one per person (aliases are left out).
     public func players() async throws -> [Player] {
         try await pool.read { db in
-            try PlayerRecord.filter(Column("aliasOf") == nil)
+            try PlayerRecord.filter(Column("aliasOf") == nil && Column("archived") == false)
                 .order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try $0.domain() }
         }
     }
@@ -99,27 +99,34 @@ public final class DomainStore: Sendable {
     public func createCourse(_ valid: CourseDraft.Valid) async throws -> Course {
         let course = Course(id: UUID(), name: valid.name, holes: valid.holes, createdAt: now(), updatedAt: tick())
         return try await write(queueing: { [(.course, $0.id.text, $0.updatedAt)] }) { db in
-            try CourseRecord(id: course.id.text, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description).insert(db)
-            for hole in course.holes {
-                try HoleRecord(courseID: course.id.text, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
-            }
+            try Self.saveCourse(course, db)
             return course
         }
     }
 
     public func courses() async throws -> [Course] {
         try await pool.read { db in
-            try CourseRecord.order(Column("name").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try Self.course($0, db) }
+            try CourseRecord.filter(Column("archived") == false).order(Column("name").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try Self.course($0, db) }
+        }
+    }
+
+    /// One course, archived or not.
+    public func course(_ id: UUID) async throws -> Course {
+        try await pool.read { db in
+            guard let record = try CourseRecord.fetchOne(db, key: id.text) else { throw StoreError.notFound("Course") }
+            return try Self.course(record, db)
         }
     }
 
     static func course(_ record: CourseRecord, _ db: Database) throws -> Course {
         let holes = try HoleRecord.filter(Column("courseID") == record.id).order(Column("number")).fetchAll(db)
-        return Course(
+        var course = Course(
             id: try StoredValue.uuid(record.id, "courses.id"), name: record.name,
             holes: holes.map { Hole(number: $0.number, par: $0.par, distance: $0.distance) },
             createdAt: record.createdAt, updatedAt: try StoredValue.hlc(record.updatedAt, "courses.updatedAt")
         )
+        course.archived = record.archived
+        return course
     }
 
     // MARK: Rounds
@@ -180,6 +187,7 @@ public final class DomainStore: Sendable {
                 SELECT r.id, r.name, r.status, r.startedAt, r.createdAt, c.name AS courseName,
                        (SELECT COUNT(*) FROM round_players p WHERE p.roundID = r.id) AS playerCount
                 FROM rounds r JOIN courses c ON c.id = r.courseID
+                WHERE r.archived = 0
                 ORDER BY CASE r.status WHEN 'active' THEN 0 WHEN 'scheduled' THEN 1 ELSE 2 END,
                          COALESCE(r.startedAt, r.createdAt) DESC
                 LIMIT ?
@@ -213,7 +221,8 @@ public final class DomainStore: Sendable {
         let events = try known ?? Self.events(of: roundID, after: 0, aliases: aliases, db).map(\.event)
         var divisions: [String: String] = [:]
         for (id, division) in try RoundRecord.divisions(of: record.id, db) { divisions[aliases[id] ?? id] = division }
-        var round = try record.domain(playerIDs: playerIDs, divisions: divisions)
+        let withdrawn = Set(try RoundRecord.withdrawn(of: record.id, db).map { aliases[$0] ?? $0 })
+        var round = try record.domain(playerIDs: playerIDs, divisions: divisions, withdrawn: withdrawn)
         round.cards = round.cards.map { card in
             var card = card
             card.playerIDs = card.playerIDs.map { aliases[$0.text].flatMap(UUID.init(text:)) ?? $0 }

@@ -36,8 +36,10 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     var originDeviceID: String?
     /// Derived on this device (see `IdentityMerge`), never synced: the canonical player.
     var aliasOf: String?
+    var archived: Bool
 
     init(_ player: Player) {
+        archived = player.archived
         id = player.id.text
         displayName = player.displayName
         handle = player.handle.value
@@ -64,15 +66,18 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         disabled = row["disabled"]
         originDeviceID = row["originDeviceID"]
         aliasOf = row["aliasOf"]
+        archived = row["archived"]
     }
 
     func domain() throws -> Player {
-        Player(
+        var player = Player(
             id: try StoredValue.uuid(id, "players.id"), displayName: displayName, handle: Handle(trusted: handle),
             role: Role(rawValue: role) ?? .athlete, cloudRecordName: cloudRecordName, createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "players.updatedAt"),
             passwordHash: passwordHash, disabled: disabled, originDeviceID: originDeviceID.flatMap(UUID.init(text:))
         )
+        player.archived = archived
+        return player
     }
 }
 
@@ -82,6 +87,7 @@ struct CourseRecord: Codable, FetchableRecord, PersistableRecord {
     var name: String
     var createdAt: Date
     var updatedAt: String
+    var archived = false
 }
 
 struct HoleRecord: Codable, FetchableRecord, PersistableRecord {
@@ -108,8 +114,10 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     var eventID: String?
     /// JSON: a short list that is only ever read whole.
     var cards: String
+    var archived: Bool
 
     init(_ round: Round, version: Int) {
+        archived = round.archived
         eventID = round.eventID?.text
         cards = (try? String(decoding: RecordCoding.encode(round.cards), as: UTF8.self)) ?? "[]"
         id = round.id.text
@@ -125,8 +133,8 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     /// The round with the given players (as stored, or as an alias map reads them).
-    func domain(playerIDs: [String], divisions: [String: String] = [:]) throws -> Round {
-        Round(
+    func domain(playerIDs: [String], divisions: [String: String] = [:], withdrawn: Set<String> = []) throws -> Round {
+        var round = Round(
             id: try StoredValue.uuid(id, "rounds.id"), name: name, courseID: try StoredValue.uuid(courseID, "rounds.courseID"),
             playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
             status: RoundStatus(rawValue: status) ?? .scheduled, startedAt: startedAt, completedAt: completedAt,
@@ -136,6 +144,9 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
             divisions: divisions.reduce(into: [:]) { result, pair in if let id = UUID(text: pair.key), !pair.value.isEmpty { result[id] = pair.value } },
             cards: (try? RecordCoding.decode([Card].self, Data(cards.utf8))) ?? []
         )
+        round.archived = archived
+        round.withdrawn = Set(withdrawn.compactMap(UUID.init(text:)))
+        return round
     }
 
     static func playerIDs(of roundID: String, _ db: Database) throws -> [String] {
@@ -147,10 +158,14 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         return Dictionary(rows.map { ($0["playerID"], $0["division"]) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The round as stored, with its players and divisions.
+    static func withdrawn(of roundID: String, _ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT playerID FROM round_players WHERE roundID = ? AND withdrawn", arguments: [roundID]))
+    }
+
+    /// The round as stored, with its players, divisions and withdrawals.
     static func round(_ id: String, _ db: Database) throws -> Round? {
         guard let record = try fetchOne(db, key: id) else { return nil }
-        return try record.domain(playerIDs: try playerIDs(of: id, db), divisions: try divisions(of: id, db))
+        return try record.domain(playerIDs: try playerIDs(of: id, db), divisions: try divisions(of: id, db), withdrawn: try withdrawn(of: id, db))
     }
 
     /// Replaces the round's players (in order, with their divisions).
@@ -158,7 +173,8 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         let id = round.id.text
         try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [id])
         for (position, playerID) in round.playerIDs.enumerated() {
-            try RoundPlayerRecord(roundID: id, playerID: playerID.text, position: position, division: round.divisions[playerID] ?? "").insert(db)
+            try RoundPlayerRecord(roundID: id, playerID: playerID.text, position: position, division: round.divisions[playerID] ?? "",
+                                  withdrawn: round.withdrawn.contains(playerID)).insert(db)
         }
     }
 }
@@ -183,6 +199,7 @@ struct RoundPlayerRecord: Codable, FetchableRecord, PersistableRecord {
     var playerID: String
     var position: Int
     var division: String
+    var withdrawn: Bool
 }
 
 struct EventRecord: Codable, FetchableRecord, PersistableRecord {
@@ -195,8 +212,10 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     var createdBy: String?
     var createdAt: Date
     var updatedAt: String
+    var archived: Bool
 
     init(_ event: Event) {
+        archived = event.archived
         id = event.id.text
         name = event.name
         divisions = (try? String(decoding: RecordCoding.encode(event.divisions), as: UTF8.self)) ?? "[]"
@@ -207,13 +226,15 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     func domain() throws -> Event {
-        Event(
+        var event = Event(
             id: try StoredValue.uuid(id, "events.id"), name: name,
             divisions: (try? RecordCoding.decode([String].self, Data(divisions.utf8))) ?? [],
             playoffs: (try? RecordCoding.decode([String: Playoff].self, Data(playoffs.utf8))) ?? [:],
             createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "events.updatedAt")
         )
+        event.archived = archived
+        return event
     }
 }
 

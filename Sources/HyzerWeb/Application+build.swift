@@ -169,6 +169,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
     RoundsAPIController(stores: stores).addRoutes(to: api)
     LeagueAPIController(stores: stores).addRoutes(to: api)
+    EditingAPIController(stores: stores).addRoutes(to: api)
     CSVController(stores: stores).addRoutes(pages: pages, api: api)
     try OpenAPIController(resourcesDirectory: config.resourcesDirectory).addRoutes(to: api)
     // Anything else under the API is a 404 problem document, not a page.

@@ -116,6 +116,18 @@ import Testing
         Row(route: "GET /rounds/{id}/cards/edit", method: .get, path: "/rounds/{round}/cards/edit", body: .none, expected: (303, 403, 200, 200)),
         Row(route: "POST /rounds/{id}/cards/edit", method: .post, path: "/rounds/{missing}/cards/edit", body: .form([]), expected: (303, 403, 404, 404)),
         Row(route: "POST /rounds/{id}/cards/plan", method: .post, path: "/rounds/{missing}/cards/plan", body: .form([]), expected: (303, 403, 404, 404)),
+        // editing and removing through the API
+        Row(route: "PATCH /api/v1/players/{id}", method: .patch, path: "/api/v1/players/{missing}", body: .json(#"{"displayName":"X"}"#), expected: (401, 403, 404, 404)),
+        Row(route: "DELETE /api/v1/players/{id}", method: .delete, path: "/api/v1/players/{missing}", body: .none, expected: (401, 403, 404, 404)),
+        Row(route: "PATCH /api/v1/courses/{id}", method: .patch, path: "/api/v1/courses/{missing}", body: .json(#"{"name":"X"}"#), expected: (401, 403, 404, 404)),
+        Row(route: "DELETE /api/v1/courses/{id}", method: .delete, path: "/api/v1/courses/{missing}", body: .none, expected: (401, 403, 404, 404)),
+        Row(route: "PATCH /api/v1/events/{id}", method: .patch, path: "/api/v1/events/{missing}", body: .json(#"{"name":"X"}"#), expected: (401, 403, 404, 404)),
+        Row(route: "DELETE /api/v1/events/{id}", method: .delete, path: "/api/v1/events/{missing}", body: .none, expected: (401, 403, 404, 404)),
+        Row(route: "PATCH /api/v1/rounds/{id}", method: .patch, path: "/api/v1/rounds/{missing}", body: .json(#"{"name":"X"}"#), expected: (401, 403, 404, 404)),
+        Row(route: "DELETE /api/v1/rounds/{id}", method: .delete, path: "/api/v1/rounds/{missing}", body: .none, expected: (401, 403, 404, 404)),
+        Row(route: "POST /api/v1/rounds/{id}/players", method: .post, path: "/api/v1/rounds/{missing}/players", body: .json(#"{"playerID":"{player}"}"#), expected: (401, 403, 404, 404)),
+        Row(route: "DELETE /api/v1/rounds/{id}/players/{playerID}", method: .delete, path: "/api/v1/rounds/{missing}/players/{player}", body: .none, expected: (401, 403, 404, 404)),
+        Row(route: "POST /api/v1/rounds/{id}/reopen", method: .post, path: "/api/v1/rounds/{missing}/reopen", body: .json("{}"), expected: (401, 403, 404, 404)),
         // admin
         Row(route: "GET /admin", method: .get, path: "/admin", body: .none, expected: (303, 403, 403, 200)),
         Row(route: "POST /admin/users/{id}/role", method: .post, path: "/admin/users/{missing}/role", body: .form([("role", "coach")]), expected: (303, 403, 403, 404)),
@@ -169,7 +181,7 @@ import Testing
                         switch row.body {
                         case .none: status = Int(try await actor.execute(uri: path, method: row.method).status.code)
                         case .form(let fields): status = Int(try await actor.postForm(path, fields.map { ($0.0, fill($0.1)) }).status.code)
-                        case .json(let json): status = Int(try await actor.postJSON(path, fill(json)).status.code)
+                        case .json(let json): status = Int(try await actor.postJSON(path, fill(json), method: row.method).status.code)
                         }
                     }
                     if status != row.status(for: who) {

@@ -131,10 +131,10 @@ struct Client: Sendable {
         return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
-    func postJSON(_ uri: String, _ json: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+    func postJSON(_ uri: String, _ json: String, method: HTTPRequest.Method = .post, headers: HTTPFields = [:]) async throws -> TestResponse {
         var headers = headers
         headers[.contentType] = "application/json"
-        return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: json))
+        return try await execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: json))
     }
 
     static func encode(_ text: String) -> String {

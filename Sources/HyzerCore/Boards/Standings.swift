@@ -66,6 +66,8 @@ public struct Standings: Hashable, Sendable {
             }
             // A completed round is over: a player with holes left unscored did not finish it.
             if round.status == .completed && thru < course.holes.count { dnf = true }
+            // A player who withdrew after scoring stays on the board, as did-not-finish.
+            if round.withdrawn.contains(playerID) { dnf = true }
             rows.append(StandingsEntry(
                 position: "", playerID: playerID,
                 displayName: player?.displayName ?? "Unknown player",

@@ -12,6 +12,8 @@ public struct Event: Identifiable, Hashable, Sendable {
     public var createdBy: UUID?
     public var createdAt: Date
     public var updatedAt: HLC
+    /// Removed while rounds belong to it: its results stay, lists and pickers leave it out.
+    public var archived = false
 
     public static let divisionCountRange = 0...20
 

@@ -15,8 +15,11 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
     public var passwordHash: String?
     public var disabled: Bool?
     public var originDeviceID: UUID?
+    /// Absent unless archived, here and in every payload: records keep the bytes they had.
+    public var archived: Bool?
 
     public init(_ player: Player) {
+        archived = player.archived ? true : nil
         id = player.id
         displayName = player.displayName
         handle = player.handle.value
@@ -30,9 +33,11 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
 
     public func player(updatedAt: HLC) -> Player? {
         guard case .success(let handle) = Handle.parse(handle) else { return nil }
-        return Player(id: id, displayName: displayName, handle: handle, role: Role(rawValue: role) ?? .athlete,
-                      cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt,
-                      passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)
+        var player = Player(id: id, displayName: displayName, handle: handle, role: Role(rawValue: role) ?? .athlete,
+                            cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt,
+                            passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)
+        player.archived = archived ?? false
+        return player
     }
 }
 
@@ -41,8 +46,10 @@ public struct CoursePayload: Codable, Hashable, Sendable {
     public var name: String
     public var holes: [Hole]
     public var createdAt: Date
+    public var archived: Bool?
 
     public init(_ course: Course) {
+        archived = course.archived ? true : nil
         id = course.id
         name = course.name
         holes = course.holes
@@ -50,7 +57,9 @@ public struct CoursePayload: Codable, Hashable, Sendable {
     }
 
     public func course(updatedAt: HLC) -> Course {
-        Course(id: id, name: name, holes: holes, createdAt: createdAt, updatedAt: updatedAt)
+        var course = Course(id: id, name: name, holes: holes, createdAt: createdAt, updatedAt: updatedAt)
+        course.archived = archived ?? false
+        return course
     }
 }
 
@@ -69,8 +78,13 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     /// Player id (upper-case text, as every id in payloads) → division name.
     public var divisions: [String: String]?
     public var cards: [Card]?
+    public var archived: Bool?
+    /// Withdrawn players' ids, sorted (so a round always has the same bytes); absent when none.
+    public var withdrawn: [String]?
 
     public init(_ round: Round) {
+        archived = round.archived ? true : nil
+        withdrawn = round.withdrawn.isEmpty ? nil : round.withdrawn.map(\.uppercasedText).sorted()
         eventID = round.eventID
         divisions = round.divisions.isEmpty ? nil : Dictionary(round.divisions.map { ($0.key.uppercasedText, $0.value) }, uniquingKeysWith: { first, _ in first })
         cards = round.cards.isEmpty ? nil : round.cards
@@ -89,9 +103,12 @@ public struct RoundPayload: Codable, Hashable, Sendable {
         let divisions = (divisions ?? [:]).reduce(into: [UUID: String]()) { result, pair in
             if let player = UUID(text: pair.key), let name = Division.validated(pair.value) { result[player] = name }
         }
-        return Round(id: id, name: name, courseID: courseID, playerIDs: playerIDs, status: status, startedAt: startedAt,
-                     completedAt: completedAt, createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt,
-                     eventID: eventID, divisions: divisions, cards: cards ?? [])
+        var round = Round(id: id, name: name, courseID: courseID, playerIDs: playerIDs, status: status, startedAt: startedAt,
+                          completedAt: completedAt, createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt,
+                          eventID: eventID, divisions: divisions, cards: cards ?? [])
+        round.archived = archived ?? false
+        round.withdrawn = Set((withdrawn ?? []).compactMap(UUID.init(text:))).intersection(playerIDs)
+        return round
     }
 }
 
@@ -281,8 +298,10 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public var playoffs: [String: PlayoffPayload]?
     public var createdBy: UUID?
     public var createdAt: Date
+    public var archived: Bool?
 
     public init(_ event: Event) {
+        archived = event.archived ? true : nil
         id = event.id
         name = event.name
         divisions = event.divisions
@@ -294,8 +313,23 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public func event(updatedAt: HLC) -> Event? {
         let divisions = divisions.compactMap(Division.validated)
         guard divisions.count == self.divisions.count, !name.isEmpty else { return nil }
-        return Event(id: id, name: name, divisions: divisions, playoffs: (playoffs ?? [:]).compactMapValues(\.playoff),
-                     createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+        var event = Event(id: id, name: name, divisions: divisions, playoffs: (playoffs ?? [:]).compactMapValues(\.playoff),
+                          createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+        event.archived = archived ?? false
+        return event
+    }
+}
+
+/// What a deleted player, course, event or round leaves in the cloud: a newer version of the
+/// record that says it is gone, so every device removes it and an older copy stays gone.
+public struct RemovalPayload: Codable, Hashable, Sendable {
+    public var removed: Bool
+
+    public init() { removed = true }
+
+    /// True when `data` is a removal (a record's payload never has a `removed` member).
+    public static func isRemoval(_ data: Data) -> Bool {
+        (try? RecordCoding.decode(RemovalPayload.self, data))?.removed == true
     }
 }
 

@@ -10,10 +10,15 @@ public enum RemoteChange: Sendable {
     case clubSettings(ClubSettingsPayload)
     case event(Event)
     case signature(Signature)
+    /// A player, course, event or round deleted on another device (`RemovalPayload`).
+    case removed(RecordType, id: String, hlc: HLC)
 
     /// The value, or nil when the payload is malformed, breaks the domain's rules, or names
     /// another id than its record: such a record is skipped, never half-applied.
     public static func decode(_ record: CloudRecord) -> RemoteChange? {
+        if Removals.removable(record.type), RemovalPayload.isRemoval(record.payload) {
+            return UUID(text: record.id).map { .removed(record.type, id: $0.lowercasedText, hlc: record.hlc) }
+        }
         do {
             switch record.type {
             case .scoreEvent:
@@ -60,6 +65,7 @@ public enum RemoteChange: Sendable {
         case .clubSettings: .clubSettings
         case .event: .event
         case .signature: .signature
+        case .removed(let type, _, _): type
         }
     }
 
@@ -72,6 +78,18 @@ public enum RemoteChange: Sendable {
         case .clubSettings(let settings): settings.newest
         case .event(let event): event.updatedAt
         case .signature(let signature): signature.signedAt
+        case .removed(_, _, let hlc): hlc
+        }
+    }
+}
+
+/// Which records can be removed. Score events and signatures are append-only everywhere;
+/// the club settings always exist.
+public enum Removals {
+    public static func removable(_ type: RecordType) -> Bool {
+        switch type {
+        case .player, .course, .event, .round: true
+        case .scoreEvent, .signature, .clubSettings: false
         }
     }
 }

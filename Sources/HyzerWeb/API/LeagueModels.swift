@@ -12,10 +12,54 @@ struct CourseBody: Decodable {
         var number: Int
         var par: Int
         var distance: Int?
+
+        /// The course form's draft for a list of holes, so the API checks what the form checks.
+        static func draft(name: String?, holes: [HoleBody]) throws(FieldErrors) -> CourseDraft {
+            let numbers = holes.map(\.number)
+            guard numbers == Array(stride(from: 1, through: numbers.count, by: 1)) else {
+                throw FieldErrors("holes", "Holes are numbered 1, 2, 3… in order.")
+            }
+            let distances = holes.map(\.distance)
+            return CourseDraft(
+                name: name, holeCount: String(holes.count), pars: holes.map { String($0.par) }.joined(separator: " "),
+                distances: distances.allSatisfy({ $0 == nil }) ? nil : distances.map { $0.map(String.init) ?? "" }.joined(separator: ",")
+            )
+        }
     }
 
     var name: String?
     var holes: [HoleBody]
+}
+
+// Editing: every field optional, at least one given.
+struct PlayerPatchBody: Decodable {
+    var displayName: String?
+    var handle: String?
+}
+
+struct CoursePatchBody: Decodable {
+    var name: String?
+    var holes: [CourseBody.HoleBody]?
+}
+
+struct EventPatchBody: Decodable {
+    var name: String?
+    var divisions: [String]?
+}
+
+struct RoundPatchBody: Decodable {
+    var name: String?
+}
+
+struct LateArrivalBody: Decodable {
+    var playerID: String
+    var division: String?
+    /// The card to join (optional: a coach can place them later).
+    var cardID: String?
+}
+
+struct ArchivedResponse: ResponseEncodable {
+    var archived: Bool
 }
 
 struct PlayerBody: Decodable {

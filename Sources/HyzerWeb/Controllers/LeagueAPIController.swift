@@ -35,17 +35,7 @@ struct LeagueAPIController {
 
     @Sendable func createCourse(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<CourseResponse> {
         let body = try await request.decodeBody(CourseBody.self, context: context)
-        let numbers = body.holes.map(\.number)
-        guard numbers == Array(stride(from: 1, through: numbers.count, by: 1)) else {
-            throw FieldErrors("holes", "Holes are numbered 1, 2, 3… in order.")
-        }
-        let distances = body.holes.map(\.distance)
-        let draft = CourseDraft(
-            name: body.name, holeCount: String(body.holes.count),
-            pars: body.holes.map { String($0.par) }.joined(separator: " "),
-            distances: distances.allSatisfy({ $0 == nil }) ? nil : distances.map { $0.map(String.init) ?? "" }.joined(separator: ",")
-        )
-        let course = try await stores.domain.createCourse(try draft.validated())
+        let course = try await stores.domain.createCourse(try CourseBody.HoleBody.draft(name: body.name, holes: body.holes).validated())
         return EditedResponse(status: .created, response: CourseResponse(course))
     }
 
