@@ -57,9 +57,9 @@ enum StandingsBench {
         let stores = try await Stores(directory: directory)
         let domain = stores.domain
         let course = try await domain.createCourse(CourseDraft(name: "Bench Park", holeCount: "18").validated())
-        let players = try await domain.createPlayers((0..<200).map { index in
+        let players = try await domain.importPlayers((0..<200).map { index in
             try PlayerDraft(displayName: "Player \(index)", handle: "bench\(index)").validated()
-        })
+        }, actor: nil).created
         return try await body(domain, course, players)
     }
 

@@ -275,20 +275,43 @@ extension DomainStore {
 extension DomainStore {
     // MARK: Imports
 
-    /// Creates every player of a list in one transaction: none if any handle is taken.
-    public func createPlayers(_ list: [PlayerDraft.Valid]) async throws -> [Player] {
+    /// What a player list did: who it added and whose name it corrected.
+    public struct PlayerImport: Sendable {
+        public var created: [Player] = []
+        public var updated: [Player] = []
+        public var unchanged: [Player] = []
+        public var all: [Player] { created + updated + unchanged }
+    }
+
+    /// Imports a player list in one transaction: a handle that is new makes a player; a handle
+    /// that exists updates that player's name (and brings an archived one back). Roles are
+    /// left as they are (they change on /admin, with the audit log).
+    public func importPlayers(_ list: [PlayerDraft.Valid], actor: UUID?) async throws -> PlayerImport {
         let created = now()
-        let players = list.map { valid in
-            Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: tick(), originDeviceID: deviceID)
-        }
-        return try await write(queueing: { $0.map { (.player, $0.id.text, $0.updatedAt) } }) { db in
-            var errors = FieldErrors()
-            for player in players where try PlayerRecord.filter(Column("handle") == player.handle.value).fetchCount(db) > 0 {
-                errors.add("csv", AccountError.handleTaken(player.handle.value).description)
+        let stamps = list.map { _ in tick() }
+        return try await write(queueing: { ($0.created + $0.updated).map { (.player, $0.id.text, $0.updatedAt) } }) { db in
+            var result = PlayerImport()
+            for (valid, stamp) in zip(list, stamps) {
+                let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
+                guard var player = existing else {
+                    let player = Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: stamp, originDeviceID: self.deviceID)
+                    try Self.savePlayer(player, db)
+                    result.created.append(player)
+                    continue
+                }
+                guard player.displayName != valid.displayName || player.archived else {
+                    result.unchanged.append(player)
+                    continue
+                }
+                let change = player.displayName != valid.displayName ? "name “\(player.displayName)” → “\(valid.displayName)” (import)" : "restored (import)"
+                player.displayName = valid.displayName
+                player.archived = false
+                player.updatedAt = stamp
+                try Self.savePlayer(player, db)
+                try Self.audit(.player, player.id, actor: actor, at: created, change, db)
+                result.updated.append(player)
             }
-            try errors.throwIfAny()
-            for player in players { try Self.savePlayer(player, db) }
-            return players
+            return result
         }
     }
 

@@ -16,6 +16,8 @@ public struct AppRequestContext: RequestContext, SessionRequestContext {
     /// The client's address, for throttling sign-ins and sign-ups: the peer's, or the one a
     /// trusted proxy forwarded (set by `ClientAddressMiddleware`).
     public var clientAddress: String
+    /// The club's name, which heads every page (set by `ClubNameMiddleware`).
+    public var clubName = ""
 
     public init(source: Source) {
         coreContext = .init(source: source)

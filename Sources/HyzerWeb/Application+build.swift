@@ -146,6 +146,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     router.add(middleware: CSRFTokenMiddleware(key: web.formTokens, secureCookies: config.secureCookies))
     router.add(middleware: SessionMiddleware(sessionStorage: web.sessions, defaultSessionExpiration: config.sessionLifetime))
     router.add(middleware: IdentityMiddleware(resolver: web.identities))
+    router.add(middleware: ClubNameMiddleware(stores: stores))
     // Error pages show who is signed in, so they render inside the identity middleware.
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     // Serves a file when no route matches (it acts on the router's 404), so it sits inside
@@ -165,6 +166,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     CardPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     EventPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    DirectorPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     TVController(stores: stores, renderer: renderer).addRoutes(to: pages)
     SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
     RoundsAPIController(stores: stores).addRoutes(to: api)

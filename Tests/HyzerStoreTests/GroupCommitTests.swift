@@ -88,7 +88,7 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         let stores = try await Stores(directory: directory.url)
         let domain = stores.domain
         let course = try await domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "18").validated())
-        let players = try await domain.createPlayers((0..<32).map { try PlayerDraft(displayName: "Player \($0)", handle: "player\($0)").validated() })
+        let players = try await domain.importPlayers((0..<32).map { try PlayerDraft(displayName: "Player \($0)", handle: "player\($0)").validated() }, actor: nil).created
         let round = try await domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
         let start = try await domain.snapshot(of: round.id).version
         let pendingBefore = try await stores.outbox.counts().pending

@@ -150,7 +150,7 @@ import Testing
         try await withApp { client in
             let roundID = try await client.demoRoundID()
             let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
-            _ = try await client.postForm("/rounds/\(roundID)/complete", [])
+            _ = try await client.postForm("/rounds/\(roundID)/complete", [("confirm", "yes")])
             let response = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":3}"#)
             #expect(response.status == .conflict)
             #expect(try response.json()["detail"] as? String == "This round is completed: scores can no longer be entered.")

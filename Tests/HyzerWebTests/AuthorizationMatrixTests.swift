@@ -116,6 +116,30 @@ import Testing
         Row(route: "GET /rounds/{id}/cards/edit", method: .get, path: "/rounds/{round}/cards/edit", body: .none, expected: (303, 403, 200, 200)),
         Row(route: "POST /rounds/{id}/cards/edit", method: .post, path: "/rounds/{missing}/cards/edit", body: .form([]), expected: (303, 403, 404, 404)),
         Row(route: "POST /rounds/{id}/cards/plan", method: .post, path: "/rounds/{missing}/cards/plan", body: .form([]), expected: (303, 403, 404, 404)),
+        // the director's pages
+        Row(route: "GET /courses", method: .get, path: "/courses", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "GET /courses/{id}/edit", method: .get, path: "/courses/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
+        Row(route: "POST /courses/{id}", method: .post, path: "/courses/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
+        Row(route: "POST /courses/{id}/remove", method: .post, path: "/courses/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+        Row(route: "GET /players", method: .get, path: "/players", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "GET /players/{id}/edit", method: .get, path: "/players/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
+        Row(route: "POST /players/{id}", method: .post, path: "/players/{missing}", body: .form([("displayName", "X")]), expected: (303, 403, 404, 404)),
+        Row(route: "POST /players/{id}/remove", method: .post, path: "/players/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+        Row(route: "GET /players/import", method: .get, path: "/players/import", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /players/import", method: .post, path: "/players/import", body: .form([("csv", "")]), expected: (303, 403, 422, 422)),
+        Row(route: "GET /events", method: .get, path: "/events", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /events/{id}/edit", method: .get, path: "/events/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
+        Row(route: "POST /events/{id}", method: .post, path: "/events/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
+        Row(route: "POST /events/{id}/remove", method: .post, path: "/events/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+        Row(route: "GET /rounds/{id}/edit", method: .get, path: "/rounds/{round}/edit", body: .none, expected: (303, 403, 200, 200)),
+        Row(route: "POST /rounds/{id}", method: .post, path: "/rounds/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
+        Row(route: "POST /rounds/{id}/remove", method: .post, path: "/rounds/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+        Row(route: "POST /rounds/{id}/players", method: .post, path: "/rounds/{missing}/players", body: .form([("playerID", "{player}")]), expected: (303, 403, 404, 404)),
+        Row(route: "POST /rounds/{id}/players/{playerID}/withdraw", method: .post, path: "/rounds/{missing}/players/{player}/withdraw", body: .form([]), expected: (303, 403, 404, 404)),
+        Row(route: "GET /rounds/{id}/complete", method: .get, path: "/rounds/{missing}/complete", body: .none, expected: (303, 403, 404, 404)),
+        Row(route: "POST /rounds/{id}/reopen", method: .post, path: "/rounds/{missing}/reopen", body: .form([]), expected: (303, 403, 404, 404)),
+        Row(route: "GET /rounds/{id}/results/import", method: .get, path: "/rounds/{missing}/results/import", body: .none, expected: (303, 403, 404, 404)),
+        Row(route: "POST /rounds/{id}/results/import", method: .post, path: "/rounds/{missing}/results/import", body: .form([("csv", "")]), expected: (303, 403, 404, 404)),
         // editing and removing through the API
         Row(route: "PATCH /api/v1/players/{id}", method: .patch, path: "/api/v1/players/{missing}", body: .json(#"{"displayName":"X"}"#), expected: (401, 403, 404, 404)),
         Row(route: "DELETE /api/v1/players/{id}", method: .delete, path: "/api/v1/players/{missing}", body: .none, expected: (401, 403, 404, 404)),
@@ -140,6 +164,8 @@ import Testing
         Row(route: "GET /admin/backups/{name}", method: .get, path: "/admin/backups/hyzer-missing.tar.gz", body: .none, expected: (303, 403, 403, 404)),
         Row(route: "GET /admin/backups/{name}/restore", method: .get, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .none, expected: (303, 403, 403, 404)),
         Row(route: "POST /admin/backups/{name}/restore", method: .post, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .form([]), expected: (303, 403, 403, 404)),
+        // Last: it takes the demo round (archived) that rows above use.
+        Row(route: "POST /admin/demo/remove", method: .post, path: "/admin/demo/remove", body: .form([]), expected: (303, 403, 403, 303)),
     ] + ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"].map {
         // The API's catch-all: anything else under /api/v1 is a 404 problem for everyone.
         Row(route: "\($0) /api/v1/**", method: HTTPRequest.Method(rawValue: $0) ?? .get, path: "/api/v1/nothing", body: .none, expected: (404, 404, 404, 404))

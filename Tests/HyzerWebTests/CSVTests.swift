@@ -77,13 +77,21 @@ import Testing
             let bom = try await Self.postCSV(client, "/api/v1/players/import", "\u{FEFF}Name,Handle\r\nBo Mark,bo.mark\r\n")
             #expect(bom.status == .created)
 
-            // Not CSV: 415. A player list with a taken handle: 422 and no player created.
+            // Not CSV: 415. A player list with one bad line: 422 and nobody created or renamed.
             let json = try await client.postJSON("/api/v1/rounds/\(roundID)/results", "{}")
             #expect(json.status == .unsupportedMediaType)
-            let count = try #require(try await client.get("/api/v1/players").json()["players"] as? [Any]).count
-            let taken = try await Self.postCSV(client, "/api/v1/players/import", "name,handle\nNew One,new.one\nAgain,\(handles[0])\n")
-            #expect(taken.status == .unprocessableContent)
-            #expect(try #require(try await client.get("/api/v1/players").json()["players"] as? [Any]).count == count)
+            let listed = try await client.get("/api/v1/players").text
+            let bad = try await Self.postCSV(client, "/api/v1/players/import", "name,handle\nNew One,new.one\nRenamed,\(handles[0])\nBad,b a d\n")
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.text.contains("Line 4"), "the bad line is named: \(bad.text)")
+            #expect(try await client.get("/api/v1/players").text == listed)
+            // Re-imported without the bad line: the new handle is added, the known one renamed.
+            let again = try await Self.postCSV(client, "/api/v1/players/import", "name,handle\nNew One,new.one\nRenamed,\(handles[0])\n")
+            #expect(again.status == .created)
+            let names = (try #require(try await client.get("/api/v1/players").json()["players"] as? [[String: Any]])).compactMap { $0["displayName"] as? String }
+            #expect(names.contains("New One") && names.contains("Renamed"))
+            let unchanged = try await Self.postCSV(client, "/api/v1/players/import", "name,handle\nRenamed,\(handles[0])\n")
+            #expect(unchanged.status == .ok, "nothing new: 200")
             // Athletes import nothing.
             #expect(try await Self.postCSV(client.as(.athlete), "/api/v1/players/import", "name,handle\nX,x.y\n").status == .forbidden)
         }

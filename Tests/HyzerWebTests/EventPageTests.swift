@@ -65,7 +65,7 @@ import Testing
             }
             let early = try await client.postForm("/events/\(eventID)/playoff", [("division", "MPO"), ("winner", ids[1])])
             #expect(early.status == .conflict)
-            #expect(try await client.postForm("/rounds/\(roundID)/complete", []).status == .seeOther)
+            #expect(try await client.postForm("/rounds/\(roundID)/complete", [("confirm", "yes")]).status == .seeOther)
             let tied = try await client.get(eventPath).text
             #expect(tied.contains("Tied for first") && tied.contains("Record the playoff"))
             #expect(tied.contains("Summer &lt;b&gt;Open&lt;/b&gt;"))

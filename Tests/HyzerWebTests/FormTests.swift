@@ -150,14 +150,14 @@ import Testing
     @Test func completingARoundStopsScoring() async throws {
         try await withApp { client in
             let roundID = try await client.demoRoundID()
-            #expect(try await client.postForm("/rounds/\(roundID)/complete", []).status == .seeOther)
+            #expect(try await client.postForm("/rounds/\(roundID)/complete", [("confirm", "yes")]).status == .seeOther)
             let page = try await client.get("/rounds/\(roundID)")
             #expect(!page.text.contains("Enter a score"))
             let playerID = try #require(try await client.roundDetail(roundID).playerIDs().first)
             let refused = try await client.postForm("/rounds/\(roundID)/scores", [("playerID", playerID), ("hole", "17"), ("strokes", "3")])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.text.contains("This round is completed"))
-            let again = try await client.postForm("/rounds/\(roundID)/complete", [])
+            let again = try await client.postForm("/rounds/\(roundID)/complete", [("confirm", "yes")])
             #expect(again.status == .conflict)
         }
     }

@@ -189,7 +189,7 @@ import Testing
                 let first = try await stream.nextEvent()
                 #expect(first.event == "tv")
                 #expect(first.data.contains("data-round=\"\(roundID)\""))
-                _ = try await client.postForm("/rounds/\(roundID)/complete", [])
+                _ = try await client.postForm("/rounds/\(roundID)/complete", [("confirm", "yes")])
                 let next = try await stream.nextEvent()
                 #expect(!next.data.contains("data-round=\"\(roundID)\""), "a completed round leaves the TV")
                 #expect(next.data.contains("No live rounds right now"))

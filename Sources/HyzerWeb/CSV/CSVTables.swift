@@ -32,6 +32,8 @@ enum CSVTables {
     }
 
     static func decode(_ text: String) throws(FieldErrors) -> [[String]] {
+        // Spreadsheet programs start UTF-8 files with a byte-order mark; it is not a header.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         do {
             let reader = try CSVReader(string: text, hasHeaderRow: false, trimFields: true)
             var rows: [[String]] = []

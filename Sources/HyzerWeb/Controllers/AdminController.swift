@@ -42,6 +42,9 @@ struct AdminController {
             }
         }
         page.hasMismatches = !page.mismatches.isEmpty
+        page.changes = try await stores.domain.changeLog().map { AdminPage.Audit(at: Format.date($0.at), actor: $0.actor, player: $0.record, change: $0.change) }
+        page.hasChanges = !page.changes.isEmpty
+        page.hasDemoData = try await stores.domain.hasDemoData()
         return renderer.page(page, "admin", status: status)
     }
 

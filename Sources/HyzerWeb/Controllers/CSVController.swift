@@ -31,8 +31,8 @@ struct CSVController {
         if let refused = list.first(where: { !creator.grantable.contains($0.role) }) {
             throw FieldErrors("csv", "A \(creator.rawValue) cannot add \(refused.role.rawValue) players (@\(refused.handle.value)).")
         }
-        let players = try await stores.domain.createPlayers(list)
-        return EditedResponse(status: .created, response: PlayerListResponse(players: players.map { PlayerResponse($0) }))
+        let imported = try await stores.domain.importPlayers(list, actor: context.identity?.playerID)
+        return EditedResponse(status: imported.created.isEmpty ? .ok : .created, response: PlayerListResponse(players: imported.all.map { PlayerResponse($0) }))
     }
 
     @Sendable func importResults(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {

@@ -93,8 +93,16 @@ struct RoundPagesController {
         try await move(request, context: context, to: .active)
     }
 
+    /// Completing turns whoever has holes left into DNF: the form must come from the page that
+    /// names them (`confirm`); anything else is shown that page first.
     @Sendable func complete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await move(request, context: context, to: .completed)
+        let roundID = try context.uuid("id", "Round")
+        let form = try await request.decode(as: ConfirmForm.self, context: context)
+        guard form.confirm == "yes" else {
+            _ = try await stores.domain.snapshot(of: roundID)
+            return .redirect(to: "/rounds/\(Format.id(roundID))/complete", type: .normal)
+        }
+        return try await move(request, context: context, to: .completed)
     }
 
     private func move(_ request: Request, context: AppRequestContext, to status: RoundStatus) async throws -> Response {

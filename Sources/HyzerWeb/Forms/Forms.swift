@@ -56,6 +56,30 @@ struct RoundForm: Decodable, Sendable {
     }
 }
 
+/// A confirmation page's button (`confirm=yes`).
+struct ConfirmForm: Decodable, Sendable {
+    var confirm: String?
+}
+
+struct RenameForm: Decodable, Sendable {
+    var name: String?
+}
+
+struct LateArrivalForm: Decodable, Sendable {
+    var playerID: String?
+    var division: String?
+    var cardID: String?
+
+    var values: [String: String] {
+        ["playerID": playerID ?? "", "division": division ?? "", "cardID": cardID ?? ""]
+    }
+}
+
+/// A CSV import page: the file's text (filled from the chosen file, or pasted).
+struct CSVImportForm: Decodable, Sendable {
+    var csv: String?
+}
+
 struct RetryForm: Decodable, Sendable {
     var type: String?
     var id: String?

@@ -91,6 +91,10 @@ struct AdminPage: Sendable {
     var hasTokens: Bool
     var audit: [Audit]
     var hasAudit: Bool
+    /// Edits and removals of courses, events and rounds (`player` names the record).
+    var changes: [Audit] = []
+    var hasChanges = false
+    var hasDemoData = false
     var clubName: String
     var tvPageSeconds: Int
     var publicLeaderboards: Bool

@@ -168,15 +168,33 @@ struct CorrectionPage: Sendable {
     }
 }
 
+/// Where a create-or-edit form posts and what it says: the same template makes a new
+/// record and edits one (with its remove button).
+struct FormTarget: Sendable {
+    var action: String
+    var heading: String
+    var submit: String
+    /// Set when editing: the form that removes the record.
+    var removeAction: String?
+
+    static func edit(_ path: String, _ name: String) -> FormTarget {
+        FormTarget(action: path, heading: "Edit \(name)", submit: "Save changes", removeAction: "\(path)/remove")
+    }
+}
+
 struct CourseFormPage: Sendable {
     var title = "New course"
     var form: FormState
+    var target = FormTarget(action: "/courses", heading: "New course", submit: "Create course")
+    var isEdit = false
 }
 
 struct PlayerFormPage: Sendable {
     var title = "New player"
     var form: FormState
     var roles: [Option]
+    var target = FormTarget(action: "/players", heading: "New player", submit: "Add player")
+    var isEdit = false
 
     init(form: FormState, creator: Role) {
         self.form = form
@@ -244,6 +262,8 @@ struct EventPage: Sendable {
 struct EventFormPage: Sendable {
     var title = "New event"
     var form: FormState
+    var target = FormTarget(action: "/events", heading: "New event", submit: "Create the event")
+    var isEdit = false
 }
 
 struct EventItem: Sendable {

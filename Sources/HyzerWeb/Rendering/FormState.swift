@@ -16,6 +16,8 @@ struct FormState: Sendable {
         for entry in errors.entries where self.errors[entry.field] == nil {
             self.errors[entry.field] = entry.message
         }
-        message = "Please fix the marked fields."
+        // Every reason, in words: a field the page does not show (or a whole-file problem)
+        // would otherwise leave "fix the marked fields" with nothing marked.
+        message = errors.summary
     }
 }

@@ -78,7 +78,7 @@ final class PageCache: Sendable {
         } else {
             hit = false
             let made = try await render()
-            let chrome = PageChrome(csrf: audience.formToken, identity: audience.identity)
+            let chrome = PageChrome(csrf: audience.formToken, identity: audience.identity, clubName: context.clubName)
             let body = ByteBuffer(string: made.html.render(chrome))
             let etag = "\"" + (made.version.map { "r\($0)-" } ?? "") + Self.digest(body) + "\""
             entry = Entry(changeCount: count, etag: etag, body: body, status: made.html.status)

@@ -63,9 +63,14 @@ struct PageChrome: Sendable {
 
     var csrf: String
     var viewer: Viewer?
+    var clubName: String
+    /// What the last action did ("Saved."), from the redirect's `notice`: a fixed text.
+    var notice: String?
 
-    init(csrf: String = "", identity: Identity? = nil) {
+    init(csrf: String = "", identity: Identity? = nil, clubName: String = "", notice: String? = nil) {
         self.csrf = csrf
+        self.clubName = clubName
+        self.notice = notice
         viewer = identity.map {
             Viewer(handle: $0.handle, displayName: $0.displayName, role: $0.role.rawValue, isCoach: $0.role.includes(.coach), isAdmin: $0.role == .admin)
         }
@@ -81,6 +86,8 @@ struct PageEnvelope: MustacheParent {
         switch name {
         case "csrf": return chrome.csrf
         case "viewer": return chrome.viewer
+        case "clubName": return chrome.clubName
+        case "notice": return chrome.notice
         default:
             guard let value = Mirror(reflecting: page).children.first(where: { $0.label == name })?.value else { return nil }
             let optional = Mirror(reflecting: value)
@@ -102,7 +109,9 @@ struct HTML: ResponseGenerator {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let chrome = (context as? AppRequestContext).map { PageChrome(csrf: $0.csrfToken, identity: $0.identity) } ?? PageChrome()
+        let chrome = (context as? AppRequestContext).map {
+            PageChrome(csrf: $0.csrfToken, identity: $0.identity, clubName: $0.clubName, notice: Notice.text(of: request))
+        } ?? PageChrome()
         return Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
