@@ -47,11 +47,13 @@ bench: deps
 demo: build
 	@mkdir -p data/demo
 	@echo "Device A: http://$(HOST):8080   Device B: http://$(HOST):8081   (cloud: data/demo/cloud.sqlite)"
-	@trap 'kill 0' INT TERM EXIT; \
-	bin=$$($(SWIFT) build --show-bin-path); \
-	$$bin/hyzer serve --host $(HOST) --port 8080 --data-dir data/demo/a --cloud sqlite:data/demo/cloud.sqlite --demo & \
-	$$bin/hyzer serve --host $(HOST) --port 8081 --data-dir data/demo/b --cloud sqlite:data/demo/cloud.sqlite & \
-	wait
+	@# Stops exactly the two servers it started (`kill 0` would signal make and the shell too,
+	@# which dash reports as a crash).
+	@bin=$$($(SWIFT) build --show-bin-path); \
+	$$bin/hyzer serve --host $(HOST) --port 8080 --data-dir data/demo/a --cloud sqlite:data/demo/cloud.sqlite --demo & a=$$!; \
+	$$bin/hyzer serve --host $(HOST) --port 8081 --data-dir data/demo/b --cloud sqlite:data/demo/cloud.sqlite & b=$$!; \
+	trap 'kill $$a $$b 2>/dev/null; wait $$a $$b 2>/dev/null; exit 0' INT TERM; \
+	wait $$a $$b
 
 clean:
 	rm -rf .build

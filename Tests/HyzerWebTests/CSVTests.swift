@@ -45,8 +45,12 @@ import Testing
             // The export lists the same positions, in order, with every hole.
             let export = try await client.get("/rounds/\(roundID)/results.csv")
             #expect(export.headers[.contentType]?.hasPrefix("text/csv") == true)
-            let rows = export.text.split(separator: "\r\n").map(String.init)
+            #expect(export.text.hasPrefix("\u{FEFF}"), "a byte-order mark for spreadsheet programs")
+            let rows = export.text.dropFirst().split(separator: "\r\n").map(String.init)
             #expect(rows.first?.hasPrefix("Position,Name,Handle,Division,1,2,") == true)
+            #expect(rows.first?.hasSuffix(",Total,To par,Thru") == true)
+            let thru = rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? "" }
+            #expect(thru.allSatisfy { Int($0) != nil }, "every row says how many holes were played")
             #expect(rows.count == real.players.count + 1)
             let published = real.players.filter { !$0.dnf }.map(\.published_position).sorted()
             let exported = rows.dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[0]) }.filter { $0 != "DNF" }.sorted()

@@ -148,6 +148,9 @@ def test_a_directors_night_end_to_end_in_the_browser(server, browser_factory):
     assert server.get(f"/api/v1/rounds/{demo_round}/standings")["standings"], "the demo round's results stay"
     page.get(event_url)
     assert "Week 1" in page.page_source
+    assert '<span class="badge"></span>' not in page.page_source, "no empty pill after names"
+    page.get(f"{server.base}/rounds/{round_id}")
+    assert not page.find_elements(By.ID, "live-status"), "a completed round is not 'Live'"
 
 
 def test_every_public_page_fits_a_360_px_phone(server, browser_factory):

@@ -5,17 +5,17 @@ import Foundation
 public enum ResultsTable {
     // MARK: Out
 
-    /// A round: position, name, handle, division, every hole, total, to par.
+    /// A round: position, name, handle, division, every hole, total, to par, holes played.
     public static func round(_ board: RoundBoard) -> [[String]] {
         let holes = board.snapshot.course.holes
-        var rows = [["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par"]]
+        var rows = [["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par", "Thru"]]
         // With divisions, each division in turn with its own positions, as the boards show them.
         let entries = board.standings.divisions.isEmpty ? board.standings.entries
             : board.standings.divisions.flatMap(\.entries) + board.standings.entries.filter(\.division.isEmpty)
         for entry in entries {
             let cells = holes.map { hole in board.scores[entry.playerID, hole.number].map { $0.winner.score.map(String.init) ?? "DNF" } ?? "" }
             rows.append([entry.position, entry.displayName, entry.handle, entry.division] + cells
-                        + [entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar))])
+                        + [entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar)), String(entry.thru)])
         }
         return rows
     }

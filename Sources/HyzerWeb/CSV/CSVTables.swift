@@ -72,7 +72,8 @@ enum CSVTables {
         return Response(
             status: .ok,
             headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(String(safe)).csv\""],
-            body: .init(byteBuffer: ByteBuffer(string: try encode(rows)))
+            // A byte-order mark first: spreadsheet programs otherwise read UTF-8 names as Latin-1.
+            body: .init(byteBuffer: ByteBuffer(string: "\u{FEFF}" + (try encode(rows))))
         )
     }
 }
