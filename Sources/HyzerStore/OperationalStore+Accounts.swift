@@ -222,6 +222,15 @@ extension OperationalStore {
         }
     }
 
+    /// Closes an open invite: its link opens nothing from now on. False when there was no open one.
+    public func revokeInvite(_ id: UUID, now: Date = Date()) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE one_time_links SET expiresAt = ? WHERE id = ? AND kind = 'invite' AND usedAt IS NULL AND expiresAt > ?",
+                           arguments: [now, id.text, now])
+            return db.changesCount > 0
+        }
+    }
+
     public func invites() async throws -> [InviteEntry] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM one_time_links WHERE kind = 'invite' ORDER BY createdAt DESC LIMIT 50").compactMap { row in

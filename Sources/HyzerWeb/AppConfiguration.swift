@@ -52,6 +52,9 @@ public struct AppConfiguration: Sendable {
     /// When set, `/metrics` answers only `Authorization: Bearer <this>` (or a signed-in admin);
     /// when nil, it follows the leaderboards' rule (anyone when they are public).
     public var metricsToken: String? = nil
+    /// The address people reach this server at (`--public-url`), for invite and setup links;
+    /// nil: the address the inviter is browsing from.
+    public var publicURL: String? = nil
     /// The key form tokens are signed with; nil: the one kept in the data directory (`form-key`).
     public var formTokenKey: FormTokenKey? = nil
 

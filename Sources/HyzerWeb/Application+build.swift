@@ -51,7 +51,7 @@ public func buildApplication(
             let port = channel.localAddress?.port ?? config.port
             logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
             if let setupToken {
-                logger.notice("No admin yet. Create the first one at http://\(config.host):\(port)/setup?token=\(setupToken) (single use, valid 24 hours)")
+                logger.notice("No admin yet. Create the first one at \(config.publicURL ?? "http://\(config.host):\(port)")/setup?token=\(setupToken) (single use, valid 24 hours)")
             }
             await onServerRunning(port)
         },
@@ -159,9 +159,9 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
 
     HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub, connectionTasks: web.connectionTasks, engine: web.engine, metricsRegistry: ServerMetrics(), metricsToken: config.metricsToken).addRoutes(to: pages)
     AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime).addRoutes(to: pages)
-    AdminController(stores: stores, renderer: renderer, backups: web.backups).addRoutes(to: pages)
+    AdminController(stores: stores, renderer: renderer, backups: web.backups, publicURL: config.publicURL).addRoutes(to: pages)
     BackupsController(stores: stores, renderer: renderer, desk: web.backups, maxUpload: config.maxBackupUpload).addRoutes(to: pages)
-    InvitesController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    InvitesController(stores: stores, renderer: renderer, publicURL: config.publicURL).addRoutes(to: pages)
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     CardPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)

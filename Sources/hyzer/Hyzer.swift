@@ -90,6 +90,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Reverse proxies whose X-Forwarded-For names the client, comma-separated addresses or networks (e.g. 127.0.0.1,10.0.0.0/8). Default: none, the header is ignored. (HYZER_TRUSTED_PROXIES)")
     var trustedProxies: String = Environment.value("HYZER_TRUSTED_PROXIES") ?? ""
 
+    @Option(help: "The address phones reach this server at, for invite and setup links, e.g. http://192.168.1.20:8080 or https://scores.ourclub.org. Default: the address the inviter browses from. (HYZER_PUBLIC_URL)")
+    var publicURL: String?
+
     @Option(help: "A token Prometheus sends as Authorization: Bearer to read /metrics; then only it (or a signed-in admin) may. Default: /metrics is read like the leaderboards. (HYZER_METRICS_TOKEN)")
     var metricsToken: String?
 
@@ -145,6 +148,12 @@ struct Serve: AsyncParsableCommand {
         config.maxStreamsPerClient = maxStreamsPerClient
         config.trustedProxies = proxyList
         config.metricsToken = metricsBearer
+        if let address = publicURL ?? Environment.value("HYZER_PUBLIC_URL") {
+            guard let base = PublicAddress.parse(address) else {
+                throw CommandFailure("--public-url must be an http:// or https:// address with a host and nothing after it, such as http://192.168.1.20:8080 (got \(address)).")
+            }
+            config.publicURL = base
+        }
         // Held until the process ends: a second server on the same folder is refused.
         guard let lock = try DataDirectoryLock.acquire(config.dataDirectory) else {
             throw CommandFailure("Another Hyzer server is already using \(dataDir). Stop it first, or give this one its own --data-dir.")

@@ -82,6 +82,7 @@ import Testing
         Row(route: "POST /rounds/{id}/complete", method: .post, path: "/rounds/{missing}/complete", body: .form([]), expected: (303, 403, 404, 404)),
         Row(route: "GET /invites", method: .get, path: "/invites", body: .none, expected: (303, 403, 200, 200)),
         Row(route: "POST /invites", method: .post, path: "/invites", body: .form([("role", "athlete")]), expected: (303, 403, 201, 201)),
+        Row(route: "POST /invites/{id}/revoke", method: .post, path: "/invites/{missing}/revoke", body: .form([]), expected: (303, 403, 404, 404)),
         Row(route: "POST /sync/now", method: .post, path: "/sync/now", body: .form([]), expected: (303, 403, 303, 303)),
         Row(route: "POST /sync/retry", method: .post, path: "/sync/retry", body: .form([]), expected: (303, 403, 303, 303)),
         Row(route: "POST /api/v1/sync/now", method: .post, path: "/api/v1/sync/now", body: .json("{}"), expected: (401, 403, 202, 202)),

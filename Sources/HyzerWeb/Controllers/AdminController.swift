@@ -8,6 +8,7 @@ struct AdminController {
     let stores: Stores
     let renderer: TemplateRenderer
     let backups: BackupDesk
+    let publicURL: String?
 
     func addRoutes(to groups: RouteGroups) {
         groups.admin.get("/admin", use: page)
@@ -45,6 +46,8 @@ struct AdminController {
         page.changes = try await stores.domain.changeLog().map { AdminPage.Audit(at: Format.date($0.at), actor: $0.actor, player: $0.record, change: $0.change) }
         page.hasChanges = !page.changes.isEmpty
         page.hasDemoData = try await stores.domain.hasDemoData()
+        page.publicURL = publicURL ?? "not set: links use the address the inviter browses from"
+        page.publicURLWarning = publicURL.map(PublicAddress.isLoopback) ?? true
         return renderer.page(page, "admin", status: status)
     }
 
@@ -112,14 +115,27 @@ struct AdminController {
 struct InvitesController {
     let stores: Stores
     let renderer: TemplateRenderer
+    let publicURL: String?
 
     func addRoutes(to groups: RouteGroups) {
         groups.coach.get("/invites", use: page)
         groups.coach.post("/invites", use: create)
+        groups.coach.post("/invites/:id/revoke", use: revoke)
     }
 
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(try await invitesPage(context, link: nil, form: FormState()), "invites")
+        renderer.page(try await invitesPage(context, request: request, link: nil, form: FormState()), "invites")
+    }
+
+    /// The configured public address, or the one the inviter is browsing from.
+    private func base(_ request: Request) -> String {
+        publicURL ?? "http://\(request.head.authority ?? "localhost")"
+    }
+
+    @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try await request.decode(as: ConfirmForm.self, context: context)
+        guard try await stores.operational.revokeInvite(try context.uuid("id", "Invite")) else { throw StoreError.notFound("Open invite") }
+        return .redirect(to: "/invites?notice=revoked", type: .normal)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -141,17 +157,16 @@ struct InvitesController {
             kind: .invite, role: role, playerID: playerID, createdBy: context.identity?.playerID,
             expiresAt: Date(timeIntervalSinceNow: Accounts.inviteLifetime)
         ))
-        let host = request.head.authority ?? "localhost"
-        let link = "http://\(host)/join?invite=\(token)"
-        return try renderer.page(try await invitesPage(context, link: link, form: FormState()), "invites", status: .created).response(from: request, context: context)
+        let link = "\(base(request))/join?invite=\(token)"
+        return try renderer.page(try await invitesPage(context, request: request, link: link, form: FormState()), "invites", status: .created).response(from: request, context: context)
     }
 
     private func refused(_ errors: FieldErrors, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try renderer.page(try await invitesPage(context, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
+        try renderer.page(try await invitesPage(context, request: request, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
             .response(from: request, context: context)
     }
 
-    private func invitesPage(_ context: AppRequestContext, link: String?, form: FormState) async throws -> InvitesPage {
+    private func invitesPage(_ context: AppRequestContext, request: Request, link: String?, form: FormState) async throws -> InvitesPage {
         let players = try await stores.domain.players()
         let names = Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
         let grantable = (context.identity?.role ?? .athlete).grantable
@@ -162,10 +177,15 @@ struct InvitesController {
             players: unclaimed.map { Option(value: Format.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: false) },
             link: link,
             invites: try await stores.operational.invites().map {
-                InvitesPage.Item(role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player", created: Format.date($0.createdAt),
-                                 status: $0.usedAt != nil ? "used" : ($0.expiresAt < Date() ? "expired" : "open"))
+                let open = $0.usedAt == nil && $0.expiresAt > Date()
+                return InvitesPage.Item(id: Format.id($0.id), role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player",
+                                        created: Format.date($0.createdAt), status: $0.usedAt != nil ? "used" : (open ? "open" : "expired or revoked"), isOpen: open)
             },
-            form: form
+            form: form,
+            base: base(request),
+            baseWarning: PublicAddress.isLoopback(base(request))
+                ? "Links start with \(base(request)), which only this machine can open: phones cannot follow them. Start Hyzer with --public-url and the address phones use (for example http://192.168.1.20:8080)."
+                : nil
         )
     }
 }

@@ -308,7 +308,7 @@ struct DirectorPagesController {
 /// The notices a redirect may ask a page to show: fixed texts, so nothing from the address
 /// is ever shown.
 enum Notice: String, Sendable {
-    case saved, deleted, archived, added, withdrawn, imported, demoRemoved = "demo-removed"
+    case saved, deleted, archived, added, withdrawn, imported, revoked, demoRemoved = "demo-removed"
 
     /// The notice a request's address asks for, with an import's counts.
     static func text(of request: Request) -> String? {
@@ -327,6 +327,7 @@ enum Notice: String, Sendable {
         case .added: "Added to the round."
         case .withdrawn: "Withdrawn."
         case .imported: "Imported."
+        case .revoked: "Invite revoked: its link opens nothing now."
         case .demoRemoved: "The demo data is removed."
         }
     }

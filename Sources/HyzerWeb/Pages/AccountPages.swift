@@ -28,10 +28,12 @@ struct JoinPage: Sendable {
 
 struct InvitesPage: Sendable {
     struct Item: Sendable {
+        var id: String
         var role: String
         var player: String
         var created: String
         var status: String
+        var isOpen: Bool
     }
 
     var title = "Invites"
@@ -40,6 +42,9 @@ struct InvitesPage: Sendable {
     var link: String?
     var invites: [Item]
     var form: FormState
+    /// Where links point, and a warning when phones cannot open it.
+    var base: String
+    var baseWarning: String?
 }
 
 struct AdminPage: Sendable {
@@ -95,6 +100,8 @@ struct AdminPage: Sendable {
     var changes: [Audit] = []
     var hasChanges = false
     var hasDemoData = false
+    var publicURL = ""
+    var publicURLWarning = false
     var clubName: String
     var tvPageSeconds: Int
     var publicLeaderboards: Bool

@@ -1,0 +1,21 @@
+import Foundation
+
+/// The address people reach the server at, which invite and setup links start with.
+public enum PublicAddress {
+    /// `http(s)://host[:port]` without a trailing slash, or nil when it is not one.
+    public static func parse(_ text: String) -> String? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else { return nil }
+        return text
+    }
+
+    /// True for an address only this machine can open (127.x, ::1, localhost): a phone
+    /// given such a link cannot follow it.
+    public static func isLoopback(_ base: String) -> Bool {
+        guard let host = URL(string: base)?.host?.lowercased() else { return true }
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return bare == "localhost" || bare.hasSuffix(".localhost") || bare.hasPrefix("127.") || bare == "::1" || bare == "0.0.0.0"
+    }
+}
