@@ -114,6 +114,12 @@ public enum ScoreRules {
         }
 
         let name = playerNames[submission.playerID] ?? "this player"
+        if round.archived {
+            return .failure(.conflict(field: "round", message: "This round was removed: its results are kept, but it takes no more scores."))
+        }
+        if round.withdrawn.contains(submission.playerID) {
+            return .failure(.conflict(field: "playerID", message: "\(name.prefix(1).uppercased() + name.dropFirst()) has withdrawn from this round: add them again (Edit round) to score them."))
+        }
         if signed.contains(submission.playerID) && !byCoach {
             return .failure(.signed(name))
         }

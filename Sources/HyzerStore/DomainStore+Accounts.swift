@@ -19,11 +19,17 @@ public enum AccountError: Error, Equatable, CustomStringConvertible {
     /// The change would leave the club without an enabled admin.
     case lastAdmin
     case handleTaken(String)
+    /// The acting user may not manage this person's account (a coach and an admin, say).
+    case notYourRole(actor: Role, player: String)
+    /// Nobody removes their own account (another admin or coach can).
+    case yourself
 
     public var description: String {
         switch self {
         case .lastAdmin: "The last enabled admin can be neither demoted nor disabled. Make someone else admin first."
         case .handleTaken(let handle): "The handle @\(handle) is already taken."
+        case .notYourRole(let actor, let player): "A \(actor.rawValue) cannot change or remove \(player): ask an admin."
+        case .yourself: "You cannot remove your own account: ask another coach or an admin."
         }
     }
 }
@@ -80,6 +86,16 @@ extension DomainStore {
         let statement = try db.cachedStatement(sql: "SELECT aliasOf FROM players WHERE id = ?")
         let alias = try String.fetchOne(statement, arguments: [id.text])
         return alias.flatMap(UUID.init(text:)) ?? id
+    }
+
+    /// Refuses when `actor` (nil: the command line) may not manage `player`: only roles the
+    /// actor could grant (a coach manages athletes and coaches, an admin everyone).
+    static func checkManages(_ player: Player, actor: UUID?, _ db: Database) throws {
+        guard let actor, let record = try PlayerRecord.fetchOne(db, key: try canonicalID(actor, db).text),
+              let role = Role(rawValue: record.role) else { return }
+        if !role.grantable.contains(player.role) {
+            throw AccountError.notYourRole(actor: role, player: "\(player.displayName) (\(player.role.rawValue))")
+        }
     }
 
     /// Changes one player in a transaction, with a new clock reading, and queues it.
@@ -207,7 +223,8 @@ extension DomainStore {
     public func auditLog(limit: Int = 50) async throws -> [AuditEntry] {
         try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT a.at, COALESCE(actor.handle, 'command line') AS actor, COALESCE(p.handle, a.playerID) AS player, a.change
+                SELECT a.at, COALESCE('@' || actor.handle, CASE WHEN a.actorID IS NULL THEN 'command line' ELSE 'a removed user' END) AS actor,
+                       COALESCE('@' || p.handle, 'a removed player') AS player, a.change
                 FROM account_audit a LEFT JOIN players actor ON actor.id = a.actorID LEFT JOIN players p ON p.id = a.playerID
                 ORDER BY a.at DESC LIMIT ?
                 """, arguments: [limit])

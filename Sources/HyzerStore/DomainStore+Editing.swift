@@ -28,6 +28,7 @@ extension DomainStore {
             handle.flatMap { handle in before.map { "handle @\($0.handle.value) → @\(handle.value)" } },
         ].compactMap { $0 }.joined(separator: ", ")
         return try await updatePlayer(id, audit: (actor, change.isEmpty ? "saved unchanged" : change)) { player, db in
+            try Self.checkManages(player, actor: actor, db)
             if let handle, handle != player.handle {
                 let taken = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM players WHERE handle = ? AND id != ? AND COALESCE(aliasOf, '') != ?",
                                              arguments: [handle.value, player.id.text, player.id.text]) ?? 0
@@ -47,7 +48,7 @@ extension DomainStore {
         let stamp = tick()
         let moment = now()
         return try await write(queueing: { [(.course, $0.id.text, $0.updatedAt)] }) { db in
-            guard let record = try CourseRecord.fetchOne(db, key: id.text) else { throw StoreError.notFound("Course") }
+            guard let record = try CourseRecord.fetchOne(db, key: id.text), !record.archived else { throw StoreError.notFound("Course") }
             var course = try Self.course(record, db)
             var changes: [String] = []
             if let name, name != course.name {
@@ -64,6 +65,12 @@ extension DomainStore {
                             Rounds on \(course.name) have scores for its \(course.holes.count) holes: its pars and distances can be corrected, \
                             but not its number of holes. Make a new course for the new layout.
                             """)
+                    }
+                    let numbers = Set(holes.map(\.number))
+                    let cards = try String.fetchAll(db, sql: "SELECT cards FROM rounds WHERE courseID = ?", arguments: [id.text])
+                        .flatMap { (try? RecordCoding.decode([Card].self, Data($0.utf8))) ?? [] }
+                    if let card = cards.first(where: { !numbers.contains($0.startingHole) }) {
+                        throw LeagueRejection.conflict("\(card.name) of a round on \(course.name) starts on hole \(card.startingHole): change its cards before the number of holes.")
                     }
                     changes.append("\(course.holes.count) → \(holes.count) holes")
                 }
@@ -98,7 +105,7 @@ extension DomainStore {
         let stamp = tick()
         let moment = now()
         return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
-            guard var event = try EventRecord.fetchOne(db, key: id.text)?.domain() else { throw StoreError.notFound("Event") }
+            guard var event = try EventRecord.fetchOne(db, key: id.text)?.domain(), !event.archived else { throw StoreError.notFound("Event") }
             var changes: [String] = []
             if let name, name != event.name {
                 changes.append("name “\(event.name)” → “\(name)”")
@@ -184,6 +191,7 @@ extension DomainStore {
             let canonical = try Self.canonicalID(playerID, db)
             let name = snapshot.playerNames[canonical] ?? "That player"
             guard round.playerIDs.contains(canonical) else { throw StoreError.notFound("Player in this round") }
+            guard round.status != .completed else { throw LeagueRejection.conflict("\(round.name) is completed: reopen it to withdraw a player.") }
             if snapshot.events.contains(where: { $0.playerID == canonical }) {
                 guard !round.withdrawn.contains(canonical) else { throw LeagueRejection.conflict("\(name) has already withdrawn.") }
                 round.withdrawn.insert(canonical)
@@ -217,7 +225,7 @@ extension DomainStore {
         let moment = now()
         return try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             var snapshot = try Self.snapshot(id, db)
-            guard var round = try RoundRecord.round(id.text, db) else { throw StoreError.notFound("Round") }
+            guard var round = try RoundRecord.round(id.text, db), !round.archived else { throw StoreError.notFound("Round") }
             let line = try change(&round, snapshot, db)
             round.updatedAt = stamp
             try Self.saveRound(round, db)
@@ -252,9 +260,10 @@ extension DomainStore {
                 SELECT EXISTS (SELECT 1 FROM round_players WHERE playerID = ?1) OR EXISTS (SELECT 1 FROM score_events WHERE playerID = ?1 OR reportedBy = ?1)
                     OR EXISTS (SELECT 1 FROM signatures WHERE playerID = ?1 OR signedBy = ?1)
                 """, arguments: [id]) ?? true
-            let player = try PlayerRecord.fetchOne(db, key: id)
-            if let player, player.role == Role.admin.rawValue, !player.disabled, !player.archived, try enabledAdmins(db) <= 1 {
-                throw AccountError.lastAdmin
+            if let player = try PlayerRecord.fetchOne(db, key: id)?.domain() {
+                if actor.map({ $0.text == id }) == true { throw AccountError.yourself }
+                try checkManages(player, actor: actor, db)
+                if player.role == .admin, !player.disabled, !player.archived, try enabledAdmins(db) <= 1 { throw AccountError.lastAdmin }
             }
         case .course: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE courseID = ?)", arguments: [id]) ?? true
         case .event: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?)", arguments: [id]) ?? true
@@ -268,48 +277,58 @@ extension DomainStore {
             try audit(type, id, actor: actor, at: moment, "archived", db)
             return .archived
         }
+        let name = try String.fetchOne(db, sql: "SELECT \(type == .player ? "displayName" : "name") FROM \(table) WHERE id = ?", arguments: [id]) ?? ""
         try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
         try db.execute(sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)", arguments: [type.rawValue, id, stamp.description])
-        try audit(type, id, actor: actor, at: moment, "deleted", db)
+        try audit(type, id, actor: actor, at: moment, name.isEmpty ? "deleted" : "deleted “\(name)”", db)
         return .deleted
     }
 
-    /// The demo that `--demo` seeds (course "Maple Hill DGC", its "Tuesday League" rounds and
-    /// the six demo players who never got a password), removed in one transaction. Returns how
-    /// many records were removed.
+    /// The demo that `--demo` seeds, removed in one transaction: its rounds (on the course
+    /// "Maple Hill DGC", named "Tuesday League", made by the seed, which names no creator), the
+    /// course unless the club has played other rounds on it, and the six demo players who never
+    /// got a password and play in no other round. Returns how many records were removed.
     public func removeDemoData(actor: UUID?) async throws -> Int {
         let moment = now()
-        let stamps = (0..<16).map { _ in tick() }
-        let removed = try await write(queueing: { $0 }) { db -> [(RecordType, String, HLC)] in
-            var stamps = stamps[...]
+        return try await write(queueing: { $0 }) { db -> [(RecordType, String, HLC)] in
             var removed: [(RecordType, String, HLC)] = []
-            func take(_ type: RecordType, _ ids: [String]) throws {
+            for (type, ids) in try Self.demoRecords(db) {
                 for id in ids {
-                    guard let stamp = stamps.popFirst() else { return }
+                    let stamp = self.tick()
                     _ = try DomainStore.remove(type, id, at: stamp, actor: actor, moment: moment, db)
                     removed.append((type, id, stamp))
                 }
             }
-            let courses = try String.fetchAll(db, sql: "SELECT id FROM courses WHERE name = ? AND archived = 0", arguments: [DemoSeed.courseName])
-            for course in courses {
-                try take(.round, try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ? AND name = ? AND archived = 0", arguments: [course, DemoSeed.roundName]))
-            }
-            try take(.course, courses)
-            for (name, handle) in DemoSeed.people {
-                try take(.player, try String.fetchAll(db, sql: """
-                    SELECT id FROM players WHERE handle = ? AND displayName = ? AND passwordHash IS NULL AND archived = 0 AND aliasOf IS NULL
-                    """, arguments: [handle, name]))
-            }
             return removed
-        }
-        return removed.count
+        }.count
     }
 
-    /// Whether the demo data is still there to remove (the /admin button shows only then).
+    /// Whether there is demo data left to remove (the /admin button shows only then).
     public func hasDemoData() async throws -> Bool {
-        try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM courses WHERE name = ? AND archived = 0)", arguments: [DemoSeed.courseName]) ?? false
+        try await pool.read { db in try Self.demoRecords(db).contains { !$0.1.isEmpty } }
+    }
+
+    /// The demo's records not removed yet, in the order they are removed.
+    static func demoRecords(_ db: Database) throws -> [(RecordType, [String])] {
+        let demoRound = "r.name = :round AND r.createdBy IS NULL AND r.courseID IN (SELECT id FROM courses WHERE name = :course)"
+        let names: [String: (any DatabaseValueConvertible)?] = ["round": DemoSeed.roundName, "course": DemoSeed.courseName]
+        var records: [(RecordType, [String])] = []
+        records.append((.round, try String.fetchAll(db, sql: "SELECT r.id FROM rounds r WHERE r.archived = 0 AND \(demoRound)", arguments: StatementArguments(names))))
+        records.append((.course, try String.fetchAll(db, sql: """
+            SELECT c.id FROM courses c WHERE c.name = :course AND c.archived = 0
+            AND NOT EXISTS (SELECT 1 FROM rounds r WHERE r.courseID = c.id AND NOT (\(demoRound)))
+            """, arguments: StatementArguments(names))))
+        for (name, handle) in DemoSeed.people {
+            var arguments = names
+            arguments["handle"] = handle
+            arguments["name"] = name
+            records.append((.player, try String.fetchAll(db, sql: """
+                SELECT p.id FROM players p WHERE p.handle = :handle AND p.displayName = :name AND p.passwordHash IS NULL
+                AND p.archived = 0 AND p.aliasOf IS NULL
+                AND NOT EXISTS (SELECT 1 FROM round_players rp JOIN rounds r ON r.id = rp.roundID WHERE rp.playerID = p.id AND NOT (\(demoRound)))
+                """, arguments: StatementArguments(arguments))))
         }
+        return records
     }
 
     static func table(of type: RecordType) throws -> String {
@@ -336,7 +355,7 @@ extension DomainStore {
     public func changeLog(limit: Int = 50) async throws -> [ChangeEntry] {
         try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT a.at, COALESCE(actor.handle, 'command line') AS actor, a.recordType,
+                SELECT a.at, COALESCE('@' || actor.handle, CASE WHEN a.actorID IS NULL THEN 'command line' ELSE 'a removed user' END) AS actor, a.recordType,
                        COALESCE(c.name, e.name, r.name, a.recordID) AS record, a.change
                 FROM change_audit a LEFT JOIN players actor ON actor.id = a.actorID
                 LEFT JOIN courses c ON a.recordType = 'course' AND c.id = a.recordID

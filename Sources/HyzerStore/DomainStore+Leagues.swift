@@ -284,13 +284,24 @@ extension DomainStore {
     }
 
     /// Imports a player list in one transaction: a handle that is new makes a player; a handle
-    /// that exists updates that player's name (and brings an archived one back). Roles are
-    /// left as they are (they change on /admin, with the audit log).
+    /// that exists updates that player's name. Roles are left as they are (they change on
+    /// /admin, with the audit log). A removed player's handle, or a player the importer may not
+    /// manage, refuses the whole list.
     public func importPlayers(_ list: [PlayerDraft.Valid], actor: UUID?) async throws -> PlayerImport {
         let created = now()
         let stamps = list.map { _ in tick() }
         return try await write(queueing: { ($0.created + $0.updated).map { (.player, $0.id.text, $0.updatedAt) } }) { db in
             var result = PlayerImport()
+            var errors = FieldErrors()
+            for valid in list {
+                guard let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain() else { continue }
+                if existing.archived {
+                    errors.add("csv", "@\(valid.handle.value) belongs to a removed player: choose another handle.")
+                } else if existing.displayName != valid.displayName {
+                    do { try Self.checkManages(existing, actor: actor, db) } catch let refusal as AccountError { errors.add("csv", "@\(valid.handle.value): \(refusal.description)") }
+                }
+            }
+            try errors.throwIfAny()
             for (valid, stamp) in zip(list, stamps) {
                 let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
                 guard var player = existing else {
@@ -299,13 +310,12 @@ extension DomainStore {
                     result.created.append(player)
                     continue
                 }
-                guard player.displayName != valid.displayName || player.archived else {
+                guard player.displayName != valid.displayName else {
                     result.unchanged.append(player)
                     continue
                 }
-                let change = player.displayName != valid.displayName ? "name “\(player.displayName)” → “\(valid.displayName)” (import)" : "restored (import)"
+                let change = "name “\(player.displayName)” → “\(valid.displayName)” (import)"
                 player.displayName = valid.displayName
-                player.archived = false
                 player.updatedAt = stamp
                 try Self.savePlayer(player, db)
                 try Self.audit(.player, player.id, actor: actor, at: created, change, db)

@@ -222,11 +222,14 @@ extension OperationalStore {
         }
     }
 
-    /// Closes an open invite: its link opens nothing from now on. False when there was no open one.
-    public func revokeInvite(_ id: UUID, now: Date = Date()) async throws -> Bool {
+    /// Closes an open invite for one of `roles`: its link opens nothing from now on. False when
+    /// there was no such open invite.
+    public func revokeInvite(_ id: UUID, roles: [Role], now: Date = Date()) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE one_time_links SET expiresAt = ? WHERE id = ? AND kind = 'invite' AND usedAt IS NULL AND expiresAt > ?",
-                           arguments: [now, id.text, now])
+            try db.execute(sql: """
+                UPDATE one_time_links SET expiresAt = ? WHERE id = ? AND kind = 'invite' AND usedAt IS NULL AND expiresAt > ?
+                AND role IN (\(databaseQuestionMarks(count: max(roles.count, 1))))
+                """, arguments: StatementArguments([now, id.text, now] as [any DatabaseValueConvertible] + (roles.isEmpty ? [""] : roles.map(\.rawValue))))
             return db.changesCount > 0
         }
     }

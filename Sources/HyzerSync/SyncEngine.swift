@@ -38,6 +38,8 @@ public actor SyncEngine: Service {
         public var counts: OutboxCounts
         /// Records pulled of the total, while a first sync is under way.
         public var initialSync: InitialSync?
+        /// A pull has completed since the engine started: what the cloud holds is here.
+        public var hasPulled = false
     }
 
     public struct InitialSync: Sendable, Equatable {
@@ -54,6 +56,7 @@ public actor SyncEngine: Service {
 
     private var account: AccountStatus
     private var state: SyncState = .idle
+    private var hasPulled = false
     private var lastSyncAt: Date?
     private var counts = OutboxCounts()
     private var initialSync: InitialSync?
@@ -375,6 +378,7 @@ public actor SyncEngine: Service {
             }
             initialSync = nil
             lastSyncAt = Date()
+            hasPulled = true
             stores.finishRefill()
             if state == .syncing || state.message != nil { state = .idle }
             if pulled > 0 { await log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil) }
@@ -435,7 +439,7 @@ public actor SyncEngine: Service {
     private func currentStatus() -> Status {
         Status(
             cloud: cloud?.displayName ?? "none", account: account, state: state, lastSyncAt: lastSyncAt,
-            counts: counts, initialSync: initialSync
+            counts: counts, initialSync: initialSync, hasPulled: hasPulled
         )
     }
 

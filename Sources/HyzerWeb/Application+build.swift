@@ -102,7 +102,14 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     }
     services.append(SyncStatusFeed(engine: engine, stores: stores, renderer: renderer, hub: hub, logger: logger))
     let accounts = Accounts(stores: stores, cost: config.bcryptCost)
-    let setupToken = try await accounts.setupTokenIfNeeded()
+    var setupToken = try await accounts.setupTokenIfNeeded()
+    // With a cloud, the club's first admin may exist already and arrive with the first pull:
+    // the link is logged once a pull has shown there is none (`SetupLinkNotice`).
+    if let token = setupToken, cloud != nil {
+        let base = config.publicURL ?? "http://\(config.host):\(config.port)"
+        services.append(SetupLinkNotice(engine: engine, stores: stores, link: "\(base)/setup?token=\(token)", logger: logger))
+        setupToken = nil
+    }
     let sessions = SessionStorage<UserSession>(
         SQLiteSessionDriver(store: stores.operational),
         configuration: .init(sessionCookieParameters: .init(name: UserSession.cookieName, path: "/", secure: config.secureCookies, sameSite: .lax))

@@ -82,4 +82,59 @@ import Testing
         #expect(try await stores.domain.identity(of: coach.id) == nil)
         #expect(try await stores.domain.player(handle: Handle(trusted: "cory")) == nil)
     }
+
+    @Test func aCoachManagesAthletesAndCoachesButNeitherAdminsNorThemselves() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let domain = stores.domain
+        let ada = try await domain.createAccount(PlayerDraft(displayName: "Ada", handle: "ada", role: "admin").validated(), passwordHash: "$2b$hash")
+        let zed = try await domain.createAccount(PlayerDraft(displayName: "Zed", handle: "zed", role: "admin").validated(), passwordHash: "$2b$hash")
+        let cory = try await domain.createAccount(PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
+        let abe = try await domain.createPlayer(PlayerDraft(displayName: "Abe", handle: "abe").validated())
+        await #expect(throws: AccountError.notYourRole(actor: .coach, player: "Zed (admin)")) { _ = try await domain.remove(.player, zed.id, actor: cory.id) }
+        await #expect(throws: AccountError.self) { _ = try await domain.editPlayer(ada.id, displayName: nil, handle: Handle(trusted: "ada2"), actor: cory.id) }
+        await #expect(throws: AccountError.yourself) { _ = try await domain.remove(.player, cory.id, actor: cory.id) }
+        #expect(try await domain.player(handle: Handle(trusted: "ada"))?.id == ada.id, "nothing changed")
+        _ = try await domain.editPlayer(abe.id, displayName: "Abe Lincoln", handle: nil, actor: cory.id)
+        #expect(try await domain.remove(.player, zed.id, actor: ada.id) == .deleted, "an admin may")
+
+        // A re-import may neither rename an admin as a coach nor bring a removed player back.
+        await #expect(throws: FieldErrors.self) {
+            _ = try await domain.importPlayers([try PlayerDraft(displayName: "Someone", handle: "ada").validated()], actor: cory.id)
+        }
+        let (round, _) = (try await domain.createRound(RoundDraft.Valid(name: "R", courseID: try await domain.createCourse(CourseDraft(name: "C", holeCount: "3").validated()).id,
+                                                                        playerIDs: [abe.id], startNow: true)), ())
+        _ = try await domain.recordScore(ScoreSubmission(playerID: abe.id, hole: 1, strokes: .count(3)), in: round.id)
+        #expect(try await domain.remove(.player, abe.id, actor: cory.id) == .archived)
+        await #expect(throws: FieldErrors("csv", "@abe belongs to a removed player: choose another handle.")) {
+            _ = try await domain.importPlayers([try PlayerDraft(displayName: "Abe Again", handle: "abe").validated()], actor: cory.id)
+        }
+        #expect(try await domain.player(abe.id)?.archived == true)
+    }
+
+    @Test func withdrawnPlayersAndRemovedRoundsTakeNoScoresAndCardsKeepTheirHoles() async throws {
+        let directory = try TemporaryDirectory()
+        let club = try await Fixture(directory: directory.url)
+        let (ann, ben) = (club.players[0].id, club.players[1].id)
+        _ = try await club.store.recordScore(ScoreSubmission(playerID: ann, hole: 1, strokes: .count(3)), in: club.round.id)
+        _ = try await club.store.withdraw(ann, from: club.round.id, actor: nil)
+        await #expect(throws: ScoreRejection.self) {
+            _ = try await club.store.recordScore(ScoreSubmission(playerID: ann, hole: 2, strokes: .count(3)), in: club.round.id)
+        }
+        _ = try await club.store.addPlayer(ann, division: nil, card: nil, to: club.round.id, actor: nil)
+        _ = try await club.store.recordScore(ScoreSubmission(playerID: ann, hole: 2, strokes: .count(3)), in: club.round.id)
+        #expect(try await club.store.remove(.round, club.round.id, actor: nil) == .archived)
+        await #expect(throws: ScoreRejection.self) {
+            _ = try await club.store.recordScore(ScoreSubmission(playerID: ben, hole: 1, strokes: .count(3)), in: club.round.id)
+        }
+        await #expect(throws: StoreError.self) { _ = try await club.store.renameRound(club.round.id, to: "Back", actor: nil) }
+
+        // On a course nobody has scored yet, a card that starts past the new last hole refuses it.
+        let course = try await club.store.createCourse(CourseDraft(name: "Long", holeCount: "18").validated())
+        let round = try await club.store.createRound(RoundDraft.Valid(name: "L", courseID: course.id, playerIDs: [ben], startNow: false))
+        _ = try await club.store.setCards([Card(id: UUID(), name: "A", startingHole: 18, playerIDs: [ben])], of: round.id)
+        await #expect(throws: LeagueRejection.self) {
+            _ = try await club.store.editCourse(course.id, name: nil, holes: Array(course.holes.prefix(9)), actor: nil)
+        }
+    }
 }

@@ -90,16 +90,20 @@ import Testing
         let b = try await Device("b", cloud: cloud, root: scratch.url)
         let demo = try #require(try await a.domain.seedDemoIfEmpty())
         let (own, _) = try await a.setUpRound(handles: ["zoe"])
+        // The club's own round on the demo course, even with the demo's name, is not the demo's.
+        let demoCourse = try await a.domain.snapshot(of: demo).course.id
+        let ben = try #require(try await a.domain.player(handle: Handle(trusted: "ben")))
+        let clubs = try await a.domain.createRound(RoundDraft.Valid(name: "Tuesday League", courseID: demoCourse, playerIDs: [ben.id], startNow: true), createdBy: UUID())
         #expect(try await a.domain.hasDemoData())
         for device in [a, b] { await device.settle() }
 
-        #expect(try await a.domain.removeDemoData(actor: nil) == 8, "the round, the course and six players")
+        #expect(try await a.domain.removeDemoData(actor: nil) == 6, "the round and five players: the course and Ben play in the club's own round")
         #expect(try await !a.domain.hasDemoData())
         for device in [a, b] { await device.settle() }
         for device in [a, b] {
-            #expect(try await device.domain.roundSummaries().map(\.id) == [own], "\(device.name)")
-            #expect(try await device.domain.courses().map(\.name) == ["Pine Loop"], "\(device.name)")
-            #expect(try await device.domain.players().map(\.handle.value) == ["zoe"], "\(device.name)")
+            #expect(Set(try await device.domain.roundSummaries().map(\.id)) == [own, clubs.id], "\(device.name)")
+            #expect(Set(try await device.domain.courses().map(\.name)) == ["Pine Loop", "Maple Hill DGC"], "\(device.name)")
+            #expect(try await device.domain.players().map(\.handle.value) == ["ben", "zoe"], "\(device.name)")
             #expect(try await device.domain.snapshot(of: demo).events.count == 37, "\(device.name): history kept")
         }
     }

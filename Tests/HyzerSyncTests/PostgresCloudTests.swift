@@ -66,7 +66,10 @@ import Testing
                 #expect(offline, "\(device.name) says offline")
                 offlineAfter.append(ContinuousClock.now - stopped)
             }
-            #expect(offlineAfter.allSatisfy { $0 <= .seconds(3) }, "offline shown within 3 s: \(offlineAfter)")
+            // A second or two when the machine is idle; 5 s leaves room for the whole suite running
+            // on two cores beside it (3 s was exceeded there), while a device that never noticed
+            // would still fail the `eventually` above.
+            #expect(offlineAfter.allSatisfy { $0 <= .seconds(5) }, "offline shown within 5 s: \(offlineAfter)")
             // Scoring goes on on both, and both correct the same hole differently.
             for hole in 1...6 {
                 try await a.score(round, players[0], hole: hole, 3)

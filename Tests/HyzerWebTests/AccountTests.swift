@@ -408,6 +408,11 @@ import Testing
             try await b.test(.live) { rawB in
                 try await withTimeout(30) {
                     let onA = Client(raw: rawA, users: users)
+                    // Each test connection asks at once: one that sends no request head for the
+                    // server's header timeout (10 s) is closed, and sync may take that long on a
+                    // loaded machine.
+                    #expect(try await onA.get("/healthz").status == .ok)
+                    #expect(try await Client(raw: rawB, users: users).as(.anonymous).get("/healthz").status == .ok)
                     // The athlete account reaches B; a token issued there acts as the athlete on B.
                     let accountsB = Accounts(stores: try await Stores(directory: root.appendingPathComponent("b")), cost: 4)
                     var tokenB: String?

@@ -67,6 +67,7 @@ import Testing
             #expect(archived.status == .ok)
             #expect(try archived.json()["archived"] as? Bool == true)
             #expect((try await client.get("/api/v1/rounds").json()["rounds"] as? [Any])?.isEmpty == true)
+            #expect(try await !client.as(.anonymous).get("/tv").text.contains("Ann Lee"), "an archived round is off the TV")
             #expect(try await client.get("/api/v1/rounds/\(roundID)/standings").status == .ok, "its results stay")
         }
     }

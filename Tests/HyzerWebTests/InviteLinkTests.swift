@@ -23,6 +23,11 @@ import Testing
             #expect(try await anonymous.get("/join?invite=\(token)").status == .forbidden, "a revoked link opens nothing")
             #expect(try await coach.postForm("/invites/\(id)/revoke", []).status == .notFound, "nothing open to revoke")
             #expect(try await client.as(.athlete).postForm("/invites/\(id)/revoke", []).status == .forbidden)
+            // A coach cannot make an admin's invite, nor revoke one.
+            #expect(try await client.as(.admin).postForm("/invites", [("role", "admin")]).status == .created)
+            let adminInvite = try #require(try await client.as(.admin).get("/invites").text.firstMatch(of: /\/invites\/([0-9a-f-]{36})\/revoke/).map { String($0.1) })
+            #expect(try await coach.postForm("/invites/\(adminInvite)/revoke", []).status == .notFound)
+            #expect(try await client.as(.admin).postForm("/invites/\(adminInvite)/revoke", []).status == .seeOther)
         }
     }
 
@@ -34,6 +39,7 @@ import Testing
             #expect(!PublicAddress.isLoopback("https://scores.ourclub.org"))
             #expect(PublicAddress.parse("https://scores.ourclub.org/") == "https://scores.ourclub.org")
             #expect(PublicAddress.parse("ftp://x") == nil && PublicAddress.parse("http://x/path") == nil && PublicAddress.parse("scores.org") == nil)
+            #expect(PublicAddress.parse("http://x:99999") == nil && PublicAddress.parse("http://x:0") == nil && PublicAddress.parse("http://x:8080") == "http://x:8080")
         }
     }
 

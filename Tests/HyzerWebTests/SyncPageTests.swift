@@ -62,6 +62,10 @@ import Testing
         do {
             try await a.test(.live) { rawA in
                 let clientA = Client(raw: rawA, users: usersA)
+                // A's test connection asks at once: a connection that sends no request head for
+                // the server's header timeout (10 s) is closed, and B's first sync may take that
+                // long on a loaded machine.
+                let playerID = try #require(try await clientA.roundDetail(try await clientA.demoRoundID()).playerIDs().last)
                 try await b.test(.live) { rawB in
                     // B has no users of its own: it only reads, as anyone may.
                     let clientB = Client(raw: rawB, users: usersA).as(.anonymous)
@@ -87,7 +91,6 @@ import Testing
                         let syncStream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/sync/events", headers: [("Authorization", "Bearer \(tokenB)")])
                         let syncFirst = try await syncStream.nextEvent()
 
-                        let playerID = try #require(try await clientA.roundDetail(roundID).playerIDs().last)
                         let posted = try await clientA.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":2}"#)
                         #expect(posted.status == .created)
                         let expected = try await clientA.standings(roundID).row(playerID)?["strokes"] as? Int

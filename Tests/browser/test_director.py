@@ -6,28 +6,56 @@ completed again, the demo data archived; then every public page at 360 px with l
 import json
 import re
 import tempfile
+import time
 import urllib.request
 from pathlib import Path
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import OUTPUT
-from test_league import wait
+
+
+def wait(driver):
+    # A check may read the page while a form's answer replaces it (Chromium then reports the
+    # node as stale, or as not in the document): try again until the new page is there.
+    return WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException, WebDriverException))
 
 PLAYERS = [("Ann Archer", "ann.archer"), ("Jonh Smith", "john.smith"), ("Cara Diaz", "cara"), ("Dee Evans", "dee"),
            ("Eli Fox", "eli"), ("Fay Gill", "fay"), ("Gus Hale", "gus"), ("Ivy Jones", "ivy"), ("Kit Lowe", "kit"), ("Max Moss", "max")]
 
 
 def setup_link(server):
-    log = (OUTPUT / "server.log").read_text(errors="replace")
-    links = re.findall(rf"http://127\.0\.0\.1:{server.port}/setup\?token=[\w-]+", log)
-    assert links, "the server logged no setup link"
-    return links[-1]
+    """The link the server logs once its first pull has shown the cloud has no admin either."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        log = (OUTPUT / "server.log").read_text(errors="replace")
+        links = re.findall(rf"http://127\.0\.0\.1:{server.port}/setup\?token=[\w-]+", log)
+        if links:
+            return links[-1]
+        time.sleep(0.05)
+    raise AssertionError("the server logged no setup link")
+
+
+def go(page, element):
+    """Clicks a link or a form's button and waits until the answer's page has replaced this one."""
+    old = page.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(page, 10).until(lambda d: not old_is_current(old))
+    WebDriverWait(page, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def old_is_current(element):
+    try:
+        element.is_enabled()
+        return True
+    except (StaleElementReferenceException, WebDriverException):
+        return False
 
 
 def submit(page, form_selector="form.form"):
-    page.find_element(By.CSS_SELECTOR, f"{form_selector} button[type=submit]").click()
+    go(page, page.find_element(By.CSS_SELECTOR, f"{form_selector} button[type=submit]"))
 
 
 def notice(page):
@@ -68,7 +96,7 @@ def test_a_directors_night_end_to_end_in_the_browser(server, browser_factory):
     page.get(server.base + "/players?q=jonh")
     rows = page.find_elements(By.CSS_SELECTOR, ".directory li")
     assert len(rows) == 1 and "Jonh Smith" in rows[0].text
-    rows[0].find_element(By.LINK_TEXT, "Edit").click()
+    go(page, rows[0].find_element(By.LINK_TEXT, "Edit"))
     fill(page, "displayName", "John Smith")
     submit(page)
     assert notice(page) == "Saved."
@@ -86,7 +114,7 @@ def test_a_directors_night_end_to_end_in_the_browser(server, browser_factory):
     submit(page)
     wait(page).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Thursday League")
     event_url = page.current_url
-    page.find_element(By.LINK_TEXT, "Add a round").click()
+    go(page, page.find_element(By.LINK_TEXT, "Add a round"))
     courses = Select(page.find_element(By.NAME, "courseID"))
     courses.select_by_index(next(i for i, option in enumerate(courses.options) if option.text.startswith("Riverside")))
     fill(page, "name", "Week 1")
@@ -105,7 +133,7 @@ def test_a_directors_night_end_to_end_in_the_browser(server, browser_factory):
 
     # The wrong par, fixed on the course's edit page: every board reads it.
     page.get(server.base + "/courses")
-    next(li for li in page.find_elements(By.CSS_SELECTOR, ".directory li") if "Riverside" in li.text).find_element(By.LINK_TEXT, "Edit").click()
+    go(page, next(li for li in page.find_elements(By.CSS_SELECTOR, ".directory li") if "Riverside" in li.text).find_element(By.LINK_TEXT, "Edit"))
     fill(page, "pars", "3 3 3 3 4 3 3 3 3")
     submit(page)
     assert notice(page) == "Saved."
@@ -113,26 +141,26 @@ def test_a_directors_night_end_to_end_in_the_browser(server, browser_factory):
 
     # A late arrival, with a division, added to the round under way.
     page.get(f"{server.base}/rounds/{round_id}")
-    page.find_element(By.LINK_TEXT, "Edit round").click()
+    go(page, page.find_element(By.LINK_TEXT, "Edit round"))
     Select(page.find_element(By.NAME, "playerID")).select_by_value(players["eli"])
     Select(page.find_element(By.NAME, "division")).select_by_value("MPO")
-    page.find_element(By.CSS_SELECTOR, f"form[action='/rounds/{round_id}/players'] button").click()
+    go(page, page.find_element(By.CSS_SELECTOR, f"form[action='/rounds/{round_id}/players'] button"))
     assert notice(page) == "Added to the round."
     assert "Eli Fox" in standings(server, round_id)
 
     # Complete, confirmed on a page that names who becomes DNF; reopen; complete again.
     def complete():
         page.get(f"{server.base}/rounds/{round_id}")
-        page.find_element(By.LINK_TEXT, "Complete round…").click()
+        go(page, page.find_element(By.LINK_TEXT, "Complete round…"))
         listed = page.find_element(By.CSS_SELECTOR, "ul.directory").text
         assert "Cara Diaz" in listed and "Dee Evans" in listed and "Eli Fox" in listed and "Ann Archer" not in listed
-        page.find_element(By.CSS_SELECTOR, f"form[action='/rounds/{round_id}/complete'] button").click()
+        go(page, page.find_element(By.CSS_SELECTOR, f"form[action='/rounds/{round_id}/complete'] button"))
         wait(page).until(lambda d: "completed" in d.find_element(By.CSS_SELECTOR, ".page-head .badge").get_attribute("class"))
 
     complete()
     board = standings(server, round_id)
     assert sorted(name for name, row in board.items() if row["dnf"]) == ["Cara Diaz", "Dee Evans", "Eli Fox"]
-    page.find_element(By.CSS_SELECTOR, f"form[action='/rounds/{round_id}/reopen'] button").click()
+    go(page, page.find_element(By.CSS_SELECTOR, f"form[action='/rounds/{round_id}/reopen'] button"))
     wait(page).until(lambda d: "active" in d.find_element(By.CSS_SELECTOR, ".page-head .badge").get_attribute("class"))
     assert not any(row["dnf"] for row in standings(server, round_id).values()), "reopening restores them"
     complete()
@@ -140,7 +168,7 @@ def test_a_directors_night_end_to_end_in_the_browser(server, browser_factory):
     # The demo data, archived in one action on /admin: gone from the lists, kept as history.
     demo_round = next(r["id"] for r in server.get("/api/v1/rounds")["rounds"] if r["name"] == "Tuesday League")
     page.get(server.base + "/admin")
-    page.find_element(By.CSS_SELECTOR, "form[action='/admin/demo/remove'] button").click()
+    go(page, page.find_element(By.CSS_SELECTOR, "form[action='/admin/demo/remove'] button"))
     assert notice(page) == "The demo data is removed."
     assert "Remove the demo data" not in page.page_source
     assert [r["name"] for r in server.get("/api/v1/rounds")["rounds"]] == ["Week 1"]
@@ -186,8 +214,9 @@ def test_every_public_page_fits_a_360_px_phone(server, browser_factory):
 
     # The columns that matter stay on the leaderboard: position, player, to par, thru.
     page.get(f"{server.base}/rounds/{round_['id']}/leaderboard")
-    shown = [th.text for th in page.find_element(By.CSS_SELECTOR, "table.board").find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()]
+    # The live stream may replace the table as the page opens: read it once it holds still.
+    shown = wait(page).until(lambda d: [th.text for th in d.find_element(By.CSS_SELECTOR, "table.board").find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()])
     assert shown == ["Pos", "Player", "To par", "Thru"], shown
     page.get(f"{server.base}/events/{event['id']}")
-    shown = [th.text for th in page.find_element(By.CSS_SELECTOR, "table.event-board").find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()]
+    shown = wait(page).until(lambda d: [th.text for th in d.find_element(By.CSS_SELECTOR, "table.event-board").find_elements(By.CSS_SELECTOR, "thead th") if th.is_displayed()])
     assert shown[:2] == ["Pos", "Player"] and "To par" in shown and "Thru" in shown, shown

@@ -73,7 +73,7 @@ extension Player {
     /// Whether an invite of this role may hand the profile to whoever opens it: only a
     /// profile nobody signs in with yet, and never one that outranks the invite.
     public func isClaimable(through inviteRole: Role) -> Bool {
-        passwordHash == nil && inviteRole.includes(role)
+        passwordHash == nil && !archived && inviteRole.includes(role)
     }
 }
 

@@ -57,6 +57,10 @@ public struct ScorecardView: Hashable, Sendable {
     public var conflicts: [Conflict]
     public var totalPar: Int
     public var hasConflicts: Bool
+    /// Some score was changed after its player signed: the grid's legend explains the mark.
+    public var hasChangedAfterSigning: Bool
+    /// Some score includes penalty throws: the legend explains the P.
+    public var hasPenalties: Bool
 
     public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int, signatures: [Signature] = [],
                 reporterNames: [UUID: String] = [:]) {
@@ -111,5 +115,8 @@ public struct ScorecardView: Hashable, Sendable {
                 )
             }
         hasConflicts = !conflicts.isEmpty
+        let cells = rows.flatMap(\.cells)
+        hasChangedAfterSigning = cells.contains(where: \.afterSigning)
+        hasPenalties = cells.contains(where: \.penalty)
     }
 }

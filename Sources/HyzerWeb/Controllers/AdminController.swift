@@ -134,7 +134,8 @@ struct InvitesController {
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await request.decode(as: ConfirmForm.self, context: context)
-        guard try await stores.operational.revokeInvite(try context.uuid("id", "Invite")) else { throw StoreError.notFound("Open invite") }
+        let roles = (context.identity?.role ?? .athlete).grantable
+        guard try await stores.operational.revokeInvite(try context.uuid("id", "Invite"), roles: roles) else { throw StoreError.notFound("Open invite") }
         return .redirect(to: "/invites?notice=revoked", type: .normal)
     }
 
@@ -179,7 +180,8 @@ struct InvitesController {
             invites: try await stores.operational.invites().map {
                 let open = $0.usedAt == nil && $0.expiresAt > Date()
                 return InvitesPage.Item(id: Format.id($0.id), role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player",
-                                        created: Format.date($0.createdAt), status: $0.usedAt != nil ? "used" : (open ? "open" : "expired or revoked"), isOpen: open)
+                                        created: Format.date($0.createdAt), status: $0.usedAt != nil ? "used" : (open ? "open" : "expired or revoked"),
+                                        isOpen: open && grantable.contains($0.role))
             },
             form: form,
             base: base(request),

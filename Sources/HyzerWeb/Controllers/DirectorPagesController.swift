@@ -231,8 +231,11 @@ struct DirectorPagesController {
         }
     }
 
-    @Sendable func confirmCompletion(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(CompleteRoundPage(board: try await stores.domain.board(of: try context.uuid("id", "Round"))), "round-complete")
+    /// Only an active round is completed: any other goes back to its page, which says what it is.
+    @Sendable func confirmCompletion(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
+        guard board.snapshot.round.status == .active else { return .redirect(to: "/rounds/\(Format.id(board.snapshot.round.id))", type: .normal) }
+        return try renderer.page(CompleteRoundPage(board: board), "round-complete").response(from: request, context: context)
     }
 
     @Sendable func reopen(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -100,7 +100,11 @@ struct Problem: Error, ResponseGenerator, Encodable {
         case LeagueRejection.conflict(let message):
             self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict")
         case let error as AccountError:
-            self.init(status: .conflict, title: "Not allowed", detail: error.description, type: "/problems/conflict")
+            if case .notYourRole = error {
+                self.init(status: .forbidden, title: "Not allowed", detail: error.description, type: "/problems/forbidden")
+            } else {
+                self.init(status: .conflict, title: "Not allowed", detail: error.description, type: "/problems/conflict")
+            }
         case StoreError.notFound(let what):
             self.init(status: .notFound, title: "Not found", detail: "\(what) was not found. It may have been removed, or the link is wrong.")
         case let busy as PasswordWork.Busy:

@@ -33,6 +33,7 @@ struct InvitesPage: Sendable {
         var player: String
         var created: String
         var status: String
+        /// Open, and for a role the viewer could grant: they may revoke it.
         var isOpen: Bool
     }
 

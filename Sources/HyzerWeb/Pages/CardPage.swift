@@ -44,6 +44,26 @@ struct CardPage: Sendable {
     var isLast: Bool
     var canScore: Bool
     var form: FormState
+    /// Once every hole of the card is in: the whole card, hole by hole, to check before signing.
+    var review: Review?
+
+    struct Review: Sendable {
+        struct Row: Sendable {
+            var displayName: String
+            var cells: [String]
+            var total: String
+            var toPar: String
+        }
+
+        var holes: [HoleHeader]
+        var totalPar: Int
+        var rows: [Row]
+    }
+
+    struct HoleHeader: Sendable {
+        var number: Int
+        var par: Int
+    }
 
     init?(board: RoundBoard, cardID: UUID, hole requested: Int?, viewer: Identity?, form: FormState = FormState()) {
         let snapshot = board.snapshot
@@ -97,6 +117,17 @@ struct CardPage: Sendable {
             )
         }
         self.form = form
+        if holes.allSatisfy(\.done) {
+            review = Review(
+                holes: snapshot.course.holes.map { HoleHeader(number: $0.number, par: $0.par) }, totalPar: snapshot.course.totalPar,
+                rows: card.playerIDs.map { id in
+                    let entry = totals[id]
+                    return Review.Row(displayName: names[id] ?? "Unknown player",
+                                      cells: snapshot.course.holes.map { scores[id, $0.number]?.winner.resultText ?? "–" },
+                                      total: String(entry?.strokes ?? 0),
+                                      toPar: entry?.dnf == true ? "DNF" : ScoreFormat.toPar(entry?.toPar ?? 0))
+                })
+        }
     }
 }
 

@@ -149,7 +149,18 @@ struct CorrectionPage: Sendable {
     var current: String
     var conflict: Bool
     var others: [String]
+    /// Every value entered for this hole now standing, with who entered it: a coach picks one
+    /// with one tap.
+    var entries: [Entry]
     var form: FormState
+
+    struct Entry: Sendable {
+        var value: String
+        var strokes: String
+        var penalties: Int
+        var enteredBy: String
+        var isCurrent: Bool
+    }
 
     init?(board: RoundBoard, eventID: UUID, form: FormState? = nil) {
         let snapshot = board.snapshot
@@ -164,6 +175,12 @@ struct CorrectionPage: Sendable {
         current = event.strokes.description
         conflict = state?.isConflict ?? false
         others = state?.leaves.filter { $0.id != eventID }.map(\.strokes.description) ?? []
+        let names = snapshot.names
+        entries = (state?.leaves ?? [event]).enumerated().map { index, leaf in
+            Entry(value: leaf.resultText, strokes: leaf.strokes.description, penalties: leaf.penalties,
+                  enteredBy: leaf.reportedBy.flatMap { names[$0] } ?? "a device without a signed-in scorer",
+                  isCurrent: index == 0)
+        }
         self.form = form ?? FormState(values: ["strokes": event.strokes.description, "penalties": String(event.penalties)])
     }
 }
