@@ -51,6 +51,9 @@ public struct Player: Identifiable, Hashable, Sendable {
     /// Removed by a coach while scores still refer to them: kept in results and sync, gone
     /// from pickers and lists, and unable to sign in.
     public var archived = false
+    /// The division they usually play (MPO, FPO…), "" when none: preselected when they join a
+    /// round of an event that has it.
+    public var division = ""
 
     public init(
         id: UUID, displayName: String, handle: Handle, role: Role, cloudRecordName: String? = nil, createdAt: Date, updatedAt: HLC,

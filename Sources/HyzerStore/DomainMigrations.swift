@@ -204,6 +204,10 @@ enum DomainMigrations {
                 t.column("change", .text).notNull()
             }
         }
+        // A player's usual division: preselected when they join a round of an event that has it.
+        migrator.registerMigration("v7-player-division") { db in
+            try db.alter(table: "players") { t in t.add(column: "division", .text).notNull().defaults(to: "") }
+        }
         return migrator
     }
 }

@@ -20,12 +20,14 @@ public struct ChangeEntry: Sendable {
 extension DomainStore {
     // MARK: Players
 
-    /// Renames a player or changes their handle. A handle another person has is refused.
-    public func editPlayer(_ id: UUID, displayName: String?, handle: Handle?, actor: UUID?) async throws -> Player {
+    /// Renames a player, changes their handle or their usual division ("" for none). A handle
+    /// another person has is refused.
+    public func editPlayer(_ id: UUID, displayName: String?, handle: Handle?, division: String? = nil, actor: UUID?) async throws -> Player {
         let before = try await player(id)
         let change = [
-            displayName.flatMap { name in before.map { "name “\($0.displayName)” → “\(name)”" } },
-            handle.flatMap { handle in before.map { "handle @\($0.handle.value) → @\(handle.value)" } },
+            displayName.flatMap { name in before.flatMap { $0.displayName == name ? nil : "name “\($0.displayName)” → “\(name)”" } },
+            handle.flatMap { handle in before.flatMap { $0.handle == handle ? nil : "handle @\($0.handle.value) → @\(handle.value)" } },
+            division.flatMap { division in before.flatMap { $0.division == division ? nil : "division \($0.division.isEmpty ? "none" : $0.division) → \(division.isEmpty ? "none" : division)" } },
         ].compactMap { $0 }.joined(separator: ", ")
         return try await updatePlayer(id, audit: (actor, change.isEmpty ? "saved unchanged" : change)) { player, db in
             try Self.checkManages(player, actor: actor, db)
@@ -36,6 +38,7 @@ extension DomainStore {
                 player.handle = handle
             }
             if let displayName { player.displayName = displayName }
+            if let division { player.division = division }
         }
     }
 
@@ -164,7 +167,9 @@ extension DomainStore {
                 throw LeagueRejection.conflict("A round can have at most \(Round.playerCountRange.upperBound) players.")
             }
             let divisions = snapshot.event?.divisions ?? []
-            let text = (division ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            // Without a division given, their usual one, when the event has it.
+            var text = (division ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty, divisions.contains(player.division) { text = player.division }
             if !divisions.isEmpty {
                 guard !text.isEmpty else { throw LeagueRejection.invalid(FieldErrors("division", "Choose \(player.displayName)'s division: \(divisions.joined(separator: ", ")).")) }
                 guard let valid = Division.validated(text), divisions.contains(valid) else {

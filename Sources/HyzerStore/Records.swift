@@ -37,9 +37,11 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     /// Derived on this device (see `IdentityMerge`), never synced: the canonical player.
     var aliasOf: String?
     var archived: Bool
+    var division: String
 
     init(_ player: Player) {
         archived = player.archived
+        division = player.division
         id = player.id.text
         displayName = player.displayName
         handle = player.handle.value
@@ -67,6 +69,7 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         originDeviceID = row["originDeviceID"]
         aliasOf = row["aliasOf"]
         archived = row["archived"]
+        division = row["division"]
     }
 
     func domain() throws -> Player {
@@ -77,6 +80,7 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
             passwordHash: passwordHash, disabled: disabled, originDeviceID: originDeviceID.flatMap(UUID.init(text:))
         )
         player.archived = archived
+        player.division = division
         return player
     }
 }

@@ -28,7 +28,7 @@ import Testing
     @Test func migratesAnEmptyFileAndReopensIt() async throws {
         let directory = try TemporaryDirectory()
         let first = try await Stores(directory: directory.url)
-        #expect(try first.domain.appliedMigrations == ["v1-domain", "v2-sync", "v3-accounts", "v4-leagues", "v5-outbox", "v6-editing"])
+        #expect(try first.domain.appliedMigrations == ["v1-domain", "v2-sync", "v3-accounts", "v4-leagues", "v5-outbox", "v6-editing", "v7-player-division"])
         let device = first.domain.deviceID
         let reopened = try await Stores(directory: directory.url)
         #expect(reopened.domain.deviceID == device)

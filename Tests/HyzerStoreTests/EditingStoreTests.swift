@@ -43,6 +43,10 @@ import Testing
         await #expect(throws: LeagueRejection.self) { _ = try await store.addPlayer(late.id, division: "MA1", card: nil, to: round.id, actor: nil) }
         let added = try await store.addPlayer(late.id, division: "FPO", card: nil, to: round.id, actor: nil)
         #expect(added.round.divisions[late.id] == "FPO")
+        // A player with a usual division the event has joins in it without being asked.
+        let usual = try await store.createPlayer(PlayerDraft(displayName: "Usual", handle: "usual").validated())
+        #expect(try await store.editPlayer(usual.id, displayName: nil, handle: nil, division: "MPO", actor: nil).division == "MPO")
+        #expect(try await store.addPlayer(usual.id, division: nil, card: nil, to: round.id, actor: nil).round.divisions[usual.id] == "MPO")
         await #expect(throws: LeagueRejection.conflict("Late is already in R1.")) {
             _ = try await store.addPlayer(late.id, division: "FPO", card: nil, to: round.id, actor: nil)
         }

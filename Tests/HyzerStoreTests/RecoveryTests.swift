@@ -88,11 +88,11 @@ import Testing
             return try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master ORDER BY name") + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         }
         let before = try schema()
-        await #expect(throws: StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v6-editing")) {
+        await #expect(throws: StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v7-player-division")) {
             _ = try await Stores(directory: directory.url)
         }
-        let message = StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v6-editing").description
-        #expect(message.contains("v9-from-the-future") && message.contains("v6-editing"))
+        let message = StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v7-player-division").description
+        #expect(message.contains("v9-from-the-future") && message.contains("v7-player-division"))
         // Not migrated: no table or migration was added.
         #expect(try schema() == before)
     }

@@ -23,7 +23,7 @@ import Testing
         var holes = course.holes
         holes[0].par = 4
         _ = try await a.domain.editCourse(course.id, name: nil, holes: holes, actor: nil)
-        _ = try await a.domain.editPlayer(players[0], displayName: "Ann Corrected", handle: nil, actor: nil)
+        _ = try await a.domain.editPlayer(players[0], displayName: "Ann Corrected", handle: nil, division: "FPO", actor: nil)
         _ = try await a.domain.addPlayer(late.id, division: nil, card: nil, to: round, actor: nil)
         _ = try await a.domain.withdraw(players[1], from: round, actor: nil)
         _ = try await a.domain.withdraw(players[2], from: round, actor: nil)
@@ -42,6 +42,7 @@ import Testing
         #expect(entries.first { $0.playerID == players[1] }?.dnf == true, "withdrawn after scoring: did not finish")
         #expect(entries.first { $0.playerID == late.id }?.dnf == false, "reopened: nobody is DNF for holes left")
         #expect(try await a.standings(round) == b.standings(round))
+        #expect(try await b.domain.player(players[0])?.division == "FPO", "the usual division travels with the player")
     }
 
     @Test func aDeletedRecordIsDeletedEverywhereAndAnOlderCopyDoesNotBringItBack() async throws {

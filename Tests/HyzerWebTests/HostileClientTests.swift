@@ -32,8 +32,13 @@ import Testing
     // framework's live server does not take the application's connection settings.
 
     @Test func aLiveStreamOutlivesTheIdleTimeout() async throws {
-        try await withLiveApp(heartbeat: .milliseconds(200), configure: { $0.idleTimeout = .milliseconds(600) }) { port, client, _ in
-            let roundID = try await client.demoRoundID()
+        try await withLiveApp(heartbeat: .milliseconds(200), configure: { $0.idleTimeout = .milliseconds(600) }) { port, _, _ in
+            // Over a socket of its own: the test client's connection, opened when the app starts,
+            // may itself sit idle past 600 ms on a loaded machine and be closed before it asks.
+            let listing = try RawSocket(port: port, sending: "GET /api/v1/rounds HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            defer { listing.close() }
+            let rounds = try await listing.read(until: "}]}", timeout: 10)
+            let roundID = try #require(rounds.firstMatch(of: /"id":"([0-9a-f-]{36})"/).map { String($0.1) })
             let idle = try RawSocket(port: port)
             let stream = try RawSocket(port: port)
             defer { idle.close(); stream.close() }

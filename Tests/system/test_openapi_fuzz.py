@@ -214,8 +214,30 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
             "importPlayers": "name,handle\nRoute Import,route.import\n",
             "createEvent": {"name": "Route Check Event"},
             "recordPlayoff": {"winner": players[0]},
+            "editPlayer": {"displayName": "Route Edited"},
+            "editCourse": {"name": "Route Edited Course"},
+            "editEvent": {"name": "Route Edited Event"},
+            "editRound": {"name": "Route Edited Round"},
         }
-        overrides = {("completeRound", "id"): world["scheduled_round"]}
+        # Edits and removals act on records made for them, never on what other checks use.
+        def spare_player():
+            return fuzz.api("POST", "/api/v1/players", {"displayName": "Route Spare", "handle": f"route.{uuid.uuid4().hex[:8]}"})["id"]
+        edited, late = spare_player(), spare_player()
+        course = fuzz.api("POST", "/api/v1/courses", {"name": "Route Edit Course", "holes": [{"number": 1, "par": 3}]})["id"]
+        event = fuzz.api("POST", "/api/v1/events", {"name": "Route Edit Event"})["id"]
+
+        def spare_round():
+            return fuzz.api("POST", "/api/v1/rounds", {"courseID": course, "start": False, "name": "Route Edit Round",
+                                                        "players": [{"playerID": edited}]})["id"]
+        removed_round, joined_round = spare_round(), spare_round()
+        samples["addLateArrival"] = {"playerID": late}
+        overrides = {("completeRound", "id"): world["scheduled_round"],
+                     ("editPlayer", "id"): edited, ("removePlayer", "id"): edited,
+                     ("editCourse", "id"): course, ("removeCourse", "id"): course,
+                     ("editEvent", "id"): event, ("removeEvent", "id"): event,
+                     ("editRound", "id"): removed_round, ("removeRound", "id"): removed_round,
+                     ("addLateArrival", "id"): joined_round, ("withdrawPlayer", "id"): joined_round,
+                     ("withdrawPlayer", "playerID"): late, ("reopenRound", "id"): joined_round}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():
@@ -223,7 +245,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                     continue
                 name = operation.get("operationId", f"{method} {path}")
                 concrete = path
-                for parameter in ("id", "cardID", "hole"):
+                for parameter in ("id", "cardID", "hole", "playerID"):
                     if "{" + parameter + "}" not in concrete:
                         continue
                     if (name, parameter) in overrides:

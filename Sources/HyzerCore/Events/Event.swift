@@ -93,6 +93,16 @@ public struct EventDraft: Sendable, Hashable {
 public enum Division {
     public static let maxLength = 24
 
+    /// A player's usual division as typed: "" (none) or a valid division name.
+    public static func usual(_ raw: String?, field: String = "division") throws(FieldErrors) -> String {
+        let text = TextRules.cleaned(raw)
+        if text.isEmpty { return "" }
+        guard let name = validated(text) else {
+            throw FieldErrors(field, "Division names are 1 to \(maxLength) letters, digits, spaces, dashes or +.")
+        }
+        return name
+    }
+
     /// A division name as it is shown and compared: letters, digits, spaces, dashes, "+".
     public static func validated(_ text: String) -> String? {
         let name = TextRules.cleaned(text)

@@ -17,9 +17,12 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
     public var originDeviceID: UUID?
     /// Absent unless archived, here and in every payload: records keep the bytes they had.
     public var archived: Bool?
+    /// Absent when the player has no usual division.
+    public var division: String?
 
     public init(_ player: Player) {
         archived = player.archived ? true : nil
+        division = player.division.isEmpty ? nil : player.division
         id = player.id
         displayName = player.displayName
         handle = player.handle.value
@@ -37,6 +40,7 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
                             cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt,
                             passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)
         player.archived = archived ?? false
+        player.division = division.flatMap(Division.validated) ?? ""
         return player
     }
 }

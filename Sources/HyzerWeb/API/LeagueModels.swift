@@ -35,6 +35,8 @@ struct CourseBody: Decodable {
 struct PlayerPatchBody: Decodable {
     var displayName: String?
     var handle: String?
+    /// The usual division; "" clears it.
+    var division: String?
 }
 
 struct CoursePatchBody: Decodable {
@@ -146,12 +148,15 @@ struct PlayerResponse: ResponseEncodable {
     var handle: String
     /// Left out for anonymous readers: who the admins are is not for strangers.
     var role: String?
+    /// The usual division, when the player has one.
+    var division: String?
 
     init(_ player: Player, showingRole: Bool = true) {
         id = Format.id(player.id)
         displayName = player.displayName
         handle = player.handle.value
         role = showingRole ? player.role.rawValue : nil
+        division = player.division.isEmpty ? nil : player.division
     }
 }
 

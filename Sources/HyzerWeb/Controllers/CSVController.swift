@@ -26,13 +26,19 @@ struct CSVController {
     }
 
     @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerListResponse> {
-        let list = try ResultsTable.players(try await CSVTables.rows(of: request))
-        let creator = context.identity?.role ?? .athlete
+        let imported = try await Self.importPlayers(try await CSVTables.rows(of: request), into: stores, by: context.identity)
+        return EditedResponse(status: imported.created.isEmpty ? .ok : .created, response: PlayerListResponse(players: imported.all.map { PlayerResponse($0) }))
+    }
+
+    /// A player list from the API or the import page: checked line by line, then imported whole.
+    /// Throws `FieldErrors` naming every bad line.
+    static func importPlayers(_ table: [[String]], into stores: Stores, by identity: Identity?) async throws -> DomainStore.PlayerImport {
+        let list = try ResultsTable.players(table)
+        let creator = identity?.role ?? .athlete
         if let refused = list.first(where: { !creator.grantable.contains($0.role) }) {
             throw FieldErrors("csv", "A \(creator.rawValue) cannot add \(refused.role.rawValue) players (@\(refused.handle.value)).")
         }
-        let imported = try await stores.domain.importPlayers(list, actor: context.identity?.playerID)
-        return EditedResponse(status: imported.created.isEmpty ? .ok : .created, response: PlayerListResponse(players: imported.all.map { PlayerResponse($0) }))
+        return try await stores.domain.importPlayers(list, actor: identity?.playerID)
     }
 
     @Sendable func importResults(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {

@@ -109,7 +109,8 @@ struct DirectorPagesController {
 
     @Sendable func editPlayer(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let player = try await livePlayer(try context.uuid("id", "Player"))
-        return playerPage(player, FormState(values: ["displayName": player.displayName, "handle": player.handle.value]), creator: context.identity?.role ?? .coach)
+        return playerPage(player, FormState(values: ["displayName": player.displayName, "handle": player.handle.value, "division": player.division]),
+                          creator: context.identity?.role ?? .coach)
     }
 
     private func livePlayer(_ id: UUID) async throws -> Player {
@@ -130,8 +131,16 @@ struct DirectorPagesController {
         let form = try await request.decode(as: PlayerForm.self, context: context)
         let creator = context.identity?.role ?? .coach
         do {
-            let valid = try PlayerDraft(displayName: form.displayName, handle: form.handle, role: player.role.rawValue).validated()
-            _ = try await stores.domain.editPlayer(player.id, displayName: valid.displayName, handle: valid.handle, actor: context.identity?.playerID)
+            var errors = FieldErrors()
+            var valid: PlayerDraft.Valid?
+            var division = ""
+            do { valid = try PlayerDraft(displayName: form.displayName, handle: form.handle, role: player.role.rawValue).validated() } catch {
+                for entry in error.entries { errors.add(entry.field, entry.message) }
+            }
+            do { division = try Division.usual(form.division) } catch { for entry in error.entries { errors.add(entry.field, entry.message) } }
+            try errors.throwIfAny()
+            guard let valid else { throw errors }
+            _ = try await stores.domain.editPlayer(player.id, displayName: valid.displayName, handle: valid.handle, division: division, actor: context.identity?.playerID)
             return notice("/players", .saved)
         } catch let errors as FieldErrors {
             return try playerPage(player, FormState(values: form.values, errors: errors), creator: creator, status: .unprocessableContent).response(from: request, context: context)
@@ -167,14 +176,10 @@ struct DirectorPagesController {
     // MARK: Removing
 
     @Sendable func remove(_ type: RecordType, list: String, request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try context.uuid("id", type.noun)
-        do {
-            let removal = try await stores.domain.remove(type, id, actor: context.identity?.playerID)
-            let back = type == .round ? "/" : "/\(list)"
-            return notice(back, removal == .deleted ? .deleted : .archived)
-        } catch let error as AccountError {
-            throw Problem(status: .conflict, title: "Not removed", detail: error.description)
-        }
+        // A refusal (the last admin, an admin's record for a coach, oneself) is answered by the
+        // error middleware: 403 or 409 with the reason.
+        let removal = try await stores.domain.remove(type, try context.uuid("id", type.noun), actor: context.identity?.playerID)
+        return notice(type == .round ? "/" : "/\(list)", removal == .deleted ? .deleted : .archived)
     }
 
     @Sendable func removeDemo(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -263,12 +268,7 @@ struct DirectorPagesController {
     @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: CSVImportForm.self, context: context)
         do {
-            let list = try ResultsTable.players(try CSVTables.decode(form.csv ?? ""))
-            let creator = context.identity?.role ?? .athlete
-            if let refused = list.first(where: { !creator.grantable.contains($0.role) }) {
-                throw FieldErrors("csv", "A \(creator.rawValue) cannot add \(refused.role.rawValue) players (@\(refused.handle.value)).")
-            }
-            let imported = try await stores.domain.importPlayers(list, actor: context.identity?.playerID)
+            let imported = try await CSVController.importPlayers(try CSVTables.decode(form.csv ?? ""), into: stores, by: context.identity)
             return .redirect(to: "/players?notice=imported&added=\(imported.created.count)&updated=\(imported.updated.count)", type: .normal)
         } catch let errors as FieldErrors {
             return try renderer.page(Self.playersImport(FormState(values: ["csv": form.csv ?? ""], errors: errors)), "import", status: .unprocessableContent)

@@ -28,12 +28,13 @@ struct EditingAPIController {
 
     @Sendable func editPlayer(_ request: Request, context: AppRequestContext) async throws -> PlayerResponse {
         let body = try await request.decodeBody(PlayerPatchBody.self, context: context)
-        guard body.displayName != nil || body.handle != nil else { throw Self.nothingToChange() }
+        guard body.displayName != nil || body.handle != nil || body.division != nil else { throw Self.nothingToChange() }
         let id = try context.uuid("id", "Player")
         guard let current = try await stores.domain.player(id), !current.archived else { throw StoreError.notFound("Player") }
         let valid = try PlayerDraft(displayName: body.displayName ?? current.displayName, handle: body.handle ?? current.handle.value, role: current.role.rawValue).validated()
+        let division = try body.division.map { raw throws(FieldErrors) in try Division.usual(raw) }
         let player = try await stores.domain.editPlayer(id, displayName: body.displayName == nil ? nil : valid.displayName,
-                                                        handle: body.handle == nil ? nil : valid.handle, actor: context.identity?.playerID)
+                                                        handle: body.handle == nil ? nil : valid.handle, division: division, actor: context.identity?.playerID)
         return PlayerResponse(player)
     }
 

@@ -34,9 +34,11 @@ struct PlayerForm: Decodable, Sendable {
     var displayName: String?
     var handle: String?
     var role: String?
+    /// The usual division (the edit form only).
+    var division: String?
 
     var values: [String: String] {
-        ["displayName": displayName ?? "", "handle": handle ?? "", "role": role ?? ""]
+        ["displayName": displayName ?? "", "handle": handle ?? "", "role": role ?? "", "division": division ?? ""]
     }
 }
 

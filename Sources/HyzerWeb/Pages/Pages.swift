@@ -249,7 +249,7 @@ struct RoundFormPage: Sendable {
             let id = Format.id(player.id)
             return PlayerChoice(id: id, displayName: player.displayName, handle: player.handle.value, checked: chosenPlayers.contains(id),
                                 hasDivisions: !divisionNames.isEmpty,
-                                divisions: divisionNames.map { Option(value: $0, label: $0, selected: chosenDivisions[id] == $0) })
+                                divisions: divisionNames.map { Option(value: $0, label: $0, selected: (chosenDivisions[id] ?? player.division) == $0) })
         }
         hasCourses = !courses.isEmpty
         hasPlayers = !players.isEmpty
