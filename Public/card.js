@@ -1,16 +1,312 @@
-// Steppers for the card page: without this file the page has plain number inputs.
+// The card page on a phone. Without this file the page has plain number inputs and each hole
+// is a form post. With it: steppers, and scoring that never waits for the network — a saved
+// hole goes into the phone's outbox (outbox.js) and the next hole is drawn at once from the
+// card the phone keeps, so scoring goes on with no signal and nothing typed is lost.
 (function () {
   "use strict";
-  document.querySelectorAll(".card-player .stepper").forEach(function (stepper) {
-    var input = stepper.querySelector("input");
-    if (input.readOnly) return;
-    stepper.querySelectorAll("button.step").forEach(function (button) {
-      button.hidden = false;
-      button.addEventListener("click", function () {
-        var value = parseInt(input.value, 10) || 0;
-        var next = Math.min(99, Math.max(1, value + parseInt(button.getAttribute("data-step"), 10)));
-        input.value = String(next);
+
+  var root = document.querySelector(".card-scoring[data-state]");
+  var outbox = window.HyzerOutbox;
+
+  function wireSteppers(scope) {
+    scope.querySelectorAll(".card-player .stepper").forEach(function (stepper) {
+      var input = stepper.querySelector("input");
+      stepper.querySelectorAll("button.step").forEach(function (button) {
+        button.hidden = input.readOnly;
+        if (button.dataset.wired) return;
+        button.dataset.wired = "1";
+        button.addEventListener("click", function () {
+          if (input.readOnly) return;
+          var value = parseInt(input.value, 10) || 0;
+          input.value = String(Math.min(99, Math.max(1, value + parseInt(button.getAttribute("data-step"), 10))));
+        });
       });
     });
+  }
+  wireSteppers(document);
+  if (!root || !outbox) return;
+
+  var state = JSON.parse(root.getAttribute("data-state"));
+  var form = root.querySelector("form.card-form");
+  var pending = [];
+  var hole = null;
+
+  function holeInfo(number) {
+    for (var i = 0; i < state.holes.length; i++) if (state.holes[i].number === number) return { hole: state.holes[i], index: i };
+    return null;
+  }
+
+  function serverScore(playerID, number) {
+    for (var i = 0; i < state.scores.length; i++) {
+      var s = state.scores[i];
+      if (s.playerID === playerID && s.hole === number) return s;
+    }
+    return null;
+  }
+
+  // This phone's newest entry for a player and hole that is still on its way (or refused).
+  function queued(playerID, number, refused) {
+    var found = null;
+    pending.forEach(function (e) {
+      if (e.playerID === playerID && e.hole === number && (e.state === "refused") === refused) found = e;
+    });
+    return found;
+  }
+
+  function numeric(strokes) { return typeof strokes === "number" ? strokes : null; }
+
+  // What the phone believes a hole's score is: its own entry on the way, else the server's.
+  function result(playerID, number) {
+    var mine = queued(playerID, number, false);
+    if (mine) return { strokes: mine.strokes, penalties: mine.penalties };
+    var s = serverScore(playerID, number);
+    return s ? { strokes: s.strokes, penalties: s.penalties } : null;
+  }
+
+  function running(playerID) {
+    var total = 0, toPar = 0, played = 0, dnf = false;
+    state.holes.forEach(function (h) {
+      var r = result(playerID, h.number);
+      if (!r) return;
+      played++;
+      var n = numeric(r.strokes);
+      if (n === null) { dnf = true; return; }
+      total += n + r.penalties;
+      toPar += n + r.penalties - h.par;
+    });
+    if (!played) return "Round so far: – (– to par)";
+    var par = dnf ? "DNF" : (toPar === 0 ? "E" : (toPar > 0 ? "+" + toPar : String(toPar)));
+    return "Round so far: " + total + " (" + par + " to par)";
+  }
+
+  function done(number) {
+    return state.players.every(function (p) { return p.withdrawn || result(p.id, number); });
+  }
+
+  function firstOpen() {
+    for (var i = 0; i < state.holes.length; i++) if (!done(state.holes[i].number)) return state.holes[i].number;
+    return state.holes.length ? state.holes[state.holes.length - 1].number : 1;
+  }
+
+  function signedOf(playerID) {
+    return state.players.some(function (p) { return p.id === playerID && p.signed; });
+  }
+
+  function render(number) {
+    var info = holeInfo(number);
+    if (!info) return;
+    hole = number;
+    var base = "/rounds/" + state.roundID + "/cards/" + state.cardID;
+    var head = root.querySelector(".card-head");
+    head.querySelector("h1").innerHTML = "";
+    head.querySelector("h1").appendChild(document.createTextNode("Hole " + number + " "));
+    var par = document.createElement("span");
+    par.className = "par";
+    par.textContent = "par " + info.hole.par;
+    head.querySelector("h1").appendChild(par);
+    var metas = head.querySelectorAll("p.meta");
+    metas[metas.length - 1].textContent = (info.hole.distance ? info.hole.distance + " m · " : "") + (info.index + 1) + " of " + state.holes.length + " for this card";
+    document.title = document.title.replace(/hole \d+/, "hole " + number);
+    if (form) {
+      form.action = base + "/holes/" + number;
+      form.querySelectorAll("fieldset.card-player").forEach(function (fieldset) { renderPlayer(fieldset, number, info.hole.par); });
+      var last = info.index === state.holes.length - 1;
+      form.querySelector("button.save-hole").textContent = last ? "Save the last hole" : "Save hole " + number + " · next";
+    }
+    var nav = root.querySelector("nav.card-holes");
+    var previous = info.index > 0 ? state.holes[info.index - 1].number : null;
+    var next = info.index + 1 < state.holes.length ? state.holes[info.index + 1].number : null;
+    nav.innerHTML = "";
+    if (previous !== null) nav.appendChild(link("?hole=" + previous, "button secondary", "← Hole " + previous));
+    state.holes.forEach(function (h) {
+      var cls = "hole-link" + (h.number === number ? " current" : "") + (done(h.number) ? " done" : "") +
+        (state.players.some(function (p) { return queued(p.id, h.number, true); }) ? " refused" : "");
+      nav.appendChild(link("?hole=" + h.number, cls, String(h.number)));
+    });
+    if (next !== null) nav.appendChild(link("?hole=" + next, "button secondary", "Hole " + next + " →"));
+  }
+
+  function link(href, cls, text) {
+    var a = document.createElement("a");
+    a.href = href;
+    a.className = cls;
+    a.textContent = text;
+    return a;
+  }
+
+  function renderPlayer(fieldset, number, par) {
+    var id = fieldset.getAttribute("data-player");
+    var strokes = fieldset.querySelector("input[name^=strokes]");
+    var penalties = fieldset.querySelector("input[name^=penalties]");
+    var s = serverScore(id, number);
+    var mine = queued(id, number, false) || queued(id, number, true);
+    var shown = mine ? { strokes: mine.strokes, penalties: mine.penalties } : (s ? (s.mine || { strokes: s.strokes, penalties: s.penalties }) : null);
+    var locked = signedOf(id) && !(state.viewer && state.viewer.coach);
+    strokes.value = shown && numeric(shown.strokes) !== null ? String(shown.strokes) : String(par);
+    penalties.value = String(shown ? shown.penalties : 0);
+    strokes.readOnly = penalties.readOnly = locked;
+    strokes.name = "strokes[" + id + "]";
+    fieldset.classList.toggle("mismatch", !!(s && s.mismatch));
+    note(fieldset, "running", "running", running(id));
+    note(fieldset, "mismatch", "field-error mismatch-note", s && s.mismatch ? "Mismatch: " + s.others : null);
+    var waiting = queued(id, number, false);
+    note(fieldset, "waiting", "entry-waiting", waiting ? (waiting.state === "flagged" ? waiting.reason : "Kept on this phone: waiting to send") : null);
+    var refused = queued(id, number, true);
+    note(fieldset, "refused", "field-error entry-refused", refused ? "Not accepted: " + refused.reason : null, refused);
+    wireSteppers(fieldset);
+  }
+
+  // One line of a player's box, made or removed as the state says.
+  function note(fieldset, key, cls, text, refused) {
+    var node = fieldset.querySelector('[data-note="' + key + '"]') || (key === "running" ? fieldset.querySelector("p.running") : null);
+    if (!text) { if (node) node.remove(); return; }
+    if (!node) {
+      node = document.createElement("p");
+      node.setAttribute("data-note", key);
+      fieldset.appendChild(node);
+    }
+    node.setAttribute("data-note", key);
+    node.className = cls;
+    node.textContent = text;
+    if (refused) {
+      node.setAttribute("role", "alert");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "link dismiss";
+      button.textContent = "Dismiss";
+      button.addEventListener("click", function () { outbox.dismiss(refused.id).then(reload); });
+      node.appendChild(document.createTextNode(" "));
+      node.appendChild(button);
+    }
+  }
+
+  function go(number, push, sign) {
+    render(number);
+    var url = "?hole=" + number + (sign ? "#sign" : "");
+    if (push) history.pushState({ hole: number }, "", url); else history.replaceState({ hole: number }, "", url);
+    if (sign) { var section = document.getElementById("sign"); if (section) section.scrollIntoView(); } else window.scrollTo(0, 0);
+  }
+
+  function reload() {
+    return outbox.entries().then(function (list) {
+      pending = list.filter(function (e) { return e.cardID === state.cardID; });
+      render(hole);
+    });
+  }
+
+  function requested() {
+    var value = parseInt(new URLSearchParams(location.search).get("hole"), 10);
+    return holeInfo(value) ? value : firstOpen();
+  }
+
+  if (form) {
+    form.addEventListener("submit", function (event) {
+      if (!outbox || !form.checkValidity()) return;
+      event.preventDefault();
+      var number = hole;
+      var list = [];
+      form.querySelectorAll("fieldset.card-player").forEach(function (fieldset) {
+        var strokes = fieldset.querySelector("input[name^=strokes]");
+        if (strokes.readOnly) return;
+        var id = fieldset.getAttribute("data-player");
+        var name = fieldset.querySelector("legend").firstChild.textContent.trim();
+        list.push({ playerID: id, playerName: name, hole: number, strokes: parseInt(strokes.value, 10),
+          penalties: parseInt(fieldset.querySelector("input[name^=penalties]").value, 10) || 0 });
+      });
+      var info = holeInfo(number);
+      var next = info.index + 1 < state.holes.length ? state.holes[info.index + 1].number : null;
+      outbox.add(list, state).then(function () {
+        return outbox.entries();
+      }).then(function (all) {
+        pending = all.filter(function (e) { return e.cardID === state.cardID; });
+        go(next === null ? number : next, true, next === null);
+      }, function () {
+        // The phone would not keep it: send the form as it is, as without this file.
+        form.submit();
+      });
+    });
+  }
+
+  root.querySelector("nav.card-holes").addEventListener("click", function (event) {
+    var a = event.target.closest("a");
+    if (!a || event.metaKey || event.ctrlKey) return;
+    var number = parseInt(new URL(a.href).searchParams.get("hole"), 10);
+    if (!holeInfo(number)) return;
+    event.preventDefault();
+    go(number, true, false);
+  });
+  window.addEventListener("popstate", function () { render(requested()); });
+
+  // A newer copy of the card (a batch answered, a refresh) is drawn at once. When the card
+  // has nothing left to send and its last hole was just saved, the page is loaded again so the
+  // signing section shows the card as the server has it.
+  window.addEventListener("hyzer:card", function (event) {
+    if (!event.detail || event.detail.cardID !== state.cardID) return;
+    state = event.detail;
+    reload().then(function () {
+      var open = pending.some(function (e) { return e.state !== "refused"; });
+      if (!open && location.hash === "#sign" && done(hole)) location.reload();
+    });
+  });
+  outbox.onChange(reload);
+
+  // MARK: Ready for offline
+
+  var ready = document.createElement("p");
+  ready.className = "meta offline-ready";
+  ready.setAttribute("role", "status");
+  root.querySelector(".card-head").appendChild(ready);
+
+  function showReady(text, offerRefresh) {
+    ready.textContent = text;
+    if (offerRefresh) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "link refresh-offline";
+      button.textContent = "Refresh this copy";
+      button.addEventListener("click", function () { keepForOffline(true); });
+      ready.appendChild(document.createTextNode(" · "));
+      ready.appendChild(button);
+    }
+  }
+
+  // Keeps what this card needs to be scored to the end with no signal: the card itself
+  // (holes, pars, players, scores) in IndexedDB, the page in the phone's cache (the service
+  // worker keeps the files it uses). `refresh` fetches both again.
+  function keepForOffline(refresh) {
+    showReady("Saving for offline…", false);
+    var page = "/rounds/" + state.roundID + "/cards/" + state.cardID;
+    var fresh = !refresh ? Promise.resolve() : fetch("/api/v1" + page, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.json();
+    }).then(function (card) {
+      state = card;
+      return outbox.saveCard(card).then(reload);
+    });
+    var worker = "serviceWorker" in navigator && window.caches;
+    var files = !worker ? Promise.resolve() : caches.open("hyzer-pages").then(function (cache) {
+      return cache.match(page).then(function (kept) { return kept && !refresh ? null : cache.add(page); });
+    });
+    return Promise.all([fresh, files]).then(function () {
+      var at = new Date(state.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      showReady(worker ? "Ready offline · card as of " + at : "Holes are kept on this phone until sent (reopening this page with no signal needs https)", !!worker);
+    }, function () {
+      showReady(navigator.onLine === false ? "No signal: scoring from the copy kept on this phone" : "Could not save this card for offline use", true);
+    });
+  }
+
+  outbox.card(state.cardID).then(function (kept) {
+    // A page from the phone's cache is older than the card the phone kept since.
+    if (outbox.newer(kept, state)) state = kept;
+    return outbox.saveCard(state);
+  }).then(function () {
+    return outbox.entries();
+  }).then(function (list) {
+    pending = list.filter(function (e) { return e.cardID === state.cardID; });
+    go(requested(), false, location.hash === "#sign");
+    keepForOffline(false);
+  }, function () {
+    // No IndexedDB (a private window in some browsers): the page posts its forms as before.
+    outbox = null;
   });
 })();

@@ -17,7 +17,11 @@
     }
     function open() {
       source = new EventSource(url);
-      source.onopen = function () { status("open"); };
+      source.onopen = function () {
+        status("open");
+        // A stream that opens means a signal: whatever the phone kept is sent now.
+        if (window.HyzerOutbox) window.HyzerOutbox.flush();
+      };
       source.onerror = function () {
         status("down");
         if (source.readyState === EventSource.CLOSED && !retryTimer) {

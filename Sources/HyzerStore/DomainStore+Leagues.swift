@@ -178,21 +178,7 @@ extension DomainStore {
                 ScoreSubmission(playerID: $0.playerID, hole: hole, strokes: $0.strokes, reportedBy: reporter?.playerID, penalties: $0.strokes == .dnf ? 0 : $0.penalties, crossCheck: !coach)
             }
             let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: coach, prepare: { submission, scores in
-                let state = scores[submission.playerID, hole]
-                let result = HoleResult(strokes: submission.strokes, penalties: submission.penalties)
-                if coach {
-                    // A coach's entry decides the hole: it corrects the current score (closing any
-                    // mismatch) unless that already says the same.
-                    if let state, state.winner.result == result, !state.isConflict { return nil }
-                    var correction = submission
-                    correction.supersedes = state?.winner.id
-                    return correction
-                }
-                // A signed player's card is shown to the others unchanged: leave it alone.
-                if signed.contains(submission.playerID), state?.winner.result == result { return nil }
-                // This scorekeeper already entered exactly this.
-                let mine = state?.leaves.first { $0.reportedBy != nil && $0.reportedBy == submission.reportedBy }
-                return mine?.result == result ? nil : submission
+                Self.cardEntry(submission, scores: scores, signed: signed, coach: coach)
             }, db)
             return (snapshot, recorded)
         }

@@ -175,6 +175,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     EventPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     DirectorPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     TVController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    AppShellController().addRoutes(to: pages)
     SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
     RoundsAPIController(stores: stores).addRoutes(to: api)
     LeagueAPIController(stores: stores).addRoutes(to: api)

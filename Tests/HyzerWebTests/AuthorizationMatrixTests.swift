@@ -42,6 +42,7 @@ import Testing
     static let rows: [Row] = [
         // everyone
         Row(route: "GET /healthz", method: .get, path: "/healthz", body: .none, expected: (200, 200, 200, 200)),
+        Row(route: "GET /manifest.webmanifest", method: .get, path: "/manifest.webmanifest", body: .none, expected: (200, 200, 200, 200)),
         Row(route: "GET /metrics", method: .get, path: "/metrics", body: .none, expected: (200, 200, 200, 200)),
         Row(route: "GET /signin", method: .get, path: "/signin", body: .none, expected: (200, 200, 200, 200)),
         Row(route: "POST /signin", method: .post, path: "/signin", body: .form([("handle", "nobody"), ("password", "wrong password")]), expected: (401, 401, 401, 401)),
@@ -101,6 +102,9 @@ import Testing
         Row(route: "POST /api/v1/rounds/{id}/complete", method: .post, path: "/api/v1/rounds/{missing}/complete", body: .json("{}"), expected: (401, 403, 404, 404)),
         Row(route: "GET /api/v1/rounds/{id}/cards", method: .get, path: "/api/v1/rounds/{round}/cards", body: .none, expected: (200, 200, 200, 200)),
         Row(route: "POST /api/v1/rounds/{id}/cards", method: .post, path: "/api/v1/rounds/{round}/cards", body: .json("{}"), expected: (401, 403, 422, 422)),
+        Row(route: "GET /api/v1/rounds/{id}/cards/{cardID}", method: .get, path: "/api/v1/rounds/{round}/cards/{missing}", body: .none, expected: (404, 404, 404, 404)),
+        Row(route: "POST /api/v1/rounds/{id}/cards/{cardID}/scores", method: .post, path: "/api/v1/rounds/{round}/cards/{missing}/scores",
+            body: .json(#"{"scores":[{"id":"6f1c1d1e-0000-4000-8000-000000000001","playerID":"6f1c1d1e-0000-4000-8000-000000000002","hole":1,"strokes":3}]}"#), expected: (401, 404, 404, 404)),
         Row(route: "POST /api/v1/rounds/{id}/cards/{cardID}/holes/{hole}", method: .post, path: "/api/v1/rounds/{round}/cards/{missing}/holes/1", body: .json(#"{"scores":[]}"#), expected: (401, 404, 404, 404)),
         Row(route: "POST /api/v1/rounds/{id}/signatures", method: .post, path: "/api/v1/rounds/{missing}/signatures", body: .json(#"{"playerID":"{player}"}"#), expected: (401, 404, 404, 404)),
         Row(route: "GET /rounds/{id}/cards/{cardID}", method: .get, path: "/rounds/{round}/cards/{missing}", body: .none, expected: (404, 404, 404, 404)),

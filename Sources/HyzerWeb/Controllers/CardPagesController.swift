@@ -61,9 +61,11 @@ struct CardPagesController {
     @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
         let hole = request.uri.queryParameters.get("hole").flatMap { Int($0) }
-        guard let page = CardPage(board: board, cardID: try context.uuid("cardID", "Card"), hole: hole, viewer: context.identity) else {
+        let cardID = try context.uuid("cardID", "Card")
+        guard var page = CardPage(board: board, cardID: cardID, hole: hole, viewer: context.identity) else {
             throw StoreError.notFound("Card")
         }
+        page.state = try CardStateResponse(board: board, cardID: cardID, viewer: context.identity, at: Date())?.json()
         return renderer.page(page, "card")
     }
 

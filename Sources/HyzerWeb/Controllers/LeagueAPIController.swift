@@ -24,6 +24,8 @@ struct LeagueAPIController {
         api.viewer.get("/rounds/:id/cards", use: cards)
         api.coach.post("/rounds/:id/cards", use: setCards)
         api.scorer.post("/rounds/:id/cards/:cardID/holes/:hole", use: scoreCardHole)
+        api.viewer.get("/rounds/:id/cards/:cardID", use: cardState)
+        api.scorer.post("/rounds/:id/cards/:cardID/scores", use: recordCardScores)
         api.scorer.post("/rounds/:id/signatures", use: sign)
     }
 
@@ -143,6 +145,30 @@ struct LeagueAPIController {
         }
         let snapshot = try await stores.domain.recordCardHole(entries, hole: hole, card: cardID, in: roundID, by: context.identity)
         return StandingsResponse(snapshot.board)
+    }
+
+    @Sendable func cardState(_ request: Request, context: AppRequestContext) async throws -> CardStateResponse {
+        let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
+        guard let state = CardStateResponse(board: board, cardID: try context.uuid("cardID", "Card"), viewer: context.identity, at: Date()) else {
+            throw StoreError.notFound("Card")
+        }
+        return state
+    }
+
+    /// A phone's outbox for one card (see `CardScoresBody`): 200 with each entry's outcome,
+    /// whether recorded now, sent before or refused by the round's rules; the batch as a
+    /// whole is refused only when it cannot be read (422) or was typed by someone else (409).
+    @Sendable func recordCardScores(_ request: Request, context: AppRequestContext) async throws -> CardScoresResponse {
+        let roundID = try context.uuid("id", "Round")
+        let cardID = try context.uuid("cardID", "Card")
+        let (author, entries) = try await request.decodeBody(CardScoresBody.self, context: context).entries()
+        let written = try await stores.domain.recordCardEntries(entries, card: cardID, in: roundID, author: author, by: context.identity)
+        let board = try await stores.domain.board(of: roundID)
+        guard let card = CardStateResponse(board: board, cardID: cardID, viewer: context.identity, at: Date()) else { throw StoreError.notFound("Card") }
+        let results = zip(entries, written.outcomes).map { entry, outcome in
+            CardScoresResponse.Result(id: Format.id(entry.id), outcome: outcome.name, reason: outcome.reason)
+        }
+        return CardScoresResponse(results: results, card: card)
     }
 
     @Sendable func sign(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {

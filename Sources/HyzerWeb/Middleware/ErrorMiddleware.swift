@@ -95,6 +95,10 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self.init(status: .forbidden, title: "Not allowed", detail: ScoreRejection.notYours.message, type: "/problems/forbidden")
         case ScoreRejection.signed(let name):
             self.init(status: .conflict, title: "Card signed", detail: ScoreRejection.signed(name).message, type: "/problems/signed")
+        case DomainStore.CardBatchRejection.notTheAuthor(let author):
+            self.init(status: .conflict, title: "Made by someone else",
+                      detail: "These entries were made by \(author). Sign in as \(author) to send them; they are never sent as another person's.",
+                      type: "/problems/not-the-author")
         case LeagueRejection.invalid(let errors):
             self = Problem(invalid: errors)
         case LeagueRejection.conflict(let message):

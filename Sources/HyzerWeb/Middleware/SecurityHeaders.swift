@@ -29,7 +29,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
 enum SecurityPolicy {
     static func text(frameAncestors: String) -> String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors \(frameAncestors)"
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors \(frameAncestors)"
     }
 
     // Valid header names, written once: these literals cannot fail.

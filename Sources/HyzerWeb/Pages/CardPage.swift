@@ -46,6 +46,8 @@ struct CardPage: Sendable {
     var form: FormState
     /// Once every hole of the card is in: the whole card, hole by hole, to check before signing.
     var review: Review?
+    /// The card as JSON (`CardStateResponse`), for scoring it on the phone with no signal.
+    var state: String?
 
     struct Review: Sendable {
         struct Row: Sendable {

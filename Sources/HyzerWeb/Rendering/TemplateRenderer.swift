@@ -54,6 +54,7 @@ public struct StartupError: Error, CustomStringConvertible {
 /// token each form carries. Taken from the request context when the page is rendered.
 struct PageChrome: Sendable {
     struct Viewer: Sendable {
+        var playerID: String
         var handle: String
         var displayName: String
         var role: String
@@ -72,7 +73,7 @@ struct PageChrome: Sendable {
         self.clubName = clubName
         self.notice = notice
         viewer = identity.map {
-            Viewer(handle: $0.handle, displayName: $0.displayName, role: $0.role.rawValue, isCoach: $0.role.includes(.coach), isAdmin: $0.role == .admin)
+            Viewer(playerID: Format.id($0.playerID), handle: $0.handle, displayName: $0.displayName, role: $0.role.rawValue, isCoach: $0.role.includes(.coach), isAdmin: $0.role == .admin)
         }
     }
 }
