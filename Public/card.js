@@ -104,8 +104,7 @@
     par.className = "par";
     par.textContent = "par " + info.hole.par;
     head.querySelector("h1").appendChild(par);
-    var metas = head.querySelectorAll("p.meta");
-    metas[metas.length - 1].textContent = (info.hole.distance ? info.hole.distance + " m · " : "") + (info.index + 1) + " of " + state.holes.length + " for this card";
+    head.querySelector("p.card-step").textContent = (info.hole.distance ? info.hole.distance + " m · " : "") + (info.index + 1) + " of " + state.holes.length + " for this card";
     document.title = document.title.replace(/hole \d+/, "hole " + number);
     if (form) {
       form.action = base + "/holes/" + number;
@@ -215,13 +214,22 @@
       });
       var info = holeInfo(number);
       var next = info.index + 1 < state.holes.length ? state.holes[info.index + 1].number : null;
-      outbox.add(list, state).then(function () {
-        return outbox.entries();
-      }).then(function (all) {
-        pending = all.filter(function (e) { return e.cardID === state.cardID; });
-        go(next === null ? number : next, true, next === null);
-      }, function () {
-        // The phone would not keep it: send the form as it is, as without this file.
+      // Drawn at once from what the phone keeps; the entries reach its disk a moment later.
+      var kept = outbox.add(list, state);
+      pending = pending.filter(function (e) {
+        return !(e.state === "refused" && kept.entries.some(function (k) { return k.playerID === e.playerID && k.hole === e.hole; }));
+      }).concat(kept.entries);
+      go(next === null ? number : next, true, next === null);
+      kept.committed.catch(function () {
+        // The phone would not keep them: back to that hole, and the form is posted as it is
+        // posted without this file.
+        pending = pending.filter(function (e) { return kept.entries.indexOf(e) < 0; });
+        go(number, false, false);
+        list.forEach(function (entry) {
+          var field = form.querySelector('fieldset[data-player="' + entry.playerID + '"]');
+          field.querySelector("input[name^=strokes]").value = String(entry.strokes);
+          field.querySelector("input[name^=penalties]").value = String(entry.penalties);
+        });
         form.submit();
       });
     });
@@ -238,16 +246,49 @@
   window.addEventListener("popstate", function () { render(requested()); });
 
   // A newer copy of the card (a batch answered, a refresh) is drawn at once. When the card
-  // has nothing left to send and its last hole was just saved, the page is loaded again so the
-  // signing section shows the card as the server has it.
+  // has nothing left to send and its last hole was just saved, the signing section is taken
+  // from the page as the server makes it now (the review of the whole card, who may sign).
   window.addEventListener("hyzer:card", function (event) {
     if (!event.detail || event.detail.cardID !== state.cardID) return;
     state = event.detail;
     reload().then(function () {
       var open = pending.some(function (e) { return e.state !== "refused"; });
-      if (!open && location.hash === "#sign" && done(hole)) location.reload();
+      if (!open && location.hash === "#sign" && done(hole)) refreshSigning();
     });
   });
+
+  // The page as the server makes it now (not the phone's copy: the service worker leaves
+  // requests that are not navigations alone): its signing section and its card.
+  function refreshSigning() {
+    return fetch(location.pathname, { credentials: "same-origin", cache: "no-store", headers: { "Accept": "text/html" } }).then(function (response) {
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.text();
+    }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html");
+      var section = fresh.querySelector("section.card-sign");
+      var mine = root.querySelector("section.card-sign");
+      if (section && mine) mine.replaceWith(document.importNode(section, true));
+      var carried = fresh.querySelector(".card-scoring[data-state]");
+      if (carried) {
+        var card = JSON.parse(carried.getAttribute("data-state"));
+        if (!outbox.newer(state, card)) { state = card; outbox.saveCard(card); render(hole); }
+      }
+    });
+  }
+
+  // A page opened from the phone's copy says so, and asks the server for the card as it is now.
+  function fromKeptCopy() {
+    var meta = document.querySelector('meta[name="hyzer-kept-copy"]');
+    if (!meta) return;
+    refreshSigning().catch(function () {
+      var banner = document.createElement("p");
+      banner.className = "notice offline-copy";
+      banner.setAttribute("role", "status");
+      var at = new Date(meta.content || state.at);
+      banner.textContent = "Offline — showing data from " + at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) + ": holes you enter are kept on this phone";
+      root.parentNode.insertBefore(banner, root);
+    });
+  }
   outbox.onChange(reload);
 
   // MARK: Ready for offline
@@ -295,16 +336,20 @@
     });
   }
 
-  outbox.card(state.cardID).then(function (kept) {
-    // A page from the phone's cache is older than the card the phone kept since.
-    if (outbox.newer(kept, state)) state = kept;
-    return outbox.saveCard(state);
-  }).then(function () {
-    return outbox.entries();
-  }).then(function (list) {
-    pending = list.filter(function (e) { return e.cardID === state.cardID; });
+  // The card is drawn at once from the copy the page carries, then again with what the
+  // phone kept (a page from the phone's cache is older than the card kept since, and holes
+  // typed before wait in the outbox).
+  // (The address is left alone until the kept holes are known: they decide the first open hole.)
+  render(requested());
+  // For `make bench`: when the page takes a tap.
+  if (window.performance && performance.mark) performance.mark("hyzer-card-ready");
+  outbox.cardAndEntries(state.cardID).then(function (kept) {
+    if (outbox.newer(kept.card, state)) state = kept.card;
+    else outbox.saveCard(state);
+    pending = kept.entries.filter(function (e) { return e.cardID === state.cardID; });
     go(requested(), false, location.hash === "#sign");
     keepForOffline(false);
+    fromKeptCopy();
   }, function () {
     // No IndexedDB (a private window in some browsers): the page posts its forms as before.
     outbox = null;

@@ -85,27 +85,33 @@
 
   // Keeps `list` (entries of one hole of one card, each {playerID, hole, strokes, penalties})
   // as pending; an earlier refused entry for the same player and hole is replaced by it.
+  // Answers the entries at once, for the page to draw, and `committed`, which settles when
+  // they are on the phone's disk (or were refused by its storage).
   function add(list, card) {
     var now = Date.now();
-    return transaction(["outbox"], "readwrite", function (s) {
+    var made = list.map(function (entry) {
+      lastSeq = Math.max(now * 1000, lastSeq + 1);
+      return {
+        id: uuid(), seq: lastSeq, roundID: card.roundID, cardID: card.cardID, cardName: card.cardName,
+        playerID: entry.playerID, playerName: entry.playerName, hole: entry.hole, strokes: entry.strokes, penalties: entry.penalties,
+        author: card.viewer ? card.viewer.playerID : null, authorName: card.viewer ? card.viewer.displayName : null,
+        state: "pending", reason: null, createdAt: new Date(now).toISOString()
+      };
+    });
+    var committed = transaction(["outbox"], "readwrite", function (s) {
       all(s.outbox).then(function (existing) {
-        list.forEach(function (entry) {
-          existing.forEach(function (old) {
-            if (old.cardID === card.cardID && old.playerID === entry.playerID && old.hole === entry.hole && old.state === "refused") s.outbox.delete(old.id);
-          });
-          lastSeq = Math.max(now * 1000, lastSeq + 1);
-          s.outbox.put({
-            id: uuid(), seq: lastSeq, roundID: card.roundID, cardID: card.cardID, cardName: card.cardName,
-            playerID: entry.playerID, playerName: entry.playerName, hole: entry.hole, strokes: entry.strokes, penalties: entry.penalties,
-            author: card.viewer ? card.viewer.playerID : null, authorName: card.viewer ? card.viewer.displayName : null,
-            state: "pending", reason: null, createdAt: new Date(now).toISOString()
-          });
+        existing.forEach(function (old) {
+          var replaced = old.state === "refused" && made.some(function (e) { return e.cardID === old.cardID && e.playerID === old.playerID && e.hole === old.hole; });
+          if (replaced) s.outbox.delete(old.id);
         });
+        made.forEach(function (entry) { s.outbox.put(entry); });
       });
     }).then(function () {
-      announce();
-      flush();
+      // After the page has drawn what it kept: sending never delays the next hole.
+      setTimeout(function () { announce(); flush(); }, 0);
+      return made;
     });
+    return { entries: made, committed: committed };
   }
 
   function dismiss(id) {
@@ -134,6 +140,16 @@
     return transaction(["cards"], "readonly", function (s) {
       var request = s.cards.get(cardID);
       request.onsuccess = function () { found = request.result; };
+    }).then(function () { return found; });
+  }
+
+  // A card's kept copy and every entry of the outbox, read together.
+  function cardAndEntries(cardID) {
+    var found = {};
+    return transaction(["cards", "outbox"], "readonly", function (s) {
+      var request = s.cards.get(cardID);
+      request.onsuccess = function () { found.card = request.result; };
+      all(s.outbox).then(function (list) { found.entries = list.sort(function (a, b) { return a.seq - b.seq; }); });
     }).then(function () { return found; });
   }
 
@@ -315,7 +331,7 @@
   }
 
   window.HyzerOutbox = {
-    add: add, dismiss: dismiss, newer: newer, entries: entries, saveCard: saveCard, card: card, flush: flush,
+    add: add, dismiss: dismiss, newer: newer, entries: entries, saveCard: saveCard, card: card, cardAndEntries: cardAndEntries, flush: flush,
     open: open, onChange: function (listener) { listeners.push(listener); }, state: sendState
   };
 

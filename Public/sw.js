@@ -1,5 +1,6 @@
 // Hyzer's service worker: pages open with no signal. Pages are fetched from the network
 // first and kept; with no answer the kept copy is shown, marked with the time it is from.
+// A card page, once kept, opens from the phone at once and asks for fresh data itself.
 // The page's files come from the phone at once and are refreshed behind. Nothing else is
 // touched: the API, live streams and every form post go to the network as they are.
 "use strict";
@@ -9,6 +10,7 @@ var PAGES = "hyzer-pages";
 var FILES = ["/hyzer.css", "/outbox.js", "/card.js", "/live.js", "/copy.js", "/icon.svg", "/manifest.webmanifest", "/icon-192.png"];
 // Pages worth reading with no signal: rounds, their boards and cards, events, the lists.
 var KEPT = [/^\/$/, /^\/events$/, /^\/rounds\/[^/]+$/, /^\/rounds\/[^/]+\/(cards\/(?!edit$)[^/]+|leaderboard)$/, /^\/events\/[^/]+$/, /^\/events\/[^/]+\/leaderboard$/];
+var CARD = /^\/rounds\/[^/]+\/cards\/(?!edit$)[^/]+$/;
 // How long a page may take before the kept copy is shown instead.
 var PATIENCE = 4000;
 
@@ -28,7 +30,8 @@ self.addEventListener("fetch", function (event) {
   if (url.pathname.indexOf("/api/") === 0 || url.pathname === "/sw.js") return;
   if ((request.headers.get("Accept") || "").indexOf("text/event-stream") >= 0) return;
   if (request.mode === "navigate") {
-    if (KEPT.some(function (pattern) { return pattern.test(url.pathname); })) event.respondWith(page(request, url));
+    if (CARD.test(url.pathname)) event.respondWith(cardPage(event, request, url));
+    else if (KEPT.some(function (pattern) { return pattern.test(url.pathname); })) event.respondWith(page(request, url));
     return;
   }
   if (FILES.indexOf(url.pathname) >= 0) event.respondWith(file(request, url));
@@ -36,11 +39,26 @@ self.addEventListener("fetch", function (event) {
 
 // A card page is kept once, whatever its hole: the page draws the hole from its address.
 function key(url) {
-  return /^\/rounds\/[^/]+\/cards\//.test(url.pathname) ? url.origin + url.pathname : url.href;
+  return CARD.test(url.pathname) ? url.origin + url.pathname : url.href;
 }
 
-function page(request, url) {
-  var network = fetch(request).then(function (response) {
+// A card page opens from the phone at once (a scorer on the course must not wait for the
+// network); the page then asks the server for the card as it is now (card.js), and the kept
+// copy is refreshed behind it for next time.
+function cardPage(event, request, url) {
+  return caches.open(PAGES).then(function (cache) { return cache.match(key(url)); }).then(function (copy) {
+    if (!copy) return page(request, url);
+    event.waitUntil(keep(fetch(request), url).catch(function () { /* no signal: the copy stays */ }));
+    return copy.text().then(function (html) {
+      var headers = new Headers(copy.headers);
+      var at = copy.headers.get("X-Hyzer-Kept-At") || "";
+      return new Response(html.replace("</head>", '<meta name="hyzer-kept-copy" content="' + at + '">\n</head>'), { status: 200, headers: headers });
+    });
+  });
+}
+
+function keep(network, url) {
+  return network.then(function (response) {
     if (response.ok && (response.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
       var copy = response.clone();
       copy.blob().then(function (body) {
@@ -51,6 +69,10 @@ function page(request, url) {
     }
     return response;
   });
+}
+
+function page(request, url) {
+  var network = keep(fetch(request), url);
   var timer;
   var late = new Promise(function (resolve) { timer = setTimeout(resolve, PATIENCE); });
   return Promise.race([network, late]).then(function (response) {
