@@ -115,14 +115,20 @@
     var nav = root.querySelector("nav.card-holes");
     var previous = info.index > 0 ? state.holes[info.index - 1].number : null;
     var next = info.index + 1 < state.holes.length ? state.holes[info.index + 1].number : null;
-    nav.innerHTML = "";
-    if (previous !== null) nav.appendChild(link("?hole=" + previous, "button secondary", "← Hole " + previous));
+    var links = [];
+    if (previous !== null) links.push(["?hole=" + previous, "button secondary", "← Hole " + previous]);
     state.holes.forEach(function (h) {
       var cls = "hole-link" + (h.number === number ? " current" : "") + (done(h.number) ? " done" : "") +
         (state.players.some(function (p) { return queued(p.id, h.number, true); }) ? " refused" : "");
-      nav.appendChild(link("?hole=" + h.number, cls, String(h.number)));
+      links.push(["?hole=" + h.number, cls, String(h.number)]);
     });
-    if (next !== null) nav.appendChild(link("?hole=" + next, "button secondary", "Hole " + next + " →"));
+    if (next !== null) links.push(["?hole=" + next, "button secondary", "Hole " + next + " →"]);
+    // Drawn again only when it changed: a link being tapped is not replaced under the finger.
+    var signature = JSON.stringify(links);
+    if (nav.getAttribute("data-shows") === signature) return;
+    nav.setAttribute("data-shows", signature);
+    nav.innerHTML = "";
+    links.forEach(function (l) { nav.appendChild(link(l[0], l[1], l[2])); });
   }
 
   function link(href, cls, text) {
@@ -166,6 +172,10 @@
     }
     node.setAttribute("data-note", key);
     node.className = cls;
+    // Unchanged lines are left as they are: a button being tapped is not replaced under the finger.
+    var signature = text + "|" + (refused ? refused.id : "");
+    if (node.getAttribute("data-shows") === signature) return;
+    node.setAttribute("data-shows", signature);
     node.textContent = text;
     if (refused) {
       node.setAttribute("role", "alert");

@@ -55,6 +55,15 @@ def open_card(page, server, round_id, card_id):
     wait(page).until(lambda d: d.find_element(By.CSS_SELECTOR, ".offline-ready").text.startswith("Ready offline"))
 
 
+def click(page, selector):
+    """Clicks what `selector` finds; False (to be tried again) when the page redrew it meanwhile."""
+    try:
+        page.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    except (NoSuchElementException, StaleElementReferenceException):
+        return False
+
+
 def hole_shown(page):
     return page.find_element(By.CSS_SELECTOR, ".card-head h1").text.split(" par")[0]
 
@@ -112,7 +121,7 @@ def test_holes_typed_with_no_signal_survive_a_closed_tab_and_a_restarted_server_
     wait(page).until(lambda d: "Offline — showing data from" in d.find_element(By.CSS_SELECTOR, ".offline-copy").text)
     wait(page).until(lambda d: counter(d)[0]["waiting"] == 6)
     assert hole_shown(page) == "Hole 7"
-    page.find_element(By.CSS_SELECTOR, "nav.card-holes a.hole-link[href='?hole=6']").click()
+    wait(page).until(lambda d: click(d, "nav.card-holes a.hole-link[href='?hole=6']"))
     wait(page).until(lambda d: hole_shown(d) == "Hole 6")
     assert "waiting to send" in page.find_element(By.CSS_SELECTOR, f"fieldset[data-player='{me}'] .entry-waiting").text
     # Every page says what waits; the round page shows the last state the phone saw.
@@ -208,14 +217,14 @@ def test_an_entry_on_a_card_a_coach_signed_meanwhile_is_refused_shown_and_kept_u
     assert counts["waiting"] == 0 and "not accepted" in text
     # The score stands; the phone says why beside hole 4, and keeps the entry until dismissed.
     assert next(e for e in server.get(f"/api/v1/rounds/{round_id}/standings")["standings"] if e["playerID"] == other)["strokes"] == 27
-    page.find_element(By.CSS_SELECTOR, "nav.card-holes a.hole-link.refused").click()
+    wait(page).until(lambda d: click(d, "nav.card-holes a.hole-link.refused"))
     wait(page).until(lambda d: hole_shown(d) == "Hole 4")
     note = page.find_element(By.CSS_SELECTOR, f"fieldset[data-player='{other}'] .entry-refused")
     assert "signed their card" in note.text
     page.get(f"{server.base}/rounds/{round_id}")
     wait(page).until(lambda d: counter(d)[0]["refused"] == 1)
     page.get(f"{server.base}/rounds/{round_id}/cards/{card_id}?hole=4")
-    wait(page).until(lambda d: d.find_element(By.CSS_SELECTOR, f"fieldset[data-player='{other}'] .entry-refused button.dismiss")).click()
+    wait(page).until(lambda d: click(d, f"fieldset[data-player='{other}'] .entry-refused button.dismiss"))
     wait(page).until(lambda d: counter(d)[0]["refused"] == 0)
     assert not page.find_elements(By.CSS_SELECTOR, ".entry-refused")
 
