@@ -110,6 +110,7 @@ let package = Package(
             name: "HyzerWebTests",
             dependencies: [
                 "HyzerWeb",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

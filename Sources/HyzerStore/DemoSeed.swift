@@ -30,7 +30,7 @@ extension DomainStore {
             if let existing {
                 players.append(try existing.domain())
             } else {
-                players.append(try await createPlayer(PlayerDraft.Valid(displayName: name, handle: Handle(trusted: handle), role: handle == "ann" ? .coach : .athlete)))
+                players.append(try await createPlayer(PlayerDraft.Valid(displayName: name, handle: Handle(trusted: handle), role: handle == "ann" ? .coach : .athlete), by: nil))
             }
         }
         let round = try await createRound(RoundDraft.Valid(name: DemoSeed.roundName, courseID: course.id, playerIDs: players.map(\.id), startNow: true))

@@ -88,6 +88,21 @@ extension DomainStore {
         return alias.flatMap(UUID.init(text:)) ?? id
     }
 
+    /// Refuses (as a field error on `field`) when `actor` (nil: the command line) may not make
+    /// a player of `role`: a coach makes athletes and coaches, an admin anyone, an athlete
+    /// athletes. An actor who is not a player here may make nobody.
+    static func checkGrants(_ role: Role, actor: UUID?, field: String, naming handle: String? = nil, _ db: Database) throws {
+        guard let actor else { return }
+        guard let record = try PlayerRecord.fetchOne(db, key: try canonicalID(actor, db).text) else {
+            throw FieldErrors(field, "Only a player of this club can add players.")
+        }
+        let creator: Role = try StoredValue.raw(record.role, "players.role", of: record.id)
+        guard creator.grantable.contains(role) else {
+            let who = handle.map { " (@\($0))" } ?? ""
+            throw FieldErrors(field, "A \(creator.rawValue) can add \(creator.grantable.map(\.rawValue).joined(separator: " or ")) players, not \(role.rawValue) players\(who).")
+        }
+    }
+
     /// Refuses when `actor` (nil: the command line) may not manage `player`: only roles the
     /// actor could grant (a coach manages athletes and coaches, an admin everyone).
     static func checkManages(_ player: Player, actor: UUID?, _ db: Database) throws {
@@ -177,12 +192,15 @@ extension DomainStore {
     // MARK: Accounts
 
     /// A new player who can sign in (setup, invite, open sign-up, the CLI).
-    public func createAccount(_ valid: PlayerDraft.Valid, passwordHash: String?) async throws -> Player {
+    /// A new player, with a password or without. `actor` is who adds them (nil: the command
+    /// line, the demo seed): only roles they could grant (`checkGrants`).
+    public func createAccount(_ valid: PlayerDraft.Valid, passwordHash: String?, actor: UUID? = nil) async throws -> Player {
         let player = Player(
             id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: now(), updatedAt: tick(),
             passwordHash: passwordHash, originDeviceID: deviceID
         )
         return try await write(queueing: { [(.player, $0.id.text, $0.updatedAt)] }) { db in
+            try Self.checkGrants(valid.role, actor: actor, field: "role", db)
             if try PlayerRecord.filter(Column("handle") == valid.handle.value).fetchCount(db) > 0 {
                 throw FieldErrors("handle", AccountError.handleTaken(valid.handle.value).description)
             }

@@ -70,8 +70,8 @@ extension DomainStore {
                             """)
                     }
                     let numbers = Set(holes.map(\.number))
-                    let cards = try String.fetchAll(db, sql: "SELECT cards FROM rounds WHERE courseID = ?", arguments: [id.text])
-                        .flatMap { (try? RecordCoding.decode([Card].self, Data($0.utf8))) ?? [] }
+                    let cards = try Row.fetchAll(db, sql: "SELECT id, cards FROM rounds WHERE courseID = ?", arguments: [id.text])
+                        .flatMap { try StoredValue.json($0["cards"], [Card].self, "rounds.cards", of: $0["id"]) }
                     if let card = cards.first(where: { !numbers.contains($0.startingHole) }) {
                         throw LeagueRejection.conflict("\(card.name) of a round on \(course.name) starts on hole \(card.startingHole): change its cards before the number of holes.")
                     }

@@ -280,6 +280,7 @@ extension DomainStore {
             var result = PlayerImport()
             var errors = FieldErrors()
             for valid in list {
+                do { try Self.checkGrants(valid.role, actor: actor, field: "csv", naming: valid.handle.value, db) } catch let refusal as FieldErrors { refusal.entries.forEach { errors.add($0.field, $0.message) } }
                 guard let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain() else { continue }
                 if existing.archived {
                     errors.add("csv", "@\(valid.handle.value) belongs to a removed player: choose another handle.")

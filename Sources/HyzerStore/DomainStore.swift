@@ -82,8 +82,10 @@ public final class DomainStore: Sendable {
 
     // MARK: Players
 
-    public func createPlayer(_ valid: PlayerDraft.Valid) async throws -> Player {
-        try await createAccount(valid, passwordHash: nil)
+    /// A player without an account, added by `actor` (nil: the command line, the demo seed),
+    /// who may add only the roles they could grant.
+    public func createPlayer(_ valid: PlayerDraft.Valid, by actor: UUID?) async throws -> Player {
+        try await createAccount(valid, passwordHash: nil, actor: actor)
     }
 
     /// Players to choose from: one per person (aliases are left out).
@@ -167,7 +169,7 @@ public final class DomainStore: Sendable {
         let moment = now()
         return try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             guard var record = try RoundRecord.fetchOne(db, key: roundID.text) else { throw StoreError.notFound("Round") }
-            let current = RoundStatus(rawValue: record.status) ?? .scheduled
+            let current: RoundStatus = try StoredValue.raw(record.status, "rounds.status", of: record.id)
             guard current.canMove(to: status) else {
                 throw ScoreRejection.conflict(field: "status", message: "A \(current.rawValue) round cannot become \(status.rawValue).")
             }
@@ -195,7 +197,7 @@ public final class DomainStore: Sendable {
             return try rows.map { row in
                 RoundSummary(
                     id: try StoredValue.uuid(row["id"], "rounds.id"), name: row["name"], courseName: row["courseName"],
-                    status: RoundStatus(rawValue: row["status"]) ?? .scheduled, startedAt: row["startedAt"],
+                    status: try StoredValue.raw(row["status"], "rounds.status", of: row["id"]), startedAt: row["startedAt"],
                     createdAt: row["createdAt"], playerCount: row["playerCount"]
                 )
             }

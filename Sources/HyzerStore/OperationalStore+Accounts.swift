@@ -182,7 +182,12 @@ extension OperationalStore {
 
     // MARK: One-time links
 
-    public func createLink(_ link: OneTimeLink, now: Date = Date()) async throws -> String {
+    /// A new link; answers its token (only its digest is kept). An invite is made by someone
+    /// of role `grantedBy` (nil: the command line), for a role they could grant.
+    public func createLink(_ link: OneTimeLink, grantedBy inviter: Role?, now: Date = Date()) async throws -> String {
+        if link.kind == .invite, let inviter, !inviter.grantable.contains(link.role) {
+            throw FieldErrors("role", "Choose one of: \(inviter.grantable.map(\.rawValue).joined(separator: ", ")).")
+        }
         let token = Secret.make()
         try await pool.write { db in
             try db.execute(sql: "INSERT INTO one_time_links (id, tokenHash, kind, role, playerID, createdBy, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -211,7 +216,7 @@ extension OperationalStore {
     private static func liveLink(_ token: String, _ kind: OneTimeLink.Kind, _ now: Date, _ db: Database) throws -> OneTimeLink? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM one_time_links WHERE tokenHash = ? AND kind = ? AND usedAt IS NULL AND expiresAt > ?",
                                          arguments: [Secret.digest(token), kind.rawValue, now]) else { return nil }
-        return OneTimeLink(kind: kind, role: Role(rawValue: row["role"]) ?? .athlete, playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
+        return OneTimeLink(kind: kind, role: try StoredValue.raw(row["role"], "one_time_links.role", of: row["id"] ?? "a link"), playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
                            createdBy: (row["createdBy"] as String?).flatMap(UUID.init(text:)), expiresAt: row["expiresAt"])
     }
 
@@ -236,9 +241,9 @@ extension OperationalStore {
 
     public func invites() async throws -> [InviteEntry] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM one_time_links WHERE kind = 'invite' ORDER BY createdAt DESC LIMIT 50").compactMap { row in
-                guard let id = UUID(text: row["id"]) else { return nil }
-                return InviteEntry(id: id, role: Role(rawValue: row["role"]) ?? .athlete, playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
+            try Row.fetchAll(db, sql: "SELECT * FROM one_time_links WHERE kind = 'invite' ORDER BY createdAt DESC LIMIT 50").map { row in
+                let id = try StoredValue.uuid(row["id"], "one_time_links.id")
+                return InviteEntry(id: id, role: try StoredValue.raw(row["role"], "one_time_links.role", of: id.text), playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
                                    createdAt: row["createdAt"], expiresAt: row["expiresAt"], usedAt: row["usedAt"])
             }
         }

@@ -20,6 +20,22 @@ enum StoredValue {
         guard let value = HLC(text) else { throw StoreError.corrupt("\(column) is not an HLC: \(text)") }
         return value
     }
+
+    /// An enum stored as its raw text: a value this version does not know is an error naming
+    /// the record, never a default that would hand out a role or a status nobody chose.
+    static func raw<T: RawRepresentable>(_ text: String, _ column: String, of record: String) throws -> T where T.RawValue == String {
+        guard let value = T(rawValue: text) else { throw StoreError.corrupt("\(column) of \(record) is not a known value: \(text)") }
+        return value
+    }
+
+    /// A JSON column: unreadable JSON is an error naming the record, never an empty value.
+    static func json<T: Decodable>(_ text: String, _ type: T.Type, _ column: String, of record: String) throws -> T {
+        do {
+            return try RecordCoding.decode(type, Data(text.utf8))
+        } catch {
+            throw StoreError.corrupt("\(column) of \(record) is not readable JSON: \(error)")
+        }
+    }
 }
 
 struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
@@ -75,7 +91,7 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     func domain() throws -> Player {
         var player = Player(
             id: try StoredValue.uuid(id, "players.id"), displayName: displayName, handle: Handle(trusted: handle),
-            role: Role(rawValue: role) ?? .athlete, cloudRecordName: cloudRecordName, createdAt: createdAt,
+            role: try StoredValue.raw(role, "players.role", of: id), cloudRecordName: cloudRecordName, createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "players.updatedAt"),
             passwordHash: passwordHash, disabled: disabled, originDeviceID: originDeviceID.flatMap(UUID.init(text:))
         )
@@ -141,12 +157,12 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         var round = Round(
             id: try StoredValue.uuid(id, "rounds.id"), name: name, courseID: try StoredValue.uuid(courseID, "rounds.courseID"),
             playerIDs: try playerIDs.map { try StoredValue.uuid($0, "round_players.playerID") },
-            status: RoundStatus(rawValue: status) ?? .scheduled, startedAt: startedAt, completedAt: completedAt,
+            status: try StoredValue.raw(status, "rounds.status", of: id), startedAt: startedAt, completedAt: completedAt,
             createdBy: try createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
             createdAt: createdAt, updatedAt: try StoredValue.hlc(updatedAt, "rounds.updatedAt"),
             eventID: try eventID.map { try StoredValue.uuid($0, "rounds.eventID") },
             divisions: divisions.reduce(into: [:]) { result, pair in if let id = UUID(text: pair.key), !pair.value.isEmpty { result[id] = pair.value } },
-            cards: (try? RecordCoding.decode([Card].self, Data(cards.utf8))) ?? []
+            cards: try StoredValue.json(cards, [Card].self, "rounds.cards", of: id)
         )
         round.archived = archived
         round.withdrawn = Set(withdrawn.compactMap(UUID.init(text:)))
@@ -232,8 +248,8 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     func domain() throws -> Event {
         var event = Event(
             id: try StoredValue.uuid(id, "events.id"), name: name,
-            divisions: (try? RecordCoding.decode([String].self, Data(divisions.utf8))) ?? [],
-            playoffs: (try? RecordCoding.decode([String: Playoff].self, Data(playoffs.utf8))) ?? [:],
+            divisions: try StoredValue.json(divisions, [String].self, "events.divisions", of: id),
+            playoffs: try StoredValue.json(playoffs, [String: Playoff].self, "events.playoffs", of: id),
             createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "events.updatedAt")
         )

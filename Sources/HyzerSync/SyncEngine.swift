@@ -108,11 +108,21 @@ public actor SyncEngine: Service {
             }
             group.addTask { await self.processTriggers() }
             group.addTask {
-                do {
-                    for try await pending in self.stores.outbox.pendingCounts() where pending > 0 {
-                        self.trigger(.localWrite)
+                // Local writes trigger a push. If watching the outbox fails it is logged and
+                // watched again: until then the periodic syncs still push.
+                while !Task.isCancelled {
+                    do {
+                        for try await pending in self.stores.outbox.pendingCounts() where pending > 0 {
+                            self.trigger(.localWrite)
+                        }
+                        return
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        self.logger.error("Watching the outbox failed; watching it again in a second", metadata: ["error": "\(error)"])
+                        do { try await Task.sleep(for: .seconds(1)) } catch { return }
                     }
-                } catch {}
+                }
             }
             group.addTask {
                 for await signal in cloud.hints(zone: zone) {

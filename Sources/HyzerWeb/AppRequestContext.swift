@@ -10,6 +10,9 @@ public struct AppRequestContext: RequestContext, SessionRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The signed-in player or token owner; set by `IdentityMiddleware`.
     public var identity: Identity?
+    /// Who is asking could not be read (the store failed, not "nobody"): every route answers
+    /// 503 "try again" (`AccessMiddleware`), and the session is kept.
+    public var identityUnavailable = false
     public let sessions: SessionContext<UserSession>
     /// The anti-forgery token every form on the page carries; set by `CSRFMiddleware`.
     public var csrfToken = ""

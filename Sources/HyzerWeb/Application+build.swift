@@ -24,7 +24,7 @@ public func buildApplication(
     let hub = web.hub
     let router = try buildRouter(web)
     let streamAccess = StreamAccess { [web] audience, head in
-        await web.rules.decide(audience, identity: await web.identities.identity(for: head))
+        try await web.rules.decide(audience, identity: try await web.identities.identity(for: head))
     }
 
     let hosts = config.hosts

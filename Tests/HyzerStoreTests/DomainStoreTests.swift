@@ -18,7 +18,7 @@ import Testing
             course = try await stores.domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
             var players: [Player] = []
             for handle in ["ann", "ben", "cleo"] {
-                players.append(try await stores.domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated()))
+                players.append(try await stores.domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated(), by: nil))
             }
             self.players = players
             round = try await stores.domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
@@ -211,9 +211,9 @@ import Testing
     @Test func handlesAreUnique() async throws {
         let directory = try TemporaryDirectory()
         let stores = try await Stores(directory: directory.url)
-        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         do {
-            _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Another Ann", handle: "@ANN").validated())
+            _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Another Ann", handle: "@ANN").validated(), by: nil)
             Issue.record("expected the handle to be refused")
         } catch let errors as FieldErrors {
             #expect(errors["handle"] == "The handle @ann is already taken.")

@@ -33,8 +33,8 @@ import Testing
         let store = stores.domain
         let course = try await store.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
         let event = try await store.createEvent(EventDraft(name: "League Night", divisions: ["MPO", "FPO"]).validated())
-        let ann = try await store.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
-        let late = try await store.createPlayer(PlayerDraft(displayName: "Late", handle: "late").validated())
+        let ann = try await store.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
+        let late = try await store.createPlayer(PlayerDraft(displayName: "Late", handle: "late").validated(), by: nil)
         let round = try await store.createRound(RoundDraft.Valid(name: "R1", courseID: course.id, playerIDs: [ann.id], startNow: true, eventID: event.id, divisions: [ann.id: "MPO"]))
 
         await #expect(throws: LeagueRejection.invalid(FieldErrors("division", "Choose Late's division: MPO, FPO."))) {
@@ -44,7 +44,7 @@ import Testing
         let added = try await store.addPlayer(late.id, division: "FPO", card: nil, to: round.id, actor: nil)
         #expect(added.round.divisions[late.id] == "FPO")
         // A player with a usual division the event has joins in it without being asked.
-        let usual = try await store.createPlayer(PlayerDraft(displayName: "Usual", handle: "usual").validated())
+        let usual = try await store.createPlayer(PlayerDraft(displayName: "Usual", handle: "usual").validated(), by: nil)
         #expect(try await store.editPlayer(usual.id, displayName: nil, handle: nil, division: "MPO", actor: nil).division == "MPO")
         #expect(try await store.addPlayer(usual.id, division: nil, card: nil, to: round.id, actor: nil).round.divisions[usual.id] == "MPO")
         await #expect(throws: LeagueRejection.conflict("Late is already in R1.")) {
@@ -54,7 +54,7 @@ import Testing
         await #expect(throws: LeagueRejection.self) { _ = try await store.editEvent(event.id, name: nil, divisions: ["MPO"], actor: nil) }
 
         _ = try await store.setStatus(of: round.id, to: .completed)
-        let other = try await store.createPlayer(PlayerDraft(displayName: "Other", handle: "other").validated())
+        let other = try await store.createPlayer(PlayerDraft(displayName: "Other", handle: "other").validated(), by: nil)
         await #expect(throws: LeagueRejection.conflict("R1 is completed: reopen it to add a player.")) {
             _ = try await store.addPlayer(other.id, division: "MPO", card: nil, to: round.id, actor: nil)
         }
@@ -94,7 +94,7 @@ import Testing
         let ada = try await domain.createAccount(PlayerDraft(displayName: "Ada", handle: "ada", role: "admin").validated(), passwordHash: "$2b$hash")
         let zed = try await domain.createAccount(PlayerDraft(displayName: "Zed", handle: "zed", role: "admin").validated(), passwordHash: "$2b$hash")
         let cory = try await domain.createAccount(PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
-        let abe = try await domain.createPlayer(PlayerDraft(displayName: "Abe", handle: "abe").validated())
+        let abe = try await domain.createPlayer(PlayerDraft(displayName: "Abe", handle: "abe").validated(), by: nil)
         await #expect(throws: AccountError.notYourRole(actor: .coach, player: "Zed (admin)")) { _ = try await domain.remove(.player, zed.id, actor: cory.id) }
         await #expect(throws: AccountError.self) { _ = try await domain.editPlayer(ada.id, displayName: nil, handle: Handle(trusted: "ada2"), actor: cory.id) }
         await #expect(throws: AccountError.yourself) { _ = try await domain.remove(.player, cory.id, actor: cory.id) }

@@ -131,8 +131,8 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
     @Test func anUnreadableRecordDoesNotHoldBackThePush() async throws {
         let directory = try TemporaryDirectory()
         let stores = try await Stores(directory: directory.url)
-        let ann = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
-        let bob = try await stores.domain.createPlayer(PlayerDraft(displayName: "Bob", handle: "bob").validated())
+        let ann = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
+        let bob = try await stores.domain.createPlayer(PlayerDraft(displayName: "Bob", handle: "bob").validated(), by: nil)
         try await stores.domain.pool.write { db in
             try db.execute(sql: "UPDATE players SET updatedAt = 'not a clock' WHERE id = ?", arguments: [ann.id.text])
         }
@@ -152,7 +152,7 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
             try await stores.domain.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         }
         #expect(try await synchronous() == 2)
-        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         let claimed = try await stores.outbox.claimDueRecords(limit: 10, now: Date()).entries
         #expect(!claimed.isEmpty)
         #expect(try await synchronous() == 2, "FULL again after a claim")

@@ -11,7 +11,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let stores = try await Stores(directory: directory.url)
         let start = stores.domain.changeCount
-        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         let afterWrite = stores.domain.changeCount
         #expect(afterWrite > start, "moved before the write returned")
         let claimed = try await stores.outbox.claimDueRecords(limit: 10, now: Date()).entries
@@ -28,7 +28,7 @@ import Testing
     @Test func keptIdentitiesFollowEveryChangeToThem() async throws {
         let directory = try TemporaryDirectory()
         let stores = try await Stores(directory: directory.url)
-        let coach = try await stores.domain.createPlayer(PlayerDraft(displayName: "Cory", handle: "cory").validated())
+        let coach = try await stores.domain.createPlayer(PlayerDraft(displayName: "Cory", handle: "cory").validated(), by: nil)
         let token = try await stores.operational.issueToken(for: coach.id, name: "phone")
         let other = try await stores.operational.issueToken(for: coach.id, name: "tablet")
         #expect(try await stores.domain.identity(of: coach.id)?.role == .athlete)
@@ -37,7 +37,7 @@ import Testing
 
         _ = try await stores.domain.changeRole(of: coach.id, to: .coach, actor: nil)
         #expect(try await stores.domain.identity(of: coach.id)?.role == .coach, "a new role at the next request")
-        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        _ = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         _ = try await stores.domain.setDisabled(coach.id, true, actor: nil)
         #expect(try await stores.domain.identity(of: coach.id) == nil, "a disabled account is nobody at once")
 
@@ -51,7 +51,7 @@ import Testing
     @Test func aTokensUseIsNotedOnceAMinute() async throws {
         let directory = try TemporaryDirectory()
         let stores = try await Stores(directory: directory.url)
-        let player = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        let player = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         let token = try await stores.operational.issueToken(for: player.id, name: "test")
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         func lastUsed() async throws -> Date? { try await stores.operational.tokens().first?.lastUsedAt }

@@ -16,7 +16,7 @@ import Testing
         let (round, players) = try await a.setUpRound()
         try await a.score(round, players[0], hole: 1, 3)
         try await a.score(round, players[1], hole: 1, 4)
-        let late = try await a.domain.createPlayer(PlayerDraft(displayName: "Dana Late", handle: "dana").validated())
+        let late = try await a.domain.createPlayer(PlayerDraft(displayName: "Dana Late", handle: "dana").validated(), by: nil)
         for device in [a, b] { await device.settle() }
 
         let course = try await a.domain.snapshot(of: round).course
@@ -52,7 +52,7 @@ import Testing
         let b = try await Device("b", cloud: cloud, root: scratch.url)
         let (round, players) = try await a.setUpRound()
         try await a.score(round, players[0], hole: 1, 3)
-        let spare = try await a.domain.createPlayer(PlayerDraft(displayName: "Spare", handle: "spare").validated())
+        let spare = try await a.domain.createPlayer(PlayerDraft(displayName: "Spare", handle: "spare").validated(), by: nil)
         let empty = try await a.domain.createCourse(CourseDraft(name: "Never Played", holeCount: "9").validated())
         for device in [a, b] { await device.settle() }
         #expect(try await b.domain.players().contains { $0.id == spare.id })

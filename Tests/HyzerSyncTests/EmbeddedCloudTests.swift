@@ -67,7 +67,7 @@ import Testing
     @Test func aLocalWriteQueuesItselfAndOneMissingFromTheOutboxIsQueuedOnStart() async throws {
         let scratch = try Scratch()
         let stores = try await Stores(directory: scratch.url)
-        let player = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        let player = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         #expect(try await stores.outbox.entry(type: .player, id: player.id.uuidString.lowercased())?.status == .pending, "queued by its own write")
         #expect(try await stores.reconcile() == 0)
         // A write whose entry is missing, as one made before the outbox moved into domain.sqlite could be.
@@ -122,7 +122,7 @@ import Testing
         let scratch = try Scratch()
         let cloud = RejectingCloud(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path))
         let device = try await Device("a", cloud: cloud, root: scratch.url)
-        _ = try await device.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated())
+        _ = try await device.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         await device.engine.resolveAccount()
         cloud.rejecting = true
         let failedAt = Date()

@@ -60,7 +60,7 @@ struct Device {
         let course = try await domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
         var players: [UUID] = []
         for handle in handles {
-            players.append(try await domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated()).id)
+            players.append(try await domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated(), by: nil).id)
         }
         let round = try await domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players, startNow: true))
         return (round.id, players)

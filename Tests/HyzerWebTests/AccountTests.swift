@@ -330,7 +330,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (web, _, token) = try await assemble(testConfiguration(directory, seedDemo: false), logger: Logger(label: "test"))
         let link = try #require(token, "a first start with no admin makes a setup link")
-        let expired = try await web.stores.operational.createLink(OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: -1)))
+        let expired = try await web.stores.operational.createLink(OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: -1)), grantedBy: nil)
         let app = try await buildApplication(testConfiguration(directory, seedDemo: false))
         let users = TestUsers(directory: directory, admin: .init(handle: "", password: "", playerID: UUID(), token: ""), coach: .init(handle: "", password: "", playerID: UUID(), token: ""),
                               athlete: .init(handle: "", password: "", playerID: UUID(), token: ""))

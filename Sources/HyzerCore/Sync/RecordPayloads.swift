@@ -36,6 +36,8 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
 
     public func player(updatedAt: HLC) -> Player? {
         guard case .success(let handle) = Handle.parse(handle) else { return nil }
+        // A role a newer Hyzer names is read as the least one: a device never grants rights it
+        // does not know.
         var player = Player(id: id, displayName: displayName, handle: handle, role: Role(rawValue: role) ?? .athlete,
                             cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt,
                             passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)

@@ -20,7 +20,15 @@ struct AccessMiddleware: RouterMiddleware {
     let rules: AccessRules
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch await rules.decide(audience, identity: context.identity) {
+        if context.identityUnavailable { throw Problem.identityUnavailable }
+        let decision: AccessDecision
+        do {
+            decision = try await rules.decide(audience, identity: context.identity)
+        } catch {
+            context.logger.error("Could not read the club's access settings; answering 503", metadata: ["error": "\(error)"])
+            throw Problem.identityUnavailable
+        }
+        switch decision {
         case .allowed:
             return try await next(request, context)
         case .signInRequired where style == .page:
@@ -30,6 +38,17 @@ struct AccessMiddleware: RouterMiddleware {
         case .forbidden(let needs):
             throw Problem.forbidden(needs: needs)
         }
+    }
+}
+
+extension Problem {
+    /// The store could not say who is asking: nothing is decided, nobody is signed out.
+    static var identityUnavailable: Problem {
+        var problem = Problem(status: .serviceUnavailable, title: "Try again",
+                              detail: "Hyzer could not check who you are just now (its database did not answer). You are still signed in: try again in a moment.",
+                              type: "/problems/unavailable")
+        problem.retryAfter = 2
+        return problem
     }
 }
 

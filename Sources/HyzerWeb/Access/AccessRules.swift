@@ -7,14 +7,11 @@ import HyzerStore
 struct AccessRules: Sendable {
     let stores: Stores
 
-    func decide(_ audience: Audience, identity: Identity?) async -> AccessDecision {
+    /// Throws when the setting cannot be read: neither allowed nor refused (503 "try again";
+    /// an open stream stays open), as for an identity that cannot be read.
+    func decide(_ audience: Audience, identity: Identity?) async throws -> AccessDecision {
         // Only the viewer rule depends on a setting; skip the read for the others.
-        let publicLeaderboards = audience == .viewer ? await self.publicLeaderboards() : true
+        let publicLeaderboards = audience == .viewer ? try await stores.domain.clubSettings().publicLeaderboards.value : true
         return AccessPolicy.decide(audience, identity: identity, publicLeaderboards: publicLeaderboards)
-    }
-
-    /// An unreadable setting keeps boards private: failing closed.
-    private func publicLeaderboards() async -> Bool {
-        (try? await stores.domain.clubSettings().publicLeaderboards.value) ?? false
     }
 }

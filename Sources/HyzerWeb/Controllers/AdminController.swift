@@ -142,8 +142,7 @@ struct InvitesController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: InviteForm.self, context: context)
         let inviter = context.identity?.role ?? .athlete
-        let role = form.role.flatMap(Role.init(rawValue:))
-        guard let role, inviter.grantable.contains(role) else {
+        guard let role = form.role.flatMap(Role.init(rawValue:)) else {
             let errors = FieldErrors("role", "Choose one of: \(inviter.grantable.map(\.rawValue).joined(separator: ", ")).")
             return try await refused(errors, request, context)
         }
@@ -154,10 +153,15 @@ struct InvitesController {
             }
             playerID = player.id
         }
-        let token = try await stores.operational.createLink(OneTimeLink(
-            kind: .invite, role: role, playerID: playerID, createdBy: context.identity?.playerID,
-            expiresAt: Date(timeIntervalSinceNow: Accounts.inviteLifetime)
-        ))
+        let token: String
+        do {
+            token = try await stores.operational.createLink(OneTimeLink(
+                kind: .invite, role: role, playerID: playerID, createdBy: context.identity?.playerID,
+                expiresAt: Date(timeIntervalSinceNow: Accounts.inviteLifetime)
+            ), grantedBy: inviter)
+        } catch let errors as FieldErrors {
+            return try await refused(errors, request, context)
+        }
         let link = "\(base(request))/join?invite=\(token)"
         return try renderer.page(try await invitesPage(context, request: request, link: link, form: FormState()), "invites", status: .created).response(from: request, context: context)
     }

@@ -48,11 +48,7 @@ struct LeagueAPIController {
     @Sendable func createPlayer(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerResponse> {
         let body = try await request.decodeBody(PlayerBody.self, context: context)
         let valid = try PlayerDraft(displayName: body.displayName, handle: body.handle, role: body.role ?? Role.athlete.rawValue).validated()
-        let creator = context.identity?.role ?? .athlete
-        guard creator.grantable.contains(valid.role) else {
-            throw FieldErrors("role", "A \(creator.rawValue) can add \(creator.grantable.map(\.rawValue).joined(separator: " or ")) players.")
-        }
-        return EditedResponse(status: .created, response: PlayerResponse(try await stores.domain.createPlayer(valid)))
+        return EditedResponse(status: .created, response: PlayerResponse(try await stores.domain.createPlayer(valid, by: context.identity?.playerID)))
     }
 
     // MARK: Events

@@ -46,11 +46,7 @@ struct SetupPagesController {
         let form = try await request.decode(as: PlayerForm.self, context: context)
         do {
             let valid = try PlayerDraft(displayName: form.displayName, handle: form.handle, role: form.role).validated()
-            let creator = context.identity?.role ?? .athlete
-            guard creator.grantable.contains(valid.role) else {
-                throw FieldErrors("role", "A \(creator.rawValue) can add \(creator.grantable.map(\.rawValue).joined(separator: " or ")) players.")
-            }
-            _ = try await stores.domain.createPlayer(valid)
+            _ = try await stores.domain.createPlayer(valid, by: context.identity?.playerID)
             return .redirect(to: "/rounds/new", type: .normal)
         } catch let errors as FieldErrors {
             return try renderer.page(PlayerFormPage(form: FormState(values: form.values, errors: errors), creator: context.identity?.role ?? .athlete), "player-new", status: .unprocessableContent)

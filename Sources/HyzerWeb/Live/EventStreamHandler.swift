@@ -275,8 +275,19 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let access = self.access
         askedAt = hub.rechecks
         let decision = context.eventLoop.makePromise(of: AccessDecision.self)
-        decision.completeWithTask { await access.decide(credentials) }
-        decision.futureResult.assumeIsolated().whenSuccess { [self] in decided($0) }
+        decision.completeWithTask { try await access.decide(credentials) }
+        decision.futureResult.assumeIsolated().whenComplete { [self] result in
+            switch result {
+            case .success(let answer): decided(answer)
+            case .failure: unavailable()
+            }
+        }
+    }
+
+    /// Who is asking could not be read: neither open nor refuse for good; the browser retries.
+    private func unavailable() {
+        guard case .authorizing = state else { return }
+        refuse(.serviceUnavailable, "Hyzer could not check who you are just now: try again in a moment.\n", extra: [.retryAfter: "2"])
     }
 
     private func decided(_ decision: AccessDecision) {

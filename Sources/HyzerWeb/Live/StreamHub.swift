@@ -173,7 +173,9 @@ final class StreamHub: Sendable {
             }
         }
         var refused = Set<StreamCredentials>()
-        for key in credentials where await access.decide(key) != .allowed {
+        for key in credentials {
+            // A stream whose viewer could not be read now stays open: only a refusal closes it.
+            guard let decision = try? await access.decide(key), decision != .allowed else { continue }
             refused.insert(key)
         }
         guard !refused.isEmpty else { return }

@@ -61,12 +61,14 @@ enum StreamTopic: Hashable, Sendable {
 
 /// Decides whether a stream request may be answered, from its head (cookies, Authorization)
 /// and its topic's audience, with the router's own rules.
+/// Throws when who is asking could not be read: neither allowed nor refused (see
+/// `IdentityMiddleware`).
 struct StreamAccess: Sendable {
-    let decide: @Sendable (Audience, HTTPRequest) async -> AccessDecision
+    let decide: @Sendable (Audience, HTTPRequest) async throws -> AccessDecision
     /// Set when the answer never depends on the request: no task is needed to give it.
     let fixed: AccessDecision?
 
-    init(_ decide: @escaping @Sendable (Audience, HTTPRequest) async -> AccessDecision) {
+    init(_ decide: @escaping @Sendable (Audience, HTTPRequest) async throws -> AccessDecision) {
         self.decide = decide
         fixed = nil
     }
@@ -78,8 +80,8 @@ struct StreamAccess: Sendable {
 
     static let open = StreamAccess(fixed: .allowed)
 
-    func decide(_ credentials: StreamCredentials) async -> AccessDecision {
-        await decide(credentials.audience, credentials.head)
+    func decide(_ credentials: StreamCredentials) async throws -> AccessDecision {
+        try await decide(credentials.audience, credentials.head)
     }
 }
 

@@ -11,7 +11,11 @@ struct ClubNameMiddleware: RouterMiddleware {
         var context = context
         // The name is decoration: a settings read that fails shows "Hyzer" alone, and the
         // request goes on to whatever it needs the store for (where a failure is answered).
-        context.clubName = (try? await stores.domain.clubSettings().clubName.value) ?? ""
+        do {
+            context.clubName = try await stores.domain.clubSettings().clubName.value
+        } catch {
+            context.logger.warning("Could not read the club's name; the page is headed \"Hyzer\"", metadata: ["error": "\(error)"])
+        }
         return try await next(request, context)
     }
 }
