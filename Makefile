@@ -67,9 +67,11 @@ browser-deps:
 		apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest
 
-## pytest and schemathesis for the system tests, installed when missing.
+## pytest and schemathesis for the system tests, and promtool (Debian's prometheus) to lint
+## /metrics, installed when missing.
 system-deps:
 	@python3 -c "import pytest, schemathesis" 2>/dev/null || python3 -m pip install -q pytest schemathesis
+	@command -v promtool >/dev/null || { echo "installing prometheus (promtool)"; apt-get update -qq && apt-get install -y -qq prometheus >/dev/null; }
 
 ## System libraries the build links (present on the standard image; installed when missing).
 deps:

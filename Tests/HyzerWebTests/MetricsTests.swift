@@ -63,3 +63,39 @@ import Testing
         return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } ?? 0
     }
 }
+
+/// `promtool check metrics` (Debian's `prometheus` package, installed by `make test`) on
+/// what `/metrics` answers: nothing to report but Hummingbird's own counter names, which are
+/// kept as Hummingbird writes them.
+@Suite struct PromtoolTests {
+    static var promtool: String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map { "\($0)/promtool" }
+        return paths.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test(.enabled(if: promtool != nil, "promtool is not installed (apt-get install prometheus)"))
+    func promtoolReportsNothingButHummingbirdsOwnNames() async throws {
+        try await withApp { client in
+            let roundID = try await client.demoRoundID()
+            _ = try await client.get("/api/v1/rounds/\(roundID)/standings")
+            _ = try await client.get("/api/v1/rounds/\(UUID().uuidString.lowercased())/standings")
+            let text = try await client.get("/metrics").text
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(Self.promtool))
+            process.arguments = ["check", "metrics"]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            input.fileHandleForWriting.write(Data(text.utf8))
+            try input.fileHandleForWriting.close()
+            let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let findings = report.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+            let kept = ["hb_request_errors counter metrics should have \"_total\" suffix", "hb_requests counter metrics should have \"_total\" suffix"]
+            #expect(findings.allSatisfy { kept.contains($0) }, "promtool: \(findings)")
+            #expect(!report.contains("no help text"))
+        }
+    }
+}

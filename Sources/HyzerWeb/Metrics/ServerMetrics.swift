@@ -82,8 +82,39 @@ final class ServerMetrics: Sendable {
         let newest = stores.backups.newestVerified()
         lastBackupAge.set(newest.map { max(0, Date().timeIntervalSince($0.createdAt)) } ?? -1)
         var bytes = registry.emitToBuffer()
-        Self.process.emit(into: &bytes)
+        var recorded: [UInt8] = []
+        Self.process.emit(into: &recorded)
+        bytes += Self.addingHelp(to: recorded)
         return bytes
+    }
+
+    /// HELP for what swift-metrics records (its API carries no help text): Hummingbird's
+    /// request metrics — their names kept as Hummingbird writes them, `hb_requests` and
+    /// `hb_request_errors` without a `_total`, so dashboards made for Hummingbird keep working —
+    /// and the sync engine's.
+    static let recordedHelp: [String: String] = [
+        "hb_requests": "HTTP requests answered, by route, method and status (Hummingbird's name).",
+        "hb_request_errors": "HTTP requests that ended in an error, by route, method and error (Hummingbird's name).",
+        "http_server_active_requests": "HTTP requests being answered now.",
+        "http_server_request_duration": "Time to answer an HTTP request, in seconds, by route, method and status.",
+        "hyzer_sync_duration_seconds": "Time of one sync operation (push, pull, account check), by operation and result.",
+        "hyzer_sync_records_total": "Records moved by sync operations, by operation and result.",
+    ]
+
+    /// Puts a `# HELP` line before each family's `# TYPE` line that has none and is named above.
+    static func addingHelp(to text: [UInt8]) -> [UInt8] {
+        var lines = String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var index = 0
+        while index < lines.count {
+            let parts = lines[index].split(separator: " ")
+            if parts.count >= 3, parts[0] == "#", parts[1] == "TYPE", let help = recordedHelp[String(parts[2])],
+               index == 0 || !lines[index - 1].hasPrefix("# HELP \(parts[2]) ") {
+                lines.insert("# HELP \(parts[2]) \(help)", at: index)
+                index += 1
+            }
+            index += 1
+        }
+        return Array(lines.joined(separator: "\n").utf8)
     }
 
     static func sanitized(_ name: String) -> String {
