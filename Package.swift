@@ -89,6 +89,7 @@ let package = Package(
             name: "hyzer-bench",
             dependencies: [
                 "HyzerSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

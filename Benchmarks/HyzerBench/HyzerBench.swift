@@ -1,3 +1,4 @@
+import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Glibc
@@ -5,88 +6,122 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// Benchmarks against real `hyzer serve` processes (separate processes, so RSS is theirs):
-///
-///     hyzer-bench sse  [--server PATH] [--subscribers 1000,5000] [--scores 20]
-///         N SSE subscribers on one round, 20 scores through the JSON API, delivery latency
-///         from POST to receipt on every subscriber, server RSS before and after connecting.
-///     hyzer-bench sync [--server PATH] [--cloud URL] [--scores 200]
-///         two devices on one cloud: score on A, time until B's SSE stream shows it.
-///     hyzer-bench pull [--cloud URL] [--events 100000] [--page N]
-///         an empty device pulls N events: events per second.
-///     hyzer-bench backup [--server PATH] [--events 100000]
-///         backup + verify and restore of an N-event store, compression ratio, and score
-///         POST latency on a real server without and with backups running.
-///     hyzer-bench standings
-///         the board pipeline on a real store after one new score: a 10,000-event round's
-///         board, and a 4-round, 150-player event's standings (goal ≤ 2 ms each).
-///     hyzer-bench idle [--server PATH] [--subscribers 1000]
-///         N idle keep-alive connections (one /healthz each, then nothing): the server's
-///         memory floor per connection, to compare with an SSE subscriber's.
+/// Benchmarks against real `hyzer serve` processes (separate processes, so RSS is theirs).
+/// `hyzer-bench --help` lists them; `make bench` runs `report`.
 @main
-struct HyzerBench {
-    static func main() async throws {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        let command = arguments.first.map { $0.hasPrefix("--") ? "sse" : arguments.removeFirst() } ?? "sse"
-        let options = Options(arguments)
-        raiseFileLimit()
-        switch command {
-        case "sse":
-            for count in options.subscriberCounts {
-                let result = try await run(subscribers: count, scores: options.scores, server: options.server)
-                print(result.report)
-            }
-        case "sync":
-            print(try await SyncBench.propagation(server: options.server, cloud: options.cloud, scores: options.scores == 20 ? 200 : options.scores))
-        case "pull":
-            print(try await SyncBench.initialPull(cloud: options.cloud, events: options.events, page: options.page))
-        case "backup":
-            for row in try await BackupBench.run(server: options.server, events: options.events) { print(row) }
-        case "standings":
-            for row in try await StandingsBench.run() { print(row) }
-        case "report":
-            try await ReportBench.run(ReportBench.Options(server: options.server, pgURL: options.cloud, subscribers: options.subscriberCounts.last ?? 10_000,
-                                                          pullEvents: options.events, seconds: options.seconds, output: options.output, only: options.only))
-        case "idle":
-            for count in options.subscriberCounts {
-                print(try await idle(connections: count, server: options.server))
-            }
-        default:
-            print("unknown command \(command): use sse, sync or pull")
-        }
-    }
+struct HyzerBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hyzer-bench",
+        abstract: "Hyzer's benchmarks, against real `hyzer serve` processes.",
+        subcommands: [Report.self, SSE.self, Sync.self, Pull.self, Backup.self, Standings.self, Idle.self]
+    )
 
-    struct Options {
+    struct ServerOption: ParsableArguments {
+        @Option(help: "The hyzer binary to start (a release build: swift build -c release --product hyzer).")
         var server = ".build/release/hyzer"
-        var subscriberCounts = [1000, 5000]
-        var scores = 20
-        var events = 100_000
-        /// Records per pull page (default: the engine's).
-        var page: Int?
-        var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
-        var seconds = 5.0
-        var output = "bench-results.json"
-        var only: Set<String> = []
 
-        init(_ arguments: [String]) {
-            var iterator = arguments.makeIterator()
-            while let argument = iterator.next() {
-                switch argument {
-                case "--server": server = iterator.next() ?? server
-                case "--subscribers": subscriberCounts = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
-                case "--scores": scores = iterator.next().flatMap(Int.init) ?? scores
-                case "--events": events = iterator.next().flatMap(Int.init) ?? events
-                case "--page": page = iterator.next().flatMap(Int.init)
-                case "--cloud": cloud = iterator.next() ?? cloud
-                case "--seconds": seconds = iterator.next().flatMap(Double.init) ?? seconds
-                case "--output": output = iterator.next() ?? output
-                case "--only": only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
-                default: print("unknown argument \(argument)")
-                }
+        func validate() throws {
+            guard FileManager.default.isExecutableFile(atPath: server) else {
+                throw ValidationError("No hyzer binary at \(server): build one with `swift build -c release --product hyzer`, or pass --server PATH.")
             }
         }
     }
 
+    static func counts(_ text: String) throws -> [Int] {
+        let values = text.split(separator: ",").compactMap { Int($0) }
+        guard !values.isEmpty, values.count == text.split(separator: ",").count, values.allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("Give whole numbers separated by commas, e.g. 1000,5000.")
+        }
+        return values
+    }
+
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every benchmark, one table with each figure's goal (what `make bench` runs).")
+        @OptionGroup var server: ServerOption
+        @Option(help: "PostgreSQL URL for the propagation and pull steps (default: HYZER_TEST_PG_URL).") var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
+        @Option(help: "SSE subscribers on one round.") var subscribers = 10_000
+        @Option(help: "Events in the initial pull.") var events = 1_000_000
+        @Option(help: "Seconds per load step.") var seconds = 5.0
+        @Option(help: "Where to write the figures as JSON.") var output = "bench-results.json"
+        @Option(help: "Only these steps, comma-separated: writes, pages, subscribers, propagation, pull, standings, start.") var only = ""
+
+        func run() async throws {
+            HyzerBench.raiseFileLimit()
+            try await ReportBench.run(ReportBench.Options(server: server.server, pgURL: cloud, subscribers: subscribers, pullEvents: events, seconds: seconds,
+                                                          output: output, only: Set(only.split(separator: ",").map(String.init))))
+        }
+    }
+
+    struct SSE: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "sse", abstract: "N SSE subscribers on one round: POST → frame latency, server RSS.")
+        @OptionGroup var server: ServerOption
+        @Option(help: "Subscriber counts, comma-separated.") var subscribers = "1000,5000"
+        @Option(help: "Scores to post.") var scores = 20
+
+        func run() async throws {
+            HyzerBench.raiseFileLimit()
+            for count in try HyzerBenchCommand.counts(subscribers) {
+                print(try await HyzerBench.run(subscribers: count, scores: scores, server: server.server).report)
+            }
+        }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Two devices on one cloud: score on A, time until B's stream shows it.")
+        @OptionGroup var server: ServerOption
+        @Option(help: "The cloud both devices use (a postgres:// URL; default: HYZER_TEST_PG_URL).") var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
+        @Option(help: "Scores to post.") var scores = 200
+
+        func run() async throws {
+            print(try await SyncBench.propagation(server: server.server, cloud: cloud, scores: scores))
+        }
+    }
+
+    struct Pull: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "An empty device pulls N events: events per second.")
+        @Option(help: "The cloud to pull from (default: HYZER_TEST_PG_URL).") var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
+        @Option(help: "Events to pull.") var events = 100_000
+        @Option(help: "Records per pull page (default: the engine's).") var page: Int?
+
+        func run() async throws {
+            print(try await SyncBench.initialPull(cloud: cloud, events: events, page: page))
+        }
+    }
+
+    struct Backup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Backup + verify and restore of an N-event store; score latency with backups running.")
+        @OptionGroup var server: ServerOption
+        @Option(help: "Events in the store.") var events = 100_000
+
+        func run() async throws {
+            for row in try await BackupBench.run(server: server.server, events: events) { print(row) }
+        }
+    }
+
+    struct Standings: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The board pipeline after one new score: a 10,000-event round, a 150-player event.")
+
+        func run() async throws {
+            for row in try await StandingsBench.run() { print(row) }
+        }
+    }
+
+    struct Idle: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "N idle keep-alive connections: the server's memory per connection.")
+        @OptionGroup var server: ServerOption
+        @Option(help: "Connection counts, comma-separated.") var subscribers = "1000,5000"
+
+        func run() async throws {
+            HyzerBench.raiseFileLimit()
+            for count in try HyzerBenchCommand.counts(subscribers) {
+                print(try await HyzerBench.idle(connections: count, server: server.server))
+            }
+        }
+    }
+}
+
+/// The benchmarks' shared pieces.
+enum HyzerBench {
     struct Result {
         var subscribers: Int
         var latencies: [Double]
