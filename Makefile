@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA_DIR ?= ./data
 
-.PHONY: run build test soak clean deps browser-deps system-deps bench demo
+.PHONY: run build test lint soak clean deps browser-deps system-deps bench demo
 
 ## Build and serve http://$(HOST):$(PORT) with data in $(DATA_DIR); seeds a demo round on first start.
 run: build
@@ -17,11 +17,16 @@ build: deps
 ## tests (the real binary: kill -9 during sync, connection limits, 1,000 live subscribers, the
 ## OpenAPI document fuzzed by schemathesis), then the browser tests (real headless Chromium).
 ## Fault and load tests run small counts here; `make soak` runs the full ones.
-test: deps browser-deps system-deps
+test: deps browser-deps system-deps lint
 	$(SWIFT) build --build-tests
 	scripts/with-postgres $(SWIFT) test --skip-build
 	python3 -m pytest Tests/system -q -p no:cacheprovider
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
+
+## The code as `swift format` (the toolchain's) writes it, with `.swift-format`: fix with
+## `swift format format --in-place --recursive Sources Tests Benchmarks Package.swift`.
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
 
 ## The fault and load tests at full size: 100 kill -9 trials, 500 three-device interleavings,
 ## 1,000 subscribers for 60 s, 200 schemathesis examples per operation. Figures: test-output/soak-*.txt.

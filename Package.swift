@@ -5,7 +5,7 @@ let package = Package(
     name: "hyzer",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "hyzer", targets: ["hyzer"]),
+        .executable(name: "hyzer", targets: ["hyzer"])
     ],
     dependencies: [
         // The live-stream path sits in the channel pipeline Hummingbird builds (see LiveHTTP1Channel):

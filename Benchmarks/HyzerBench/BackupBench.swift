@@ -23,15 +23,19 @@ enum BackupBench {
             let backup = try await stores.createBackup()
             let seconds = (ContinuousClock.now - started).seconds
             let databases = backup.manifest?.files.reduce(0) { $0 + $1.bytes } ?? 0
-            rows.append(String(format: "backup events=%d databases=%.1fMB archive=%.1fMB ratio=%.1f backup_and_verify=%.2fs",
-                               events, Double(databases) / 1e6, Double(backup.archiveBytes) / 1e6, backup.compressionRatio ?? 0, seconds))
+            rows.append(
+                String(
+                    format: "backup events=%d databases=%.1fMB archive=%.1fMB ratio=%.1f backup_and_verify=%.2fs",
+                    events, Double(databases) / 1e6, Double(backup.archiveBytes) / 1e6, backup.compressionRatio ?? 0, seconds))
 
             let target = try await Stores(directory: root.appendingPathComponent("new-machine"))
             let restoreStart = ContinuousClock.now
             let report = try await target.restore(from: stores.backups.archive(backup.id))
             let restoreSeconds = (ContinuousClock.now - restoreStart).seconds
             let restored = try await target.currentCounts()
-            guard restored.scoreEvents == report.manifest.recordCounts.scoreEvents else { throw BenchError("restored \(restored.scoreEvents) events") }
+            guard restored.scoreEvents == report.manifest.recordCounts.scoreEvents else {
+                throw BenchError("restored \(restored.scoreEvents) events")
+            }
             rows.append(String(format: "restore events=%d restore_with_verify_and_safety_backup=%.2fs", restored.scoreEvents, restoreSeconds))
         }
 
@@ -48,11 +52,17 @@ enum BackupBench {
         var batch: [RemoteChange] = [.course(course)] + players.map { .player($0) }
         var made = 0
         while made < events {
-            let round = Round(id: UUID(), name: "Round \(made)", courseID: course.id, playerIDs: players.map(\.id), status: .completed, startedAt: Date(), createdAt: Date(), updatedAt: stamp())
+            let round = Round(
+                id: UUID(), name: "Round \(made)", courseID: course.id, playerIDs: players.map(\.id), status: .completed, startedAt: Date(),
+                createdAt: Date(), updatedAt: stamp())
             batch.append(.round(round))
             for hole in 1...18 {
                 for player in players where made < events {
-                    batch.append(.scoreEvent(ScoreEvent(id: UUID(), roundID: round.id, playerID: player.id, hole: hole, strokes: .count(2 + made % 4), deviceID: device, recordedAt: stamp())))
+                    batch.append(
+                        .scoreEvent(
+                            ScoreEvent(
+                                id: UUID(), roundID: round.id, playerID: player.id, hole: hole, strokes: .count(2 + made % 4), deviceID: device,
+                                recordedAt: stamp())))
                     made += 1
                     if batch.count >= 5000 {
                         _ = try await stores.domain.applyRemote(batch)
@@ -62,7 +72,9 @@ enum BackupBench {
             }
         }
         // An empty active round for the POSTs of the latency phase.
-        let live = Round(id: UUID(), name: "Bench live", courseID: course.id, playerIDs: players.map(\.id), status: .active, startedAt: Date(), createdAt: Date(), updatedAt: stamp())
+        let live = Round(
+            id: UUID(), name: "Bench live", courseID: course.id, playerIDs: players.map(\.id), status: .active, startedAt: Date(), createdAt: Date(),
+            updatedAt: stamp())
         batch.append(.round(live))
         _ = try await stores.domain.applyRemote(batch)
         return (live.id, players.map(\.id))
@@ -74,7 +86,9 @@ enum BackupBench {
         let port = try HyzerBench.freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", "none", "--log-level", "warning", "--backup-interval", "off"]
+        process.arguments = [
+            "serve", "--port", String(port), "--data-dir", data.path, "--cloud", "none", "--log-level", "warning", "--backup-interval", "off",
+        ]
         try process.run()
         // Stopped and gone before the data folder is removed.
         defer {
@@ -143,8 +157,10 @@ enum BackupBench {
             let sorted = values.sorted()
             return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
         }
-        return String(format: "score_posts_during_backup quiet_p50=%.1fms quiet_p99=%.1fms during_p50=%.1fms during_p99=%.1fms p99_rise=%.1fms posts=%d/%d backups_made=%d",
-                      percentile(quiet, 0.5), percentile(quiet, 0.99), percentile(during, 0.5), percentile(during, 0.99),
-                      percentile(during, 0.99) - percentile(quiet, 0.99), quiet.count, during.count, backups)
+        return String(
+            format:
+                "score_posts_during_backup quiet_p50=%.1fms quiet_p99=%.1fms during_p50=%.1fms during_p99=%.1fms p99_rise=%.1fms posts=%d/%d backups_made=%d",
+            percentile(quiet, 0.5), percentile(quiet, 0.99), percentile(during, 0.5), percentile(during, 0.99),
+            percentile(during, 0.99) - percentile(quiet, 0.99), quiet.count, during.count, backups)
     }
 }

@@ -13,10 +13,15 @@ struct BenchClub {
     init() {
         clock = HybridClock(deviceID: device)
         // Stamped below, once the clock exists.
-        course = Course(id: UUID(), name: "Bench Park", holes: (1...18).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: HLC(wallMillis: 0, counter: 0, deviceID: device))
+        course = Course(
+            id: UUID(), name: "Bench Park", holes: (1...18).map { Hole(number: $0, par: 3) }, createdAt: Date(),
+            updatedAt: HLC(wallMillis: 0, counter: 0, deviceID: device))
         course.updatedAt = stamp()
         for index in 0..<200 {
-            players.append(Player(id: UUID(), displayName: "Player \(index)", handle: Handle(trusted: "bench\(index)"), role: .athlete, createdAt: Date(), updatedAt: stamp()))
+            players.append(
+                Player(
+                    id: UUID(), displayName: "Player \(index)", handle: Handle(trusted: "bench\(index)"), role: .athlete, createdAt: Date(),
+                    updatedAt: stamp()))
         }
     }
 

@@ -30,7 +30,8 @@ struct BenchServer {
     }
 
     /// Makes the admin (once per data folder), starts the server and waits until `/healthz` answers.
-    static func start(_ path: String, data: URL? = nil, cloud: String = "none", demo: Bool = false, extra: [String] = []) async throws -> BenchServer {
+    static func start(_ path: String, data: URL? = nil, cloud: String = "none", demo: Bool = false, extra: [String] = []) async throws -> BenchServer
+    {
         let port = try HyzerBench.freePort()
         let data = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -39,8 +40,11 @@ struct BenchServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         // The load generator is one address: no share of streams per client.
-        process.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", cloud, "--log-level", "warning", "--backup-interval", "off",
-                             "--max-streams-per-client", "0"]
+        process.arguments =
+            [
+                "serve", "--port", String(port), "--data-dir", data.path, "--cloud", cloud, "--log-level", "warning", "--backup-interval", "off",
+                "--max-streams-per-client", "0",
+            ]
             + (demo ? ["--demo"] : []) + extra
         try process.run()
         let server = BenchServer(process: process, port: port, data: data, token: token)
@@ -107,9 +111,11 @@ struct ScoreScript: Sendable {
     }
 
     func request(player: Int, sequence: Int) -> String {
-        var body = #"{"id":"\#(Self.id(player, sequence))","playerID":"\#(players[player])","hole":\#(sequence % holes + 1),"strokes":\#(2 + sequence % 5)"#
+        var body =
+            #"{"id":"\#(Self.id(player, sequence))","playerID":"\#(players[player])","hole":\#(sequence % holes + 1),"strokes":\#(2 + sequence % 5)"#
         if sequence >= holes { body += #","supersedes":"\#(Self.id(player, sequence - holes))""# }
         body += "}"
-        return "POST /api/v1/rounds/\(roundID)/scores HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        return
+            "POST /api/v1/rounds/\(roundID)/scores HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
     }
 }

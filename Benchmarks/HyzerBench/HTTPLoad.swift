@@ -38,8 +38,10 @@ enum HTTPLoad {
 
     /// Runs `connections` connections until `seconds` pass or each runs out of requests.
     /// `ok` says which statuses count as answered (others count as failures).
-    static func run(port: Int, connections: Int, seconds: Double, group: EventLoopGroup,
-                    ok: @escaping @Sendable (Int) -> Bool = { (200..<300).contains($0) }, requests: @escaping Requests) async throws -> Outcome {
+    static func run(
+        port: Int, connections: Int, seconds: Double, group: EventLoopGroup,
+        ok: @escaping @Sendable (Int) -> Bool = { (200..<300).contains($0) }, requests: @escaping Requests
+    ) async throws -> Outcome {
         let deadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
         let started = NIODeadline.now()
         let outcome = try await withThrowingTaskGroup(of: Outcome.self) { tasks in
@@ -83,7 +85,10 @@ private final class LoadDriver: ChannelInboundHandler, @unchecked Sendable {
     private var pending: ByteBuffer?
     private var finished = false
 
-    init(connection: Int, deadline: NIODeadline, requests: @escaping HTTPLoad.Requests, ok: @escaping @Sendable (Int) -> Bool, done: EventLoopPromise<HTTPLoad.Outcome>) {
+    init(
+        connection: Int, deadline: NIODeadline, requests: @escaping HTTPLoad.Requests, ok: @escaping @Sendable (Int) -> Bool,
+        done: EventLoopPromise<HTTPLoad.Outcome>
+    ) {
         self.connection = connection
         self.deadline = deadline
         self.requests = requests
@@ -156,7 +161,8 @@ private final class LoadDriver: ChannelInboundHandler, @unchecked Sendable {
         guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { return nil }
         let bodyStart = headEnd + 4
         if let line = lines.first(where: { $0.hasPrefix("content-length:") }),
-           let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) {
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        {
             return bodyStart + length <= bytes.count ? Answer(status: status, total: bodyStart + length, body: length) : nil
         }
         if lines.contains(where: { $0.hasPrefix("transfer-encoding:") && $0.contains("chunked") }) {

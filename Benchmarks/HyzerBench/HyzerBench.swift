@@ -38,7 +38,8 @@ struct HyzerBenchCommand: AsyncParsableCommand {
     struct Report: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every benchmark, one table with each figure's goal (what `make bench` runs).")
         @OptionGroup var server: ServerOption
-        @Option(help: "PostgreSQL URL for the propagation and pull steps (default: HYZER_TEST_PG_URL).") var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
+        @Option(help: "PostgreSQL URL for the propagation and pull steps (default: HYZER_TEST_PG_URL).") var cloud =
+            ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
         @Option(help: "SSE subscribers on one round.") var subscribers = 10_000
         @Option(help: "Events in the initial pull.") var events = 1_000_000
         @Option(help: "Seconds per load step.") var seconds = 5.0
@@ -47,13 +48,16 @@ struct HyzerBenchCommand: AsyncParsableCommand {
 
         func run() async throws {
             HyzerBench.raiseFileLimit()
-            try await ReportBench.run(ReportBench.Options(server: server.server, pgURL: cloud, subscribers: subscribers, pullEvents: events, seconds: seconds,
-                                                          output: output, only: Set(only.split(separator: ",").map(String.init))))
+            try await ReportBench.run(
+                ReportBench.Options(
+                    server: server.server, pgURL: cloud, subscribers: subscribers, pullEvents: events, seconds: seconds,
+                    output: output, only: Set(only.split(separator: ",").map(String.init))))
         }
     }
 
     struct SSE: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "sse", abstract: "N SSE subscribers on one round: POST → frame latency, server RSS.")
+        static let configuration = CommandConfiguration(
+            commandName: "sse", abstract: "N SSE subscribers on one round: POST → frame latency, server RSS.")
         @OptionGroup var server: ServerOption
         @Option(help: "Subscriber counts, comma-separated.") var subscribers = "1000,5000"
         @Option(help: "Scores to post.") var scores = 20
@@ -69,7 +73,8 @@ struct HyzerBenchCommand: AsyncParsableCommand {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Two devices on one cloud: score on A, time until B's stream shows it.")
         @OptionGroup var server: ServerOption
-        @Option(help: "The cloud both devices use (a postgres:// URL; default: HYZER_TEST_PG_URL).") var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
+        @Option(help: "The cloud both devices use (a postgres:// URL; default: HYZER_TEST_PG_URL).") var cloud =
+            ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
         @Option(help: "Scores to post.") var scores = 200
 
         func run() async throws {
@@ -79,7 +84,8 @@ struct HyzerBenchCommand: AsyncParsableCommand {
 
     struct Pull: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "An empty device pulls N events: events per second.")
-        @Option(help: "The cloud to pull from (default: HYZER_TEST_PG_URL).") var cloud = ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
+        @Option(help: "The cloud to pull from (default: HYZER_TEST_PG_URL).") var cloud =
+            ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"] ?? ""
         @Option(help: "Events to pull.") var events = 100_000
         @Option(help: "Records per pull page (default: the engine's).") var page: Int?
 
@@ -89,7 +95,8 @@ struct HyzerBenchCommand: AsyncParsableCommand {
     }
 
     struct Backup: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Backup + verify and restore of an N-event store; score latency with backups running.")
+        static let configuration = CommandConfiguration(
+            abstract: "Backup + verify and restore of an N-event store; score latency with backups running.")
         @OptionGroup var server: ServerOption
         @Option(help: "Events in the store.") var events = 100_000
 
@@ -139,7 +146,8 @@ enum HyzerBench {
             let sorted = latencies.sorted()
             let perSubscriber = Double(rssAfter - rssBefore) * 1024 / Double(subscribers)
             return String(
-                format: "subscribers=%d deliveries=%d/%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms rss_before=%.1fMB rss_after=%.1fMB rss_per_subscriber=%.1fKB connect=%.1fs",
+                format:
+                    "subscribers=%d deliveries=%d/%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms rss_before=%.1fMB rss_after=%.1fMB rss_per_subscriber=%.1fKB connect=%.1fs",
                 subscribers, latencies.count, expected, expected - latencies.count, percentile(0.5), percentile(0.99), sorted.last ?? .nan,
                 Double(rssBefore) / 1024, Double(rssAfter) / 1024, perSubscriber / 1024, connectSeconds
             )
@@ -197,7 +205,9 @@ enum HyzerBench {
         }
         for channel in channels { channel.close(promise: nil) }
         try await group.shutdownGracefully()
-        return Result(subscribers: subscribers, latencies: latencies, expected: expected, rssBefore: rssBefore, rssAfter: rssAfter, connectSeconds: connectSeconds)
+        return Result(
+            subscribers: subscribers, latencies: latencies, expected: expected, rssBefore: rssBefore, rssAfter: rssAfter,
+            connectSeconds: connectSeconds)
     }
 
     static func idle(connections: Int, server path: String) async throws -> String {
@@ -219,15 +229,18 @@ enum HyzerBench {
         let after = server.rss
         for channel in channels { channel.close(promise: nil) }
         try await group.shutdownGracefully()
-        return String(format: "idle connections=%d rss_before=%.1fMB rss_after=%.1fMB rss_per_connection=%.1fKB",
-                      connections, Double(before) / 1024, Double(after) / 1024, Double(after - before) / Double(connections))
+        return String(
+            format: "idle connections=%d rss_before=%.1fMB rss_after=%.1fMB rss_per_connection=%.1fKB",
+            connections, Double(before) / 1024, Double(after) / 1024, Double(after - before) / Double(connections))
     }
 
     // MARK: Helpers
 
     static func waitForHealth(_ http: HTTPClient, _ base: String) async throws {
         for _ in 0..<300 {
-            if let response = try? await http.execute(HTTPClientRequest(url: "\(base)/healthz"), timeout: .seconds(1)), response.status == .ok { return }
+            if let response = try? await http.execute(HTTPClientRequest(url: "\(base)/healthz"), timeout: .seconds(1)), response.status == .ok {
+                return
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw BenchError("server did not start")
@@ -240,7 +253,9 @@ enum HyzerBench {
     }
 
     static func firstRound(_ http: HTTPClient, _ base: String) async throws -> String {
-        guard let id = ((try await json(http, "\(base)/api/v1/rounds"))["rounds"] as? [[String: Any]])?.first?["id"] as? String else { throw BenchError("no round") }
+        guard let id = ((try await json(http, "\(base)/api/v1/rounds"))["rounds"] as? [[String: Any]])?.first?["id"] as? String else {
+            throw BenchError("no round")
+        }
         return id
     }
 
@@ -321,7 +336,9 @@ final class Recorder: Sendable {
     func waitAll(version: Int, timeout: Double) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while arrivals(version: version).count < subscribers {
-            guard Date() < deadline else { throw BenchError("timed out waiting for version \(version): \(arrivals(version: version).count)/\(subscribers)") }
+            guard Date() < deadline else {
+                throw BenchError("timed out waiting for version \(version): \(arrivals(version: version).count)/\(subscribers)")
+            }
             try await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -66,7 +66,8 @@ enum ReportBench {
     }
 
     static func machine() -> String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "?"
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu), \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
     }
@@ -78,7 +79,8 @@ enum ReportBench {
         func line(_ row: [String]) -> String {
             "| " + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
         }
-        return ([line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"] + cells.map(line)).joined(separator: "\n")
+        return ([line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"] + cells.map(line)).joined(
+            separator: "\n")
     }
 
     /// The load generator's one thread, next to the server's two event loops.
@@ -104,14 +106,18 @@ enum ReportBench {
         let many = try await HTTPLoad.run(port: server.port, connections: 64, seconds: options.seconds, group: group) { connection, sequence in
             script.request(player: connection, sequence: sequence)
         }
-        let oneP50 = one.percentile(0.5), manyP99 = many.percentile(0.99)
+        let oneP50 = one.percentile(0.5)
+        let manyP99 = many.percentile(0.99)
         return [
-            BenchRow(figure: "score POST, one client, p50", measured: "\(ms(oneP50)) (p99 \(ms(one.percentile(0.99))), \(Int(one.perSecond))/s, \(one.failures) failed)",
-                     goal: "≤ 1 ms", met: oneP50 <= 1 && one.failures == 0,
-                     values: ["p50_ms": oneP50, "p99_ms": one.percentile(0.99), "per_second": one.perSecond, "failures": Double(one.failures)]),
-            BenchRow(figure: "64 concurrent scorers: throughput, p99", measured: "\(Int(many.perSecond))/s, p99 \(ms(manyP99)) (\(many.failures) failed)",
-                     goal: "≥ 5,000/s, p99 ≤ 50 ms", met: many.perSecond >= 5000 && manyP99 <= 50 && many.failures == 0,
-                     values: ["per_second": many.perSecond, "p99_ms": manyP99, "p50_ms": many.percentile(0.5), "failures": Double(many.failures)]),
+            BenchRow(
+                figure: "score POST, one client, p50",
+                measured: "\(ms(oneP50)) (p99 \(ms(one.percentile(0.99))), \(Int(one.perSecond))/s, \(one.failures) failed)",
+                goal: "≤ 1 ms", met: oneP50 <= 1 && one.failures == 0,
+                values: ["p50_ms": oneP50, "p99_ms": one.percentile(0.99), "per_second": one.perSecond, "failures": Double(one.failures)]),
+            BenchRow(
+                figure: "64 concurrent scorers: throughput, p99", measured: "\(Int(many.perSecond))/s, p99 \(ms(manyP99)) (\(many.failures) failed)",
+                goal: "≥ 5,000/s, p99 ≤ 50 ms", met: many.perSecond >= 5000 && manyP99 <= 50 && many.failures == 0,
+                values: ["per_second": many.perSecond, "p99_ms": manyP99, "p50_ms": many.percentile(0.5), "failures": Double(many.failures)]),
         ]
     }
 
@@ -151,32 +157,44 @@ enum ReportBench {
         // A returning browser sends the form-token cookie it was given on its first visit; a
         // first visit (no cookie) is measured too, since it costs a new token and a Set-Cookie.
         let browser = "Cookie: hyzer_csrf=\(String(repeating: "b", count: 43))\r\n"
-        let leaderboard = try await HTTPLoad.run(port: server.port, connections: connections, seconds: options.seconds, group: group,
-                                                 requests: get("/rounds/\(roundID)/leaderboard", headers: browser))
-        let firstVisits = try await HTTPLoad.run(port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/rounds/\(roundID)/leaderboard"))
-        let roundPage = try await HTTPLoad.run(port: server.port, connections: connections, seconds: options.seconds, group: group,
-                                               requests: get("/rounds/\(roundID)", headers: browser))
-        let gzipped = try await HTTPLoad.run(port: server.port, connections: connections, seconds: options.seconds, group: group,
-                                             requests: get("/rounds/\(roundID)/leaderboard", headers: browser + "Accept-Encoding: gzip\r\n"))
-        let tv = try await HTTPLoad.run(port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/tv", headers: browser))
-        let home = try await HTTPLoad.run(port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/", headers: browser))
+        let leaderboard = try await HTTPLoad.run(
+            port: server.port, connections: connections, seconds: options.seconds, group: group,
+            requests: get("/rounds/\(roundID)/leaderboard", headers: browser))
+        let firstVisits = try await HTTPLoad.run(
+            port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/rounds/\(roundID)/leaderboard"))
+        let roundPage = try await HTTPLoad.run(
+            port: server.port, connections: connections, seconds: options.seconds, group: group,
+            requests: get("/rounds/\(roundID)", headers: browser))
+        let gzipped = try await HTTPLoad.run(
+            port: server.port, connections: connections, seconds: options.seconds, group: group,
+            requests: get("/rounds/\(roundID)/leaderboard", headers: browser + "Accept-Encoding: gzip\r\n"))
+        let tv = try await HTTPLoad.run(
+            port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/tv", headers: browser))
+        let home = try await HTTPLoad.run(
+            port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/", headers: browser))
         let ratio = leaderboard.perSecond / hello.perSecond
         func perSecond(_ outcome: HTTPLoad.Outcome) -> String {
             "\(Int(outcome.perSecond)) req/s (p99 \(ms(outcome.percentile(0.99))), \(outcome.requests > 0 ? outcome.bodyBytes / max(outcome.requests, 1) : 0) B each\(outcome.failures > 0 ? ", \(outcome.failures) failed" : ""))"
         }
         return [
             BenchRow(figure: "bare Hummingbird hello", measured: perSecond(hello), goal: "", met: nil, values: ["per_second": hello.perSecond]),
-            BenchRow(figure: "leaderboard page, 50 players (returning browser) ÷ hello", measured: "\(perSecond(leaderboard)) ÷ hello = \(String(format: "%.3f", ratio))",
-                     goal: "≥ 0.5", met: ratio >= 0.5 && leaderboard.failures == 0,
-                     values: ["per_second": leaderboard.perSecond, "ratio": ratio, "bytes": Double(leaderboard.bodyBytes / max(leaderboard.requests, 1))]),
-            BenchRow(figure: "leaderboard page, first visits (no cookie: a new form token each)", measured: perSecond(firstVisits), goal: "", met: nil,
-                     values: ["per_second": firstVisits.perSecond]),
-            BenchRow(figure: "leaderboard page gzip, 50 players", measured: perSecond(gzipped), goal: "", met: nil,
-                     values: ["per_second": gzipped.perSecond, "bytes": Double(gzipped.bodyBytes / max(gzipped.requests, 1))]),
-            BenchRow(figure: "round page (scorecard grid), 50 players", measured: perSecond(roundPage), goal: "≥ 5,000 req/s",
-                     met: roundPage.perSecond >= 5000 && roundPage.failures == 0, values: ["per_second": roundPage.perSecond]),
-            BenchRow(figure: "TV page / home page", measured: "\(perSecond(tv)) / \(perSecond(home))", goal: "", met: nil,
-                     values: ["tv_per_second": tv.perSecond, "home_per_second": home.perSecond]),
+            BenchRow(
+                figure: "leaderboard page, 50 players (returning browser) ÷ hello",
+                measured: "\(perSecond(leaderboard)) ÷ hello = \(String(format: "%.3f", ratio))",
+                goal: "≥ 0.5", met: ratio >= 0.5 && leaderboard.failures == 0,
+                values: ["per_second": leaderboard.perSecond, "ratio": ratio, "bytes": Double(leaderboard.bodyBytes / max(leaderboard.requests, 1))]),
+            BenchRow(
+                figure: "leaderboard page, first visits (no cookie: a new form token each)", measured: perSecond(firstVisits), goal: "", met: nil,
+                values: ["per_second": firstVisits.perSecond]),
+            BenchRow(
+                figure: "leaderboard page gzip, 50 players", measured: perSecond(gzipped), goal: "", met: nil,
+                values: ["per_second": gzipped.perSecond, "bytes": Double(gzipped.bodyBytes / max(gzipped.requests, 1))]),
+            BenchRow(
+                figure: "round page (scorecard grid), 50 players", measured: perSecond(roundPage), goal: "≥ 5,000 req/s",
+                met: roundPage.perSecond >= 5000 && roundPage.failures == 0, values: ["per_second": roundPage.perSecond]),
+            BenchRow(
+                figure: "TV page / home page", measured: "\(perSecond(tv)) / \(perSecond(home))", goal: "", met: nil,
+                values: ["tv_per_second": tv.perSecond, "home_per_second": home.perSecond]),
         ]
     }
 
@@ -187,11 +205,14 @@ enum ReportBench {
         let p99 = result.percentile(0.99)
         let perSubscriber = Double(result.rssAfter - result.rssBefore) / Double(result.subscribers)
         return [
-            BenchRow(figure: "\(result.subscribers) SSE subscribers: p99 POST → frame", measured: "\(ms(p99)) (p50 \(ms(result.percentile(0.5))), lost \(result.expected - result.latencies.count))",
-                     goal: "≤ 100 ms", met: p99 <= 100 && result.latencies.count == result.expected,
-                     values: ["p99_ms": p99, "p50_ms": result.percentile(0.5), "lost": Double(result.expected - result.latencies.count)]),
-            BenchRow(figure: "RSS per idle subscriber", measured: String(format: "%.1f KB", perSubscriber), goal: "≤ 10 KB", met: perSubscriber <= 10,
-                     values: ["kb": perSubscriber]),
+            BenchRow(
+                figure: "\(result.subscribers) SSE subscribers: p99 POST → frame",
+                measured: "\(ms(p99)) (p50 \(ms(result.percentile(0.5))), lost \(result.expected - result.latencies.count))",
+                goal: "≤ 100 ms", met: p99 <= 100 && result.latencies.count == result.expected,
+                values: ["p99_ms": p99, "p50_ms": result.percentile(0.5), "lost": Double(result.expected - result.latencies.count)]),
+            BenchRow(
+                figure: "RSS per idle subscriber", measured: String(format: "%.1f KB", perSubscriber), goal: "≤ 10 KB", met: perSubscriber <= 10,
+                values: ["kb": perSubscriber]),
         ]
     }
 
@@ -199,22 +220,32 @@ enum ReportBench {
 
     static func propagation(_ options: Options) async throws -> [BenchRow] {
         guard !options.pgURL.isEmpty else {
-            return [BenchRow(figure: "score on A → frame on B via PostgreSQL", measured: "skipped: no HYZER_TEST_PG_URL", goal: "≤ 5 / 15 ms", met: false, values: [:])]
+            return [
+                BenchRow(
+                    figure: "score on A → frame on B via PostgreSQL", measured: "skipped: no HYZER_TEST_PG_URL", goal: "≤ 5 / 15 ms", met: false,
+                    values: [:])
+            ]
         }
         let result = try await SyncBench.measurePropagation(server: options.server, cloud: options.pgURL, scores: 200)
-        return [BenchRow(figure: "score on A → frame on B via PostgreSQL, p50 / p99", measured: "\(ms(result.p50)) / \(ms(result.p99)) (lost \(result.lost))",
-                         goal: "≤ 5 / 15 ms", met: result.p50 <= 5 && result.p99 <= 15 && result.lost == 0,
-                         values: ["p50_ms": result.p50, "p99_ms": result.p99, "lost": Double(result.lost)])]
+        return [
+            BenchRow(
+                figure: "score on A → frame on B via PostgreSQL, p50 / p99", measured: "\(ms(result.p50)) / \(ms(result.p99)) (lost \(result.lost))",
+                goal: "≤ 5 / 15 ms", met: result.p50 <= 5 && result.p99 <= 15 && result.lost == 0,
+                values: ["p50_ms": result.p50, "p99_ms": result.p99, "lost": Double(result.lost)])
+        ]
     }
 
     static func pulls(_ options: Options) async throws -> [BenchRow] {
         var rows: [BenchRow] = []
         for cloud in ["", options.pgURL] where cloud == "" || !options.pgURL.isEmpty {
             let result = try await SyncBench.measurePull(cloud: cloud, events: options.pullEvents)
-            rows.append(BenchRow(figure: "initial pull of \(options.pullEvents) events, \(result.kind)",
-                                 measured: String(format: "%.0f k events/s (%.1f s, peak RSS +%.0f MB)", result.perSecond / 1000, result.seconds, result.peakGrowthMB),
-                                 goal: "≥ 100 k/s", met: result.perSecond >= 100_000,
-                                 values: ["per_second": result.perSecond, "seconds": result.seconds, "peak_rss_growth_mb": result.peakGrowthMB]))
+            rows.append(
+                BenchRow(
+                    figure: "initial pull of \(options.pullEvents) events, \(result.kind)",
+                    measured: String(
+                        format: "%.0f k events/s (%.1f s, peak RSS +%.0f MB)", result.perSecond / 1000, result.seconds, result.peakGrowthMB),
+                    goal: "≥ 100 k/s", met: result.perSecond >= 100_000,
+                    values: ["per_second": result.perSecond, "seconds": result.seconds, "peak_rss_growth_mb": result.peakGrowthMB]))
         }
         return rows
     }
@@ -224,8 +255,11 @@ enum ReportBench {
     static func standings() async throws -> [BenchRow] {
         let timing = try await StandingsBench.bigRoundTiming()
         let p50 = timing.p50
-        return [BenchRow(figure: "standings after one new event, 10,000-event round", measured: "\(ms(p50)) p50 (p99 \(ms(timing.p99)))",
-                         goal: "≤ 2 ms", met: p50 <= 2, values: ["p50_ms": p50, "p99_ms": timing.p99])]
+        return [
+            BenchRow(
+                figure: "standings after one new event, 10,000-event round", measured: "\(ms(p50)) p50 (p99 \(ms(timing.p99)))",
+                goal: "≤ 2 ms", met: p50 <= 2, values: ["p50_ms": p50, "p99_ms": timing.p99])
+        ]
     }
 
     /// Exec → first 200 from `/`, with the cloud a local listener that accepts and never
@@ -242,11 +276,16 @@ enum ReportBench {
             defer { try? FileManager.default.removeItem(at: data) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: options.server)
-            process.arguments = ["serve", "--port", String(port), "--data-dir", data.path, "--cloud", "postgres://hyzer:hyzer@127.0.0.1:\(cloudPort)/hyzer",
-                                 "--log-level", "error", "--backup-interval", "off"]
+            process.arguments = [
+                "serve", "--port", String(port), "--data-dir", data.path, "--cloud", "postgres://hyzer:hyzer@127.0.0.1:\(cloudPort)/hyzer",
+                "--log-level", "error", "--backup-interval", "off",
+            ]
             let started = NIODeadline.now()
             try process.run()
-            defer { process.terminate(); process.waitUntilExit() }
+            defer {
+                process.terminate()
+                process.waitUntilExit()
+            }
             while true {
                 if HyzerBench.answers200(port: port, path: "/") { break }
                 guard NIODeadline.now() - started < .seconds(30) else { throw BenchError("no answer within 30 s") }
@@ -255,8 +294,11 @@ enum ReportBench {
             times.append(Double((NIODeadline.now() - started).nanoseconds) / 1e6)
         }
         let median = times.sorted()[times.count / 2]
-        return [BenchRow(figure: "first HTTP 200 after exec, cloud black-holed", measured: String(format: "%.0f ms (median of 5)", median),
-                         goal: "≤ 250 ms", met: median <= 250, values: ["ms": median])]
+        return [
+            BenchRow(
+                figure: "first HTTP 200 after exec, cloud black-holed", measured: String(format: "%.0f ms (median of 5)", median),
+                goal: "≤ 250 ms", met: median <= 250, values: ["ms": median])
+        ]
     }
 }
 
@@ -270,7 +312,9 @@ extension HyzerBench {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard connected == 0 else { return false }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
         guard request.withCString({ send(fd, $0, strlen($0), 0) }) > 0 else { return false }

@@ -25,8 +25,9 @@ enum StandingsBench {
         }
 
         func line(_ name: String, _ detail: String) -> String {
-            String(format: "%@ %@ p50=%.2fms p99=%.2fms goal<=2ms | from scratch: read_p50=%.2fms compute_p50=%.2fms",
-                   name, detail, p50, p99, Self.p(read, 0.5), Self.p(compute, 0.5))
+            String(
+                format: "%@ %@ p50=%.2fms p99=%.2fms goal<=2ms | from scratch: read_p50=%.2fms compute_p50=%.2fms",
+                name, detail, p50, p99, Self.p(read, 0.5), Self.p(compute, 0.5))
         }
     }
 
@@ -42,7 +43,10 @@ enum StandingsBench {
 
     static func run() async throws -> [String] {
         try await withClub { domain, course, players in
-            [try await bigRound(domain, course: course, players: players).line, try await event(domain, course: course, players: Array(players.prefix(150)))]
+            [
+                try await bigRound(domain, course: course, players: players).line,
+                try await event(domain, course: course, players: Array(players.prefix(150))),
+            ]
         }
     }
 
@@ -57,34 +61,42 @@ enum StandingsBench {
         let stores = try await Stores(directory: directory)
         let domain = stores.domain
         let course = try await domain.createCourse(CourseDraft(name: "Bench Park", holeCount: "18").validated())
-        let players = try await domain.importPlayers((0..<200).map { index in
-            try PlayerDraft(displayName: "Player \(index)", handle: "bench\(index)").validated()
-        }, actor: nil).created
+        let players = try await domain.importPlayers(
+            (0..<200).map { index in
+                try PlayerDraft(displayName: "Player \(index)", handle: "bench\(index)").validated()
+            }, actor: nil
+        ).created
         return try await body(domain, course, players)
     }
 
     static func bigRound(_ domain: DomainStore, course: Course, players: [Player]) async throws -> (line: String, timing: Timing) {
-        let round = try await domain.createRound(RoundDraft.Valid(name: "Big round", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
+        let round = try await domain.createRound(
+            RoundDraft.Valid(name: "Big round", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
         let holes = course.holes.map(\.number)
-        _ = try await domain.recordScores(players.flatMap { player in holes.map { ScoreSubmission(playerID: player.id, hole: $0, strokes: .count(3)) } }, in: round.id, by: nil)
+        _ = try await domain.recordScores(
+            players.flatMap { player in holes.map { ScoreSubmission(playerID: player.id, hole: $0, strokes: .count(3)) } }, in: round.id, by: nil)
         // Corrections until the round holds 10,000 events.
         var snapshot = try await domain.snapshot(of: round.id)
         var pass = 0
         while snapshot.events.count < 10_000 {
             pass += 1
             let scores = CurrentScores(events: snapshot.events)
-            let batch = players.flatMap { player in holes.compactMap { hole -> ScoreSubmission? in
-                guard let current = scores[player.id, hole]?.winner else { return nil }
-                return ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3 + (pass % 2)), supersedes: current.id)
-            } }.prefix(10_000 - snapshot.events.count)
+            let batch = players.flatMap { player in
+                holes.compactMap { hole -> ScoreSubmission? in
+                    guard let current = scores[player.id, hole]?.winner else { return nil }
+                    return ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3 + (pass % 2)), supersedes: current.id)
+                }
+            }.prefix(10_000 - snapshot.events.count)
             snapshot = try await domain.recordScores(Array(batch), in: round.id, by: nil)
         }
         var timing = Timing()
         for index in 0..<200 {
             let board = snapshot.board
-            let player = players[index % players.count].id, hole = holes[index % holes.count]
+            let player = players[index % players.count].id
+            let hole = holes[index % holes.count]
             guard let current = board.scores[player, hole]?.winner else { continue }
-            _ = try await domain.recordScore(ScoreSubmission(playerID: player, hole: hole, strokes: .count(2 + index % 3), supersedes: current.id), in: round.id)
+            _ = try await domain.recordScore(
+                ScoreSubmission(playerID: player, hole: hole, strokes: .count(2 + index % 3), supersedes: current.id), in: round.id)
             // The server's path: the cached board reads and folds in only the new event.
             let start = ContinuousClock.now
             let cached = try await domain.board(of: round.id)
@@ -108,13 +120,16 @@ enum StandingsBench {
         let holes = course.holes.map(\.number)
         var last: UUID?
         for number in 1...4 {
-            let round = try await domain.createRound(RoundDraft.Valid(name: "Round \(number)", courseID: course.id, playerIDs: players.map(\.id), startNow: true,
-                                                                       eventID: event.id, divisions: assigned))
+            let round = try await domain.createRound(
+                RoundDraft.Valid(
+                    name: "Round \(number)", courseID: course.id, playerIDs: players.map(\.id), startNow: true,
+                    eventID: event.id, divisions: assigned))
             // Rounds 1–3 complete; round 4 in progress (every player through 9).
             let played = number < 4 ? holes : Array(holes.prefix(9))
-            _ = try await domain.recordScores(players.enumerated().flatMap { index, player in
-                played.map { ScoreSubmission(playerID: player.id, hole: $0, strokes: .count(2 + (index + $0 + number) % 3)) }
-            }, in: round.id, by: nil)
+            _ = try await domain.recordScores(
+                players.enumerated().flatMap { index, player in
+                    played.map { ScoreSubmission(playerID: player.id, hole: $0, strokes: .count(2 + (index + $0 + number) % 3)) }
+                }, in: round.id, by: nil)
             if number < 4 { _ = try await domain.setStatus(of: round.id, to: .completed) }
             last = round.id
         }
@@ -137,9 +152,10 @@ enum StandingsBench {
             for round in snapshot.rounds { fresh.append(try await domain.snapshot(of: round.round.id)) }
             let read = ContinuousClock.now - readStart
             timing.read.append(milliseconds(read))
-            timing.compute.append(milliseconds {
-                _ = EventStandings.compute(event: snapshot.event, rounds: fresh.map { .init(round: $0.round, standings: $0.board.standings) })
-            })
+            timing.compute.append(
+                milliseconds {
+                    _ = EventStandings.compute(event: snapshot.event, rounds: fresh.map { .init(round: $0.round, standings: $0.board.standings) })
+                })
         }
         let events = snapshot.rounds.map { $0.events.count }.reduce(0, +)
         return timing.line("event_standings_after_one_new_score", "rounds=4 players=\(players.count) divisions=3 events=\(events)")

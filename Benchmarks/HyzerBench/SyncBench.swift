@@ -25,8 +25,9 @@ enum SyncBench {
 
     static func propagation(server path: String, cloud: String, scores: Int) async throws -> String {
         let result = try await measurePropagation(server: path, cloud: cloud, scores: scores)
-        return String(format: "sync cloud=%@ scores=%d received=%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms",
-                      result.kind, scores, result.latencies.count, result.lost, result.p50, result.p99, result.latencies.max() ?? .nan)
+        return String(
+            format: "sync cloud=%@ scores=%d received=%d lost=%d p50=%.1fms p99=%.1fms max=%.1fms",
+            result.kind, scores, result.latencies.count, result.lost, result.p50, result.p99, result.latencies.max() ?? .nan)
     }
 
     static func measurePropagation(server path: String, cloud: String, scores: Int) async throws -> Propagation {
@@ -39,7 +40,8 @@ enum SyncBench {
         defer { b.stop() }
         let portB = b.port
         let http = HTTPClient.shared
-        let baseA = a.base, baseB = b.base
+        let baseA = a.base
+        let baseB = b.base
         let roundID = try await HyzerBench.firstRound(http, baseA)
         var players = try await HyzerBench.roundPlayers(http, baseA, roundID)
         // Wait until B has the round, then watch B's stream.
@@ -80,8 +82,8 @@ enum SyncBench {
             let response = try await http.execute(post, timeout: .seconds(10))
             let payload = try await response.body.collect(upTo: 1 << 20)
             guard response.status == .created,
-                  let json = try JSONSerialization.jsonObject(with: Data(payload.readableBytesView)) as? [String: Any],
-                  let event = json["event"] as? [String: Any], let id = event["id"] as? String
+                let json = try JSONSerialization.jsonObject(with: Data(payload.readableBytesView)) as? [String: Any],
+                let event = json["event"] as? [String: Any], let id = event["id"] as? String
             else { throw BenchError("score \(index) was refused: \(response.status)") }
             current[key] = id
             version += 1
@@ -110,7 +112,9 @@ enum SyncBench {
 
     static func initialPull(cloud address: String, events: Int, page: Int? = nil) async throws -> String {
         let result = try await measurePull(cloud: address, events: events, page: page)
-        return String(format: "pull cloud=%@ events=%d seconds=%.2f events_per_second=%.0f peak_rss_growth=%.0fMB", result.kind, events, result.seconds, result.perSecond, result.peakGrowthMB)
+        return String(
+            format: "pull cloud=%@ events=%d seconds=%.2f events_per_second=%.0f peak_rss_growth=%.0fMB", result.kind, events, result.seconds,
+            result.perSecond, result.peakGrowthMB)
     }
 
     static func measurePull(cloud address: String, events: Int, page: Int? = nil) async throws -> Pull {
@@ -126,7 +130,10 @@ enum SyncBench {
         case .postgres(let postgres):
             let cloud = PostgresCloud(address: postgres, logger: logger)
             return try await withThrowingTaskGroup(of: String?.self) { group in
-                group.addTask { try await cloud.run(); return nil }
+                group.addTask {
+                    try await cloud.run()
+                    return nil
+                }
                 let result = try await pull(cloud, kind: "postgres", zone: zone, events: events, page: page, root: root, logger: logger)
                 group.cancelAll()
                 return result
@@ -136,7 +143,8 @@ enum SyncBench {
         }
     }
 
-    static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, page: Int?, root: URL, logger: Logger) async throws -> Pull {
+    static func pull(_ cloud: any CloudDatabase, kind: String, zone: String, events: Int, page: Int?, root: URL, logger: Logger) async throws -> Pull
+    {
         guard await cloud.resolveAccount() == .available else { throw BenchError("cloud unavailable") }
         // Seed the cloud: one course, 200 players, rounds of 200 players × 18 holes.
         var club = BenchClub()
@@ -148,11 +156,14 @@ enum SyncBench {
         var made = 0
         var batch: [CloudRecord] = []
         while made < events {
-            let round = Round(id: UUID(), name: "Round \(made)", courseID: course.id, playerIDs: players.map(\.id), status: .active, startedAt: Date(), createdAt: Date(), updatedAt: stamp())
+            let round = Round(
+                id: UUID(), name: "Round \(made)", courseID: course.id, playerIDs: players.map(\.id), status: .active, startedAt: Date(),
+                createdAt: Date(), updatedAt: stamp())
             batch.append(try record(.round, round.id, round.updatedAt, RoundPayload(round)))
             for hole in 1...18 {
                 for player in players where made < events {
-                    let event = ScoreEvent(id: UUID(), roundID: round.id, playerID: player.id, hole: hole, strokes: .count(3), deviceID: device, recordedAt: stamp())
+                    let event = ScoreEvent(
+                        id: UUID(), roundID: round.id, playerID: player.id, hole: hole, strokes: .count(3), deviceID: device, recordedAt: stamp())
                     batch.append(try record(.scoreEvent, event.id, event.recordedAt, ScoreEventPayload(event)))
                     made += 1
                     if batch.count >= 2000 {

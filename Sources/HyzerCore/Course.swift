@@ -96,7 +96,10 @@ public struct CourseDraft: Sendable, Hashable {
             if !distanceList.isEmpty && distanceList.count != count {
                 errors.add("distances", "Give one distance per hole: \(count) expected, \(distanceList.count) given.")
             } else if let bad = distanceList.firstIndex(where: { $0.flatMap { Course.distanceRange.contains($0) ? $0 : nil } == nil }) {
-                errors.add("distances", "Distance for hole \(bad + 1) must be a number of metres from \(Course.distanceRange.lowerBound) to \(Course.distanceRange.upperBound).")
+                errors.add(
+                    "distances",
+                    "Distance for hole \(bad + 1) must be a number of metres from \(Course.distanceRange.lowerBound) to \(Course.distanceRange.upperBound)."
+                )
             }
             try errors.throwIfAny()
             holes = (1...count).map { number in

@@ -27,7 +27,8 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String {
         guard wallMillis >= 0 else {
             // Never made by a clock; written as it always was.
-            let wall = String(wallMillis), count = String(counter)
+            let wall = String(wallMillis)
+            let count = String(counter)
             return String(repeating: "0", count: max(0, 15 - wall.count)) + wall + "-"
                 + String(repeating: "0", count: max(0, 10 - count.count)) + count + "-" + deviceID.uppercasedText
         }
@@ -43,7 +44,10 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
     private static func writeDigits(_ value: UInt64, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
         var length = 1
         var rest = value / 10
-        while rest > 0 { length += 1; rest /= 10 }
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
         length = max(length, width)
         var remaining = value
         for position in stride(from: start + length - 1, through: start, by: -1) {
@@ -79,7 +83,7 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
             return value
         }
         guard let wall = number(limit: UInt64(Int64.max)), let count = number(limit: UInt64(UInt32.max)),
-              let device = UUID(hexText: UnsafeRawBufferPointer(rebasing: bytes[position...]))
+            let device = UUID(hexText: UnsafeRawBufferPointer(rebasing: bytes[position...]))
         else { return nil }
         self.init(wallMillis: Int64(wall), counter: UInt32(count), deviceID: device)
     }
@@ -110,7 +114,8 @@ public struct HybridClock: Sendable {
 
     public init(deviceID: UUID, latest: HLC? = nil) {
         self.deviceID = deviceID
-        self.latest = latest.map { HLC(wallMillis: $0.wallMillis, counter: $0.counter, deviceID: deviceID) }
+        self.latest =
+            latest.map { HLC(wallMillis: $0.wallMillis, counter: $0.counter, deviceID: deviceID) }
             ?? HLC(wallMillis: 0, counter: 0, deviceID: deviceID)
     }
 

@@ -77,7 +77,10 @@ public struct RoundDraft: Sendable, Hashable {
     /// Player id text → division name, for a round with divisions.
     public var divisions: [String: String]
 
-    public init(name: String? = nil, courseID: String? = nil, playerIDs: [String] = [], startNow: Bool = true, eventID: String? = nil, divisions: [String: String] = [:]) {
+    public init(
+        name: String? = nil, courseID: String? = nil, playerIDs: [String] = [], startNow: Bool = true, eventID: String? = nil,
+        divisions: [String: String] = [:]
+    ) {
         self.eventID = eventID
         self.divisions = divisions
         self.name = name
@@ -105,7 +108,9 @@ public struct RoundDraft: Sendable, Hashable {
     }
 
     /// Checks the draft against what exists; `defaultName` names the round when the person left it blank.
-    public func validated(knownCourses: Set<UUID>, knownPlayers: Set<UUID>, events: [UUID: Event] = [:], defaultName: (UUID) -> String) throws(FieldErrors) -> Valid {
+    public func validated(knownCourses: Set<UUID>, knownPlayers: Set<UUID>, events: [UUID: Event] = [:], defaultName: (UUID) -> String)
+        throws(FieldErrors) -> Valid
+    {
         var errors = FieldErrors()
         var event: Event?
         let eventText = TextRules.cleaned(eventID)

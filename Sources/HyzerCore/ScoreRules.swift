@@ -14,7 +14,10 @@ public struct ScoreSubmission: Hashable, Sendable {
     /// scorekeeper's it is a mismatch to resolve, not a refusal.
     public var crossCheck: Bool
 
-    public init(id: UUID? = nil, playerID: UUID, hole: Int, strokes: Strokes, supersedes: UUID? = nil, reportedBy: UUID? = nil, penalties: Int = 0, crossCheck: Bool = false) {
+    public init(
+        id: UUID? = nil, playerID: UUID, hole: Int, strokes: Strokes, supersedes: UUID? = nil, reportedBy: UUID? = nil, penalties: Int = 0,
+        crossCheck: Bool = false
+    ) {
         self.penalties = penalties
         self.crossCheck = crossCheck
         self.id = id
@@ -118,7 +121,12 @@ public enum ScoreRules {
             return .failure(.conflict(field: "round", message: "This round was removed: its results are kept, but it takes no more scores."))
         }
         if round.withdrawn.contains(submission.playerID) {
-            return .failure(.conflict(field: "playerID", message: "\(name.prefix(1).uppercased() + name.dropFirst()) has withdrawn from this round: add them again (Edit round) to score them."))
+            return .failure(
+                .conflict(
+                    field: "playerID",
+                    message:
+                        "\(name.prefix(1).uppercased() + name.dropFirst()) has withdrawn from this round: add them again (Edit round) to score them.")
+            )
         }
         if signed.contains(submission.playerID) && !byCoach {
             return .failure(.signed(name))
@@ -128,9 +136,13 @@ public enum ScoreRules {
         let state = scores[submission.playerID, submission.hole]
         var resolves: [UUID] = []
         if submission.crossCheck && submission.supersedes == nil, !byCoach, let winner = state?.winner,
-           winner.supersedes != nil, winner.reportedBy != submission.reportedBy, winner.result != HoleResult(strokes: submission.strokes, penalties: submission.penalties) {
+            winner.supersedes != nil, winner.reportedBy != submission.reportedBy,
+            winner.result != HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+        {
             // Someone else's correction decided this hole (only a coach corrects another's entry).
-            return .failure(.conflict(field: "hole", message: "A coach decided hole \(submission.hole) for \(name) (\(winner.resultText)). Ask a coach to change it."))
+            return .failure(
+                .conflict(
+                    field: "hole", message: "A coach decided hole \(submission.hole) for \(name) (\(winner.resultText)). Ask a coach to change it."))
         }
         if submission.crossCheck && submission.supersedes == nil {
             // The reporter's own current entry, if any, is what this one corrects; the other
@@ -145,7 +157,10 @@ public enum ScoreRules {
             }
             guard let state, state.leaves.contains(where: { $0.id == corrected }) else {
                 let now = state.map { " (now \($0.winner.strokes))" } ?? ""
-                return .failure(.conflict(field: "supersedes", message: "That score was already corrected\(now). Reload the round and correct the current score.", current: state?.winner.id))
+                return .failure(
+                    .conflict(
+                        field: "supersedes", message: "That score was already corrected\(now). Reload the round and correct the current score.",
+                        current: state?.winner.id))
             }
             if byCoach {
                 // A coach's correction decides the hole: it closes every entry the coach saw.
@@ -154,25 +169,37 @@ public enum ScoreRules {
                 // Cross-checking means nobody overrules another scorekeeper by themselves:
                 // a player corrects their own entry; a disagreement is resolved by a coach.
                 guard target.reportedBy == submission.reportedBy else {
-                    return .failure(.conflict(field: "supersedes", message: "That score was entered by another scorekeeper. Correct your own entry, or ask a coach to resolve the hole."))
+                    return .failure(
+                        .conflict(
+                            field: "supersedes",
+                            message: "That score was entered by another scorekeeper. Correct your own entry, or ask a coach to resolve the hole."))
                 }
             }
         } else if let state {
-            return .failure(.conflict(field: "hole", message: "Hole \(submission.hole) already has a score for \(name) (\(state.winner.strokes)). Correct that score (id \(state.winner.id.lowercasedText)) to change it.", current: state.winner.id))
+            return .failure(
+                .conflict(
+                    field: "hole",
+                    message:
+                        "Hole \(submission.hole) already has a score for \(name) (\(state.winner.strokes)). Correct that score (id \(state.winner.id.lowercasedText)) to change it.",
+                    current: state.winner.id))
         }
 
-        return .success(.record(ScoreEvent(
-            id: submission.id ?? newID, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
-            strokes: submission.strokes, reportedBy: submission.reportedBy, deviceID: deviceID,
-            supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt, penalties: submission.penalties
-        )))
+        return .success(
+            .record(
+                ScoreEvent(
+                    id: submission.id ?? newID, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
+                    strokes: submission.strokes, reportedBy: submission.reportedBy, deviceID: deviceID,
+                    supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt, penalties: submission.penalties
+                )))
     }
 }
 
 extension ScoreSubmission {
     /// Reads a submission from text fields, as a form or the JSON API delivers them, and
     /// names every field that is wrong.
-    public static func parse(id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?, penalties: String? = nil) throws(FieldErrors) -> ScoreSubmission {
+    public static func parse(id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?, penalties: String? = nil)
+        throws(FieldErrors) -> ScoreSubmission
+    {
         var errors = FieldErrors()
         func uuid(_ text: String?, field: String, label: String, required: Bool) -> UUID? {
             let cleaned = TextRules.cleaned(text)
@@ -208,6 +235,7 @@ extension ScoreSubmission {
         }
         try errors.throwIfAny()
         // Both are non-nil here: a missing player or hole added an error above.
-        return ScoreSubmission(id: id, playerID: player ?? UUID(), hole: holeNumber ?? 0, strokes: parsedStrokes, supersedes: supersedes, penalties: penaltyCount ?? 0)
+        return ScoreSubmission(
+            id: id, playerID: player ?? UUID(), hole: holeNumber ?? 0, strokes: parsedStrokes, supersedes: supersedes, penalties: penaltyCount ?? 0)
     }
 }

@@ -109,14 +109,18 @@ extension DomainStore {
 
     /// The cache entry brought up to date: events stored since it was read folded in, the
     /// round's setup (without events) read again if its stamp moved.
-    private static func current(_ roundID: UUID, _ cached: BoardCache.Entry?, aliases: [String: String], setupCount: UInt64,
-                                _ db: Database) throws -> BoardCache.Entry {
+    private static func current(
+        _ roundID: UUID, _ cached: BoardCache.Entry?, aliases: [String: String], setupCount: UInt64,
+        _ db: Database
+    ) throws -> BoardCache.Entry {
         var cached = cached
         var entry: BoardCache.Entry
         if var grown = cached.take(), grown.aliases == aliases,
-           try grown.lastRowID == 0
-            || String.fetchOne(db.cachedStatement(sql: "SELECT id FROM score_events WHERE rowid = ? AND roundID = ?"),
-                               arguments: [grown.lastRowID, roundID.text]) == grown.lastEventID {
+            try grown.lastRowID == 0
+                || String.fetchOne(
+                    db.cachedStatement(sql: "SELECT id FROM score_events WHERE rowid = ? AND roundID = ?"),
+                    arguments: [grown.lastRowID, roundID.text]) == grown.lastEventID
+        {
             // Let go of the old board first: the events and scores it shares are then
             // referenced once, and grow in place.
             grown.board = nil
@@ -132,9 +136,10 @@ extension DomainStore {
         } else {
             let all = try Self.events(of: roundID, after: 0, aliases: aliases, db)
             let events = all.map(\.event)
-            entry = BoardCache.Entry(lastRowID: all.last?.rowID ?? 0, lastEventID: all.last?.event.id.text ?? "", events: events,
-                                     scores: CurrentScores(events: events), aliases: aliases, board: nil,
-                                     setup: nil, setupStamp: "", setupCount: 0, used: 0)
+            entry = BoardCache.Entry(
+                lastRowID: all.last?.rowID ?? 0, lastEventID: all.last?.event.id.text ?? "", events: events,
+                scores: CurrentScores(events: events), aliases: aliases, board: nil,
+                setup: nil, setupStamp: "", setupCount: 0, used: 0)
         }
         // The round itself (players, course, event, signatures) is read again only when its
         // stamp says it changed; a new score alone leaves it as it was, and while nothing but
@@ -156,26 +161,32 @@ extension DomainStore {
     /// event's clocks, its signatures (append-only: their count), and the clock of each of its
     /// players and of whoever they are an alias of.
     static func setupStamp(_ roundID: UUID, aliases: [String: String], _ db: Database) throws -> String {
-        let round = try String.fetchOne(db.cachedStatement(sql: """
-            SELECT r.updatedAt || '|' || COALESCE(c.updatedAt, '-') || '|' || COALESCE(e.updatedAt, '-') || '|'
-                   || (SELECT COUNT(*) FROM signatures s WHERE s.roundID = r.id) || '|'
-                   || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',')
-                                FROM round_players rp JOIN players p ON p.id = rp.playerID WHERE rp.roundID = r.id), '')
-            FROM rounds r LEFT JOIN courses c ON c.id = r.courseID LEFT JOIN events e ON e.id = r.eventID WHERE r.id = ?
-            """), arguments: [roundID.text]) ?? ""
+        let round =
+            try String.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT r.updatedAt || '|' || COALESCE(c.updatedAt, '-') || '|' || COALESCE(e.updatedAt, '-') || '|'
+                               || (SELECT COUNT(*) FROM signatures s WHERE s.roundID = r.id) || '|'
+                               || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',')
+                                            FROM round_players rp JOIN players p ON p.id = rp.playerID WHERE rp.roundID = r.id), '')
+                        FROM rounds r LEFT JOIN courses c ON c.id = r.courseID LEFT JOIN events e ON e.id = r.eventID WHERE r.id = ?
+                        """), arguments: [roundID.text]) ?? ""
         // Merged identities are rare: only then are the canonical players' clocks read too.
         guard !aliases.isEmpty else { return round }
         let canonical = Array(Set(aliases.values))
-        let stamps = try String.fetchAll(db, sql: "SELECT id || updatedAt FROM players WHERE id IN (\(databaseQuestionMarks(count: canonical.count))) ORDER BY id",
-                                         arguments: StatementArguments(canonical))
+        let stamps = try String.fetchAll(
+            db, sql: "SELECT id || updatedAt FROM players WHERE id IN (\(databaseQuestionMarks(count: canonical.count))) ORDER BY id",
+            arguments: StatementArguments(canonical))
         return round + "|" + stamps.joined(separator: ",")
     }
 
     /// A round's events stored after `rowID`, in the order they were stored, each read under
     /// its canonical player.
-    static func events(of roundID: UUID, after rowID: Int64, aliases: [String: String], _ db: Database) throws -> [(rowID: Int64, event: ScoreEvent)] {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT rowid, \(ScoreEventRecord.columns) FROM score_events WHERE roundID = ? AND rowid > ? ORDER BY rowid"),
-                                       arguments: [roundID.text, rowID])
+    static func events(of roundID: UUID, after rowID: Int64, aliases: [String: String], _ db: Database) throws -> [(rowID: Int64, event: ScoreEvent)]
+    {
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT rowid, \(ScoreEventRecord.columns) FROM score_events WHERE roundID = ? AND rowid > ? ORDER BY rowid"),
+            arguments: [roundID.text, rowID])
         var result: [(rowID: Int64, event: ScoreEvent)] = []
         while let row = try rows.next() {
             result.append((row[0], try ScoreEventRecord.event(row, from: 1, aliases: aliases)))

@@ -49,7 +49,12 @@ final class ChangeCounter: TransactionObserver, Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
-        if changed.withLock({ flag in defer { flag = false }; return flag }) { bump() }
+        if changed.withLock({ flag in
+            defer { flag = false }
+            return flag
+        }) {
+            bump()
+        }
     }
 
     func databaseDidRollback(_ db: Database) {

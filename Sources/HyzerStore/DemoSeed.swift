@@ -6,7 +6,9 @@ import HyzerCore
 enum DemoSeed {
     static let courseName = "Maple Hill DGC"
     static let roundName = "Tuesday League"
-    static let people = [("Ann Lee", "ann"), ("Ben Ortiz", "ben"), ("Cleo Park", "cleo"), ("Dev Shah", "dev"), ("Eve Novak", "eve"), ("Finn Moss", "finn")]
+    static let people = [
+        ("Ann Lee", "ann"), ("Ben Ortiz", "ben"), ("Cleo Park", "cleo"), ("Dev Shah", "dev"), ("Eve Novak", "eve"), ("Finn Moss", "finn"),
+    ]
 }
 
 extension DomainStore {
@@ -19,10 +21,11 @@ extension DomainStore {
 
         let pars = [3, 3, 4, 3, 3, 5, 3, 3, 4, 3, 4, 3, 3, 3, 4, 3, 3, 4]
         let distances = [82, 95, 168, 77, 110, 241, 88, 102, 175, 69, 190, 91, 84, 120, 205, 99, 73, 182]
-        let course = try await createCourse(CourseDraft.Valid(
-            name: DemoSeed.courseName,
-            holes: pars.indices.map { Hole(number: $0 + 1, par: pars[$0], distance: distances[$0]) }
-        ))
+        let course = try await createCourse(
+            CourseDraft.Valid(
+                name: DemoSeed.courseName,
+                holes: pars.indices.map { Hole(number: $0 + 1, par: pars[$0], distance: distances[$0]) }
+            ))
         let people = DemoSeed.people
         var players: [Player] = []
         for (name, handle) in people {
@@ -30,10 +33,13 @@ extension DomainStore {
             if let existing {
                 players.append(try existing.domain())
             } else {
-                players.append(try await createPlayer(PlayerDraft.Valid(displayName: name, handle: Handle(trusted: handle), role: handle == "ann" ? .coach : .athlete), by: nil))
+                players.append(
+                    try await createPlayer(
+                        PlayerDraft.Valid(displayName: name, handle: Handle(trusted: handle), role: handle == "ann" ? .coach : .athlete), by: nil))
             }
         }
-        let round = try await createRound(RoundDraft.Valid(name: DemoSeed.roundName, courseID: course.id, playerIDs: players.map(\.id), startNow: true))
+        let round = try await createRound(
+            RoundDraft.Valid(name: DemoSeed.roundName, courseID: course.id, playerIDs: players.map(\.id), startNow: true))
 
         // A plausible front nine in progress: later players are fewer holes in.
         let cards: [[Int]] = [

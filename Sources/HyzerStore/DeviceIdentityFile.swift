@@ -9,7 +9,8 @@ enum DeviceIdentityFile {
 
     static func read(in directory: URL) -> UUID? {
         guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)),
-              let text = String(data: data, encoding: .utf8) else { return nil }
+            let text = String(data: data, encoding: .utf8)
+        else { return nil }
         return UUID(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 

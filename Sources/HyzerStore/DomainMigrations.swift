@@ -63,34 +63,36 @@ enum DomainMigrations {
                 t.check(sql: "(dnf = 1 AND strokes IS NULL) OR (dnf = 0 AND strokes IS NOT NULL)")
             }
             // Score events are append-only: the schema itself refuses to change or remove one.
-            try db.execute(sql: """
-                CREATE TRIGGER score_events_are_immutable BEFORE UPDATE ON score_events
-                BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
-                CREATE TRIGGER score_events_are_permanent BEFORE DELETE ON score_events
-                BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER score_events_are_immutable BEFORE UPDATE ON score_events
+                    BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
+                    CREATE TRIGGER score_events_are_permanent BEFORE DELETE ON score_events
+                    BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
+                    """)
         }
         // Through sync a round can arrive before its course or players (a renamed course
         // moves to the end of the change feed), so those references cannot be enforced by
         // foreign keys; the pages show such a round once its course has arrived.
         migrator.registerMigration("v2-sync") { db in
-            try db.execute(sql: """
-                CREATE TABLE rounds_new (
-                    id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, courseID TEXT NOT NULL,
-                    status TEXT NOT NULL CHECK (status IN ('scheduled', 'active', 'completed')),
-                    startedAt DATETIME, completedAt DATETIME, createdBy TEXT,
-                    createdAt DATETIME NOT NULL, updatedAt TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0);
-                INSERT INTO rounds_new SELECT id, name, courseID, status, startedAt, completedAt, createdBy, createdAt, updatedAt, version FROM rounds;
-                CREATE TABLE round_players_new (
-                    roundID TEXT NOT NULL REFERENCES rounds_new(id) ON DELETE CASCADE,
-                    playerID TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (roundID, playerID));
-                INSERT INTO round_players_new SELECT roundID, playerID, position FROM round_players;
-                DROP TABLE round_players;
-                DROP TABLE rounds;
-                ALTER TABLE rounds_new RENAME TO rounds;
-                ALTER TABLE round_players_new RENAME TO round_players;
-                CREATE INDEX rounds_by_course ON rounds(courseID);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE rounds_new (
+                        id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, courseID TEXT NOT NULL,
+                        status TEXT NOT NULL CHECK (status IN ('scheduled', 'active', 'completed')),
+                        startedAt DATETIME, completedAt DATETIME, createdBy TEXT,
+                        createdAt DATETIME NOT NULL, updatedAt TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0);
+                    INSERT INTO rounds_new SELECT id, name, courseID, status, startedAt, completedAt, createdBy, createdAt, updatedAt, version FROM rounds;
+                    CREATE TABLE round_players_new (
+                        roundID TEXT NOT NULL REFERENCES rounds_new(id) ON DELETE CASCADE,
+                        playerID TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (roundID, playerID));
+                    INSERT INTO round_players_new SELECT roundID, playerID, position FROM round_players;
+                    DROP TABLE round_players;
+                    DROP TABLE rounds;
+                    ALTER TABLE rounds_new RENAME TO rounds;
+                    ALTER TABLE round_players_new RENAME TO round_players;
+                    CREATE INDEX rounds_by_course ON rounds(courseID);
+                    """)
             try db.create(table: "club_settings") { t in
                 t.primaryKey("id", .text).check(sql: "id = 'club-settings'")
                 t.column("payload", .blob).notNull()
@@ -103,18 +105,19 @@ enum DomainMigrations {
         // becomes an alias (`aliasOf`, derived here, never synced). Role and account changes
         // made here are kept in an audit log.
         migrator.registerMigration("v3-accounts") { db in
-            try db.execute(sql: """
-                CREATE TABLE players_new (
-                    id TEXT PRIMARY KEY NOT NULL, displayName TEXT NOT NULL, handle TEXT NOT NULL,
-                    role TEXT NOT NULL CHECK (role IN ('athlete', 'coach', 'admin')), cloudRecordName TEXT,
-                    createdAt DATETIME NOT NULL, updatedAt TEXT NOT NULL,
-                    passwordHash TEXT, disabled BOOLEAN NOT NULL DEFAULT 0, originDeviceID TEXT, aliasOf TEXT);
-                INSERT INTO players_new (id, displayName, handle, role, cloudRecordName, createdAt, updatedAt)
-                    SELECT id, displayName, handle, role, cloudRecordName, createdAt, updatedAt FROM players;
-                DROP TABLE players;
-                ALTER TABLE players_new RENAME TO players;
-                CREATE INDEX players_by_handle ON players(handle);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE players_new (
+                        id TEXT PRIMARY KEY NOT NULL, displayName TEXT NOT NULL, handle TEXT NOT NULL,
+                        role TEXT NOT NULL CHECK (role IN ('athlete', 'coach', 'admin')), cloudRecordName TEXT,
+                        createdAt DATETIME NOT NULL, updatedAt TEXT NOT NULL,
+                        passwordHash TEXT, disabled BOOLEAN NOT NULL DEFAULT 0, originDeviceID TEXT, aliasOf TEXT);
+                    INSERT INTO players_new (id, displayName, handle, role, cloudRecordName, createdAt, updatedAt)
+                        SELECT id, displayName, handle, role, cloudRecordName, createdAt, updatedAt FROM players;
+                    DROP TABLE players;
+                    ALTER TABLE players_new RENAME TO players;
+                    CREATE INDEX players_by_handle ON players(handle);
+                    """)
             try db.create(table: "account_audit") { t in
                 t.primaryKey("id", .text)
                 t.column("at", .datetime).notNull().indexed()
@@ -154,12 +157,13 @@ enum DomainMigrations {
                 t.column("signedBy", .text)
                 t.column("signedAt", .text).notNull()
             }
-            try db.execute(sql: """
-                CREATE TRIGGER signatures_are_immutable BEFORE UPDATE ON signatures
-                BEGIN SELECT RAISE(ABORT, 'signatures are append-only'); END;
-                CREATE TRIGGER signatures_are_permanent BEFORE DELETE ON signatures
-                BEGIN SELECT RAISE(ABORT, 'signatures are append-only'); END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER signatures_are_immutable BEFORE UPDATE ON signatures
+                    BEGIN SELECT RAISE(ABORT, 'signatures are append-only'); END;
+                    CREATE TRIGGER signatures_are_permanent BEFORE DELETE ON signatures
+                    BEGIN SELECT RAISE(ABORT, 'signatures are append-only'); END;
+                    """)
         }
         // The outbox moves here from sync.sqlite, so that a local write and its outbox entry
         // are one transaction (and one fsync). Entries still in sync.sqlite are carried over

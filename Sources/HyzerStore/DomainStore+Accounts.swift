@@ -48,7 +48,9 @@ extension DomainStore {
         if player.cloudRecordName == nil { player.cloudRecordName = stored?["cloudRecordName"] }
         try PlayerRecord(player).save(db)
         // The boards that show this player show their new name (and the cached ones are stale).
-        try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id IN (SELECT roundID FROM round_players WHERE playerID = ?)", arguments: [player.id.text])
+        try db.execute(
+            sql: "UPDATE rounds SET version = version + 1 WHERE id IN (SELECT roundID FROM round_players WHERE playerID = ?)",
+            arguments: [player.id.text])
         try reconcileAliases(player.handle.value, db)
         if let previous, previous != player.handle.value { try reconcileAliases(previous, db) }
     }
@@ -62,15 +64,17 @@ extension DomainStore {
             return (row["id"] as String) == canonical ? alias != nil : alias != canonical
         }
         guard changed else { return }
-        try db.execute(sql: "UPDATE players SET aliasOf = CASE WHEN id = ? THEN NULL ELSE ? END WHERE handle = ?", arguments: [canonical, canonical, handle])
+        try db.execute(
+            sql: "UPDATE players SET aliasOf = CASE WHEN id = ? THEN NULL ELSE ? END WHERE handle = ?", arguments: [canonical, canonical, handle])
         // Boards that show these players are now attributed differently: republish them.
         let marks = databaseQuestionMarks(count: ids.count)
         let texts = ids.map(\.text)
-        try db.execute(sql: """
-            UPDATE rounds SET version = version + 1 WHERE id IN (
-                SELECT roundID FROM round_players WHERE playerID IN (\(marks))
-                UNION SELECT roundID FROM score_events WHERE playerID IN (\(marks)))
-            """, arguments: StatementArguments(texts + texts))
+        try db.execute(
+            sql: """
+                UPDATE rounds SET version = version + 1 WHERE id IN (
+                    SELECT roundID FROM round_players WHERE playerID IN (\(marks))
+                    UNION SELECT roundID FROM score_events WHERE playerID IN (\(marks)))
+                """, arguments: StatementArguments(texts + texts))
     }
 
     /// Alias id → canonical id, for every merged identity.
@@ -99,7 +103,10 @@ extension DomainStore {
         let creator: Role = try StoredValue.raw(record.role, "players.role", of: record.id)
         guard creator.grantable.contains(role) else {
             let who = handle.map { " (@\($0))" } ?? ""
-            throw FieldErrors(field, "A \(creator.rawValue) can add \(creator.grantable.map(\.rawValue).joined(separator: " or ")) players, not \(role.rawValue) players\(who).")
+            throw FieldErrors(
+                field,
+                "A \(creator.rawValue) can add \(creator.grantable.map(\.rawValue).joined(separator: " or ")) players, not \(role.rawValue) players\(who)."
+            )
         }
     }
 
@@ -107,14 +114,17 @@ extension DomainStore {
     /// actor could grant (a coach manages athletes and coaches, an admin everyone).
     static func checkManages(_ player: Player, actor: UUID?, _ db: Database) throws {
         guard let actor, let record = try PlayerRecord.fetchOne(db, key: try canonicalID(actor, db).text),
-              let role = Role(rawValue: record.role) else { return }
+            let role = Role(rawValue: record.role)
+        else { return }
         if !role.grantable.contains(player.role) {
             throw AccountError.notYourRole(actor: role, player: "\(player.displayName) (\(player.role.rawValue))")
         }
     }
 
     /// Changes one player in a transaction, with a new clock reading, and queues it.
-    func updatePlayer(_ id: UUID, audit: (actor: UUID?, change: String)? = nil, _ change: @escaping @Sendable (inout Player, Database) throws -> Void) async throws -> Player {
+    func updatePlayer(_ id: UUID, audit: (actor: UUID?, change: String)? = nil, _ change: @escaping @Sendable (inout Player, Database) throws -> Void)
+        async throws -> Player
+    {
         let stamp = tick()
         let moment = now()
         return try await write(queueing: { [(.player, $0.id.text, $0.updatedAt)] }) { db in
@@ -124,8 +134,9 @@ extension DomainStore {
             player.updatedAt = stamp
             try Self.savePlayer(player, db)
             if let audit {
-                try db.execute(sql: "INSERT INTO account_audit (id, at, actorID, playerID, change) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [UUID().text, moment, audit.actor?.text, player.id.text, audit.change])
+                try db.execute(
+                    sql: "INSERT INTO account_audit (id, at, actorID, playerID, change) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [UUID().text, moment, audit.actor?.text, player.id.text, audit.change])
             }
             return player
         }
@@ -143,7 +154,8 @@ extension DomainStore {
     /// The canonical player with this handle, for signing in.
     public func player(handle: Handle) async throws -> Player? {
         try await pool.read { db in
-            try PlayerRecord.filter(Column("handle") == handle.value && Column("aliasOf") == nil && Column("archived") == false).fetchOne(db)?.domain()
+            try PlayerRecord.filter(Column("handle") == handle.value && Column("aliasOf") == nil && Column("archived") == false).fetchOne(db)?
+                .domain()
         }
     }
 
@@ -155,7 +167,8 @@ extension DomainStore {
         let (kept, count) = identities.lookup(id)
         if let kept { return kept }
         let identity = try await player(id).flatMap { player in
-            player.disabled || player.archived ? nil : Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
+            player.disabled || player.archived
+                ? nil : Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: player.role)
         }
         identities.keep(identity, for: id, readAt: count)
         return identity
@@ -231,7 +244,9 @@ extension DomainStore {
     /// Everyone, canonical players first with their aliases, by name.
     public func users() async throws -> [UserEntry] {
         try await pool.read { db in
-            let records = try PlayerRecord.filter(Column("archived") == false).order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db)
+            let records = try PlayerRecord.filter(Column("archived") == false).order(
+                Column("displayName").collating(.localizedCaseInsensitiveCompare)
+            ).fetchAll(db)
             var aliases: [String: [Player]] = [:]
             for record in records { if let canonical = record.aliasOf { aliases[canonical, default: []].append(try record.domain()) } }
             return try records.filter { $0.aliasOf == nil }.map { UserEntry(player: try $0.domain(), aliases: aliases[$0.id] ?? []) }
@@ -240,12 +255,14 @@ extension DomainStore {
 
     public func auditLog(limit: Int = 50) async throws -> [AuditEntry] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT a.at, COALESCE('@' || actor.handle, CASE WHEN a.actorID IS NULL THEN 'command line' ELSE 'a removed user' END) AS actor,
-                       COALESCE('@' || p.handle, 'a removed player') AS player, a.change
-                FROM account_audit a LEFT JOIN players actor ON actor.id = a.actorID LEFT JOIN players p ON p.id = a.playerID
-                ORDER BY a.at DESC LIMIT ?
-                """, arguments: [limit])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.at, COALESCE('@' || actor.handle, CASE WHEN a.actorID IS NULL THEN 'command line' ELSE 'a removed user' END) AS actor,
+                           COALESCE('@' || p.handle, 'a removed player') AS player, a.change
+                    FROM account_audit a LEFT JOIN players actor ON actor.id = a.actorID LEFT JOIN players p ON p.id = a.playerID
+                    ORDER BY a.at DESC LIMIT ?
+                    """, arguments: [limit])
             return rows.map { AuditEntry(at: $0["at"], actor: $0["actor"], player: $0["player"], change: $0["change"]) }
         }
     }

@@ -48,10 +48,12 @@ extension DomainStore {
     /// entry, so two scorekeepers who disagree make a mismatch. Unlike a hole saved from the
     /// page, one refused entry does not refuse the others: each has its own outcome.
     public func recordCardEntries(_ entries: [CardScoreEntry], card cardID: UUID, in roundID: UUID, author: UUID?, by reporter: Identity?)
-        async throws -> (snapshot: RoundSnapshot, outcomes: [CardEntryOutcome]) {
+        async throws -> (snapshot: RoundSnapshot, outcomes: [CardEntryOutcome])
+    {
         let stamp = tick()
         let deviceID = deviceID
-        let written = try await write(queueing: { $0.2.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) { db -> (RoundSnapshot, [CardEntryOutcome], [ScoreEvent]) in
+        let written = try await write(queueing: { $0.2.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) {
+            db -> (RoundSnapshot, [CardEntryOutcome], [ScoreEvent]) in
             var snapshot = try Self.snapshot(roundID, db)
             guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
             if let reporter, let author, author != reporter.playerID {
@@ -72,12 +74,18 @@ extension DomainStore {
             var recorded: [ScoreEvent] = []
             for (index, entry) in entries.enumerated() {
                 if let previous = known[entry.id] {
-                    let same = previous.playerID == entry.playerID && previous.hole == entry.hole && previous.result == HoleResult(strokes: entry.strokes, penalties: entry.strokes == .dnf ? 0 : entry.penalties)
-                    outcomes.append(same ? .duplicate : .refused(.conflict(field: "id", message: "A different score was already recorded with id \(entry.id.lowercasedText).")))
+                    let same =
+                        previous.playerID == entry.playerID && previous.hole == entry.hole
+                        && previous.result == HoleResult(strokes: entry.strokes, penalties: entry.strokes == .dnf ? 0 : entry.penalties)
+                    outcomes.append(
+                        same
+                            ? .duplicate
+                            : .refused(.conflict(field: "id", message: "A different score was already recorded with id \(entry.id.lowercasedText).")))
                     continue
                 }
                 if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM score_events WHERE id = ?"), arguments: [entry.id.text]) != nil {
-                    outcomes.append(.refused(.conflict(field: "id", message: "A different score was already recorded with id \(entry.id.lowercasedText).")))
+                    outcomes.append(
+                        .refused(.conflict(field: "id", message: "A different score was already recorded with id \(entry.id.lowercasedText).")))
                     continue
                 }
                 if last["\(entry.playerID.text)/\(entry.hole)"] != index {
@@ -85,11 +93,16 @@ extension DomainStore {
                     continue
                 }
                 guard card.playerIDs.contains(entry.playerID) else {
-                    outcomes.append(.refused(.invalid(FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "That player") is not on \(card.name) any more."))))
+                    outcomes.append(
+                        .refused(
+                            .invalid(
+                                FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "That player") is not on \(card.name) any more.")))
+                    )
                     continue
                 }
-                let submission = ScoreSubmission(id: entry.id, playerID: entry.playerID, hole: entry.hole, strokes: entry.strokes, reportedBy: reporter?.playerID,
-                                                 penalties: entry.strokes == .dnf ? 0 : entry.penalties, crossCheck: !coach)
+                let submission = ScoreSubmission(
+                    id: entry.id, playerID: entry.playerID, hole: entry.hole, strokes: entry.strokes, reportedBy: reporter?.playerID,
+                    penalties: entry.strokes == .dnf ? 0 : entry.penalties, crossCheck: !coach)
                 guard let prepared = Self.cardEntry(submission, scores: scores, signed: signed, coach: coach) else {
                     outcomes.append(.unchanged)
                     continue

@@ -27,13 +27,19 @@ extension DomainStore {
         let change = [
             displayName.flatMap { name in before.flatMap { $0.displayName == name ? nil : "name “\($0.displayName)” → “\(name)”" } },
             handle.flatMap { handle in before.flatMap { $0.handle == handle ? nil : "handle @\($0.handle.value) → @\(handle.value)" } },
-            division.flatMap { division in before.flatMap { $0.division == division ? nil : "division \($0.division.isEmpty ? "none" : $0.division) → \(division.isEmpty ? "none" : division)" } },
+            division.flatMap { division in
+                before.flatMap {
+                    $0.division == division ? nil : "division \($0.division.isEmpty ? "none" : $0.division) → \(division.isEmpty ? "none" : division)"
+                }
+            },
         ].compactMap { $0 }.joined(separator: ", ")
         return try await updatePlayer(id, audit: (actor, change.isEmpty ? "saved unchanged" : change)) { player, db in
             try Self.checkManages(player, actor: actor, db)
             if let handle, handle != player.handle {
-                let taken = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM players WHERE handle = ? AND id != ? AND COALESCE(aliasOf, '') != ?",
-                                             arguments: [handle.value, player.id.text, player.id.text]) ?? 0
+                let taken =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM players WHERE handle = ? AND id != ? AND COALESCE(aliasOf, '') != ?",
+                        arguments: [handle.value, player.id.text, player.id.text]) ?? 0
                 if taken > 0 { throw FieldErrors("handle", AccountError.handleTaken(handle.value).description) }
                 player.handle = handle
             }
@@ -60,11 +66,15 @@ extension DomainStore {
             }
             if let holes, holes != course.holes {
                 if holes.map(\.number) != course.holes.map(\.number) {
-                    let scored = try Int.fetchOne(db, sql: """
-                        SELECT COUNT(*) FROM score_events WHERE roundID IN (SELECT id FROM rounds WHERE courseID = ?)
-                        """, arguments: [id.text]) ?? 0
+                    let scored =
+                        try Int.fetchOne(
+                            db,
+                            sql: """
+                                SELECT COUNT(*) FROM score_events WHERE roundID IN (SELECT id FROM rounds WHERE courseID = ?)
+                                """, arguments: [id.text]) ?? 0
                     if scored > 0 {
-                        throw LeagueRejection.conflict("""
+                        throw LeagueRejection.conflict(
+                            """
                             Rounds on \(course.name) have scores for its \(course.holes.count) holes: its pars and distances can be corrected, \
                             but not its number of holes. Make a new course for the new layout.
                             """)
@@ -73,7 +83,9 @@ extension DomainStore {
                     let cards = try Row.fetchAll(db, sql: "SELECT id, cards FROM rounds WHERE courseID = ?", arguments: [id.text])
                         .flatMap { try StoredValue.json($0["cards"], [Card].self, "rounds.cards", of: $0["id"]) }
                     if let card = cards.first(where: { !numbers.contains($0.startingHole) }) {
-                        throw LeagueRejection.conflict("\(card.name) of a round on \(course.name) starts on hole \(card.startingHole): change its cards before the number of holes.")
+                        throw LeagueRejection.conflict(
+                            "\(card.name) of a round on \(course.name) starts on hole \(card.startingHole): change its cards before the number of holes."
+                        )
                     }
                     changes.append("\(course.holes.count) → \(holes.count) holes")
                 }
@@ -93,7 +105,8 @@ extension DomainStore {
 
     static func saveCourse(_ course: Course, _ db: Database) throws {
         let id = course.id.text
-        try CourseRecord(id: id, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description, archived: course.archived).save(db)
+        try CourseRecord(id: id, name: course.name, createdAt: course.createdAt, updatedAt: course.updatedAt.description, archived: course.archived)
+            .save(db)
         try db.execute(sql: "DELETE FROM course_holes WHERE courseID = ?", arguments: [id])
         for hole in course.holes {
             try HoleRecord(courseID: id, number: hole.number, par: hole.par, distance: hole.distance).insert(db)
@@ -115,20 +128,33 @@ extension DomainStore {
                 event.name = name
             }
             if let divisions, divisions != event.divisions {
-                let used = Set(try String.fetchAll(db, sql: """
-                    SELECT DISTINCT p.division FROM round_players p JOIN rounds r ON r.id = p.roundID WHERE r.eventID = ? AND p.division != ''
-                    """, arguments: [id.text]))
+                let used = Set(
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT DISTINCT p.division FROM round_players p JOIN rounds r ON r.id = p.roundID WHERE r.eventID = ? AND p.division != ''
+                            """, arguments: [id.text]))
                 let dropped = used.subtracting(divisions).sorted()
                 if !dropped.isEmpty {
-                    throw LeagueRejection.invalid(FieldErrors("divisions", "Players of \(event.name)'s rounds are in \(dropped.joined(separator: ", ")): keep \(dropped.count == 1 ? "it" : "them")."))
+                    throw LeagueRejection.invalid(
+                        FieldErrors(
+                            "divisions",
+                            "Players of \(event.name)'s rounds are in \(dropped.joined(separator: ", ")): keep \(dropped.count == 1 ? "it" : "them")."
+                        ))
                 }
-                let roundsWithout = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM round_players p JOIN rounds r ON r.id = p.roundID WHERE r.eventID = ? AND p.division = ''
-                    """, arguments: [id.text]) ?? 0
+                let roundsWithout =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM round_players p JOIN rounds r ON r.id = p.roundID WHERE r.eventID = ? AND p.division = ''
+                            """, arguments: [id.text]) ?? 0
                 if event.divisions.isEmpty, !divisions.isEmpty, roundsWithout > 0 {
-                    throw LeagueRejection.invalid(FieldErrors("divisions", "\(event.name)'s rounds are one field already: its players have no divisions to go into."))
+                    throw LeagueRejection.invalid(
+                        FieldErrors("divisions", "\(event.name)'s rounds are one field already: its players have no divisions to go into."))
                 }
-                changes.append("divisions \(event.divisions.isEmpty ? "none" : event.divisions.joined(separator: " ")) → \(divisions.isEmpty ? "none" : divisions.joined(separator: " "))")
+                changes.append(
+                    "divisions \(event.divisions.isEmpty ? "none" : event.divisions.joined(separator: " ")) → \(divisions.isEmpty ? "none" : divisions.joined(separator: " "))"
+                )
                 event.divisions = divisions
             }
             event.updatedAt = stamp
@@ -171,17 +197,30 @@ extension DomainStore {
             var text = (division ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             if text.isEmpty, divisions.contains(player.division) { text = player.division }
             if !divisions.isEmpty {
-                guard !text.isEmpty else { throw LeagueRejection.invalid(FieldErrors("division", "Choose \(player.displayName)'s division: \(divisions.joined(separator: ", ")).")) }
+                guard !text.isEmpty else {
+                    throw LeagueRejection.invalid(
+                        FieldErrors("division", "Choose \(player.displayName)'s division: \(divisions.joined(separator: ", "))."))
+                }
                 guard let valid = Division.validated(text), divisions.contains(valid) else {
-                    throw LeagueRejection.invalid(FieldErrors("division", "\(text) is not a division of \(snapshot.event?.name ?? "the event") (\(divisions.joined(separator: ", "))).")) }
+                    throw LeagueRejection.invalid(
+                        FieldErrors(
+                            "division", "\(text) is not a division of \(snapshot.event?.name ?? "the event") (\(divisions.joined(separator: ", "))).")
+                    )
+                }
                 round.divisions[canonical] = valid
             } else if !text.isEmpty {
-                throw LeagueRejection.invalid(FieldErrors("division", snapshot.event.map { "\($0.name) has no divisions: its rounds are one field." } ?? "This round is not part of an event with divisions."))
+                throw LeagueRejection.invalid(
+                    FieldErrors(
+                        "division",
+                        snapshot.event.map { "\($0.name) has no divisions: its rounds are one field." }
+                            ?? "This round is not part of an event with divisions."))
             }
             round.withdrawn.remove(canonical)
             if !round.playerIDs.contains(canonical) { round.playerIDs.append(canonical) }
             if let cardID {
-                guard let index = round.cards.firstIndex(where: { $0.id == cardID }) else { throw LeagueRejection.invalid(FieldErrors("cardID", "That card is not in \(round.name).")) }
+                guard let index = round.cards.firstIndex(where: { $0.id == cardID }) else {
+                    throw LeagueRejection.invalid(FieldErrors("cardID", "That card is not in \(round.name)."))
+                }
                 for other in round.cards.indices { round.cards[other].playerIDs.removeAll { $0 == canonical } }
                 round.cards[index].playerIDs.append(canonical)
             }
@@ -216,7 +255,9 @@ extension DomainStore {
     /// was read from the status, never written as scores).
     public func reopen(_ roundID: UUID, actor: UUID?) async throws -> RoundSnapshot {
         try await changeRound(roundID, actor: actor) { round, _, _ in
-            guard round.status == .completed else { throw LeagueRejection.conflict("Only a completed round can be reopened; \(round.name) is \(round.status.rawValue).") }
+            guard round.status == .completed else {
+                throw LeagueRejection.conflict("Only a completed round can be reopened; \(round.name) is \(round.status.rawValue).")
+            }
             round.status = .active
             round.completedAt = nil
             return "reopened"
@@ -225,7 +266,9 @@ extension DomainStore {
 
     /// Changes a stored round in one transaction with a new clock reading, queues it and logs
     /// what `change` says it did.
-    func changeRound(_ id: UUID, actor: UUID?, _ change: @escaping @Sendable (inout Round, RoundSnapshot, Database) throws -> String) async throws -> RoundSnapshot {
+    func changeRound(_ id: UUID, actor: UUID?, _ change: @escaping @Sendable (inout Round, RoundSnapshot, Database) throws -> String) async throws
+        -> RoundSnapshot
+    {
         let stamp = tick()
         let moment = now()
         return try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
@@ -261,10 +304,13 @@ extension DomainStore {
         let referenced: Bool
         switch type {
         case .player:
-            referenced = try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM round_players WHERE playerID = ?1) OR EXISTS (SELECT 1 FROM score_events WHERE playerID = ?1 OR reportedBy = ?1)
-                    OR EXISTS (SELECT 1 FROM signatures WHERE playerID = ?1 OR signedBy = ?1)
-                """, arguments: [id]) ?? true
+            referenced =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM round_players WHERE playerID = ?1) OR EXISTS (SELECT 1 FROM score_events WHERE playerID = ?1 OR reportedBy = ?1)
+                            OR EXISTS (SELECT 1 FROM signatures WHERE playerID = ?1 OR signedBy = ?1)
+                        """, arguments: [id]) ?? true
             if let player = try PlayerRecord.fetchOne(db, key: id)?.domain() {
                 if actor.map({ $0.text == id }) == true { throw AccountError.yourself }
                 try checkManages(player, actor: actor, db)
@@ -282,9 +328,12 @@ extension DomainStore {
             try audit(type, id, actor: actor, at: moment, "archived", db)
             return .archived
         }
-        let name = try String.fetchOne(db, sql: "SELECT \(type == .player ? "displayName" : "name") FROM \(table) WHERE id = ?", arguments: [id]) ?? ""
+        let name =
+            try String.fetchOne(db, sql: "SELECT \(type == .player ? "displayName" : "name") FROM \(table) WHERE id = ?", arguments: [id]) ?? ""
         try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
-        try db.execute(sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)", arguments: [type.rawValue, id, stamp.description])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)",
+            arguments: [type.rawValue, id, stamp.description])
         try audit(type, id, actor: actor, at: moment, name.isEmpty ? "deleted" : "deleted “\(name)”", db)
         return .deleted
     }
@@ -318,20 +367,36 @@ extension DomainStore {
         let demoRound = "r.name = :round AND r.createdBy IS NULL AND r.courseID IN (SELECT id FROM courses WHERE name = :course)"
         let names: [String: (any DatabaseValueConvertible)?] = ["round": DemoSeed.roundName, "course": DemoSeed.courseName]
         var records: [(RecordType, [String])] = []
-        records.append((.round, try String.fetchAll(db, sql: "SELECT r.id FROM rounds r WHERE r.archived = 0 AND \(demoRound)", arguments: StatementArguments(names))))
-        records.append((.course, try String.fetchAll(db, sql: """
-            SELECT c.id FROM courses c WHERE c.name = :course AND c.archived = 0
-            AND NOT EXISTS (SELECT 1 FROM rounds r WHERE r.courseID = c.id AND NOT (\(demoRound)))
-            """, arguments: StatementArguments(names))))
+        records.append(
+            (
+                .round,
+                try String.fetchAll(db, sql: "SELECT r.id FROM rounds r WHERE r.archived = 0 AND \(demoRound)", arguments: StatementArguments(names))
+            ))
+        records.append(
+            (
+                .course,
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT c.id FROM courses c WHERE c.name = :course AND c.archived = 0
+                        AND NOT EXISTS (SELECT 1 FROM rounds r WHERE r.courseID = c.id AND NOT (\(demoRound)))
+                        """, arguments: StatementArguments(names))
+            ))
         for (name, handle) in DemoSeed.people {
             var arguments = names
             arguments["handle"] = handle
             arguments["name"] = name
-            records.append((.player, try String.fetchAll(db, sql: """
-                SELECT p.id FROM players p WHERE p.handle = :handle AND p.displayName = :name AND p.passwordHash IS NULL
-                AND p.archived = 0 AND p.aliasOf IS NULL
-                AND NOT EXISTS (SELECT 1 FROM round_players rp JOIN rounds r ON r.id = rp.roundID WHERE rp.playerID = p.id AND NOT (\(demoRound)))
-                """, arguments: StatementArguments(arguments))))
+            records.append(
+                (
+                    .player,
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT p.id FROM players p WHERE p.handle = :handle AND p.displayName = :name AND p.passwordHash IS NULL
+                            AND p.archived = 0 AND p.aliasOf IS NULL
+                            AND NOT EXISTS (SELECT 1 FROM round_players rp JOIN rounds r ON r.id = rp.roundID WHERE rp.playerID = p.id AND NOT (\(demoRound)))
+                            """, arguments: StatementArguments(arguments))
+                ))
         }
         return records
     }
@@ -347,11 +412,13 @@ extension DomainStore {
 
     static func audit(_ type: RecordType, _ id: String, actor: UUID?, at moment: Date, _ change: String, _ db: Database) throws {
         if type == .player {
-            try db.execute(sql: "INSERT INTO account_audit (id, at, actorID, playerID, change) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [UUID().text, moment, actor?.text, id, change])
+            try db.execute(
+                sql: "INSERT INTO account_audit (id, at, actorID, playerID, change) VALUES (?, ?, ?, ?, ?)",
+                arguments: [UUID().text, moment, actor?.text, id, change])
         } else {
-            try db.execute(sql: "INSERT INTO change_audit (id, at, actorID, recordType, recordID, change) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [UUID().text, moment, actor?.text, type.rawValue, id, change])
+            try db.execute(
+                sql: "INSERT INTO change_audit (id, at, actorID, recordType, recordID, change) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [UUID().text, moment, actor?.text, type.rawValue, id, change])
         }
     }
 
@@ -359,15 +426,17 @@ extension DomainStore {
     /// (or by id once deleted).
     public func changeLog(limit: Int = 50) async throws -> [ChangeEntry] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT a.at, COALESCE('@' || actor.handle, CASE WHEN a.actorID IS NULL THEN 'command line' ELSE 'a removed user' END) AS actor, a.recordType,
-                       COALESCE(c.name, e.name, r.name, a.recordID) AS record, a.change
-                FROM change_audit a LEFT JOIN players actor ON actor.id = a.actorID
-                LEFT JOIN courses c ON a.recordType = 'course' AND c.id = a.recordID
-                LEFT JOIN events e ON a.recordType = 'event' AND e.id = a.recordID
-                LEFT JOIN rounds r ON a.recordType = 'round' AND r.id = a.recordID
-                ORDER BY a.at DESC LIMIT ?
-                """, arguments: [limit])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.at, COALESCE('@' || actor.handle, CASE WHEN a.actorID IS NULL THEN 'command line' ELSE 'a removed user' END) AS actor, a.recordType,
+                           COALESCE(c.name, e.name, r.name, a.recordID) AS record, a.change
+                    FROM change_audit a LEFT JOIN players actor ON actor.id = a.actorID
+                    LEFT JOIN courses c ON a.recordType = 'course' AND c.id = a.recordID
+                    LEFT JOIN events e ON a.recordType = 'event' AND e.id = a.recordID
+                    LEFT JOIN rounds r ON a.recordType = 'round' AND r.id = a.recordID
+                    ORDER BY a.at DESC LIMIT ?
+                    """, arguments: [limit])
             return rows.map { row in
                 let type = RecordType(rawValue: row["recordType"])?.noun.lowercased() ?? "record"
                 return ChangeEntry(at: row["at"], actor: row["actor"], record: "\(type) \(row["record"] as String)", change: row["change"])

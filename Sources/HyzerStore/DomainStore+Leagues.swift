@@ -40,7 +40,9 @@ extension DomainStore {
     }
 
     public func events() async throws -> [Event] {
-        try await pool.read { db in try EventRecord.filter(Column("archived") == false).order(Column("createdAt").desc).fetchAll(db).map { try $0.domain() } }
+        try await pool.read { db in
+            try EventRecord.filter(Column("archived") == false).order(Column("createdAt").desc).fetchAll(db).map { try $0.domain() }
+        }
     }
 
     public func eventSnapshot(_ id: UUID) async throws -> EventSnapshot {
@@ -65,10 +67,15 @@ extension DomainStore {
             let standings = snapshot.standings
             guard standings.isFinal else { throw LeagueRejection.conflict("The playoff is decided once every round of the event is completed.") }
             guard let group = standings.division(division) else {
-                throw LeagueRejection.invalid(FieldErrors("division", division.isEmpty ? "Name the division whose playoff this is." : "\(snapshot.event.name) has no division \(division)."))
+                throw LeagueRejection.invalid(
+                    FieldErrors(
+                        "division",
+                        division.isEmpty ? "Name the division whose playoff this is." : "\(snapshot.event.name) has no division \(division)."))
             }
             let tied = group.entries.filter { $0.playoff != nil }
-            guard !tied.isEmpty else { throw LeagueRejection.conflict("Nobody is tied for first\(division.isEmpty ? "" : " in \(division)"): there is no playoff.") }
+            guard !tied.isEmpty else {
+                throw LeagueRejection.conflict("Nobody is tied for first\(division.isEmpty ? "" : " in \(division)"): there is no playoff.")
+            }
             guard tied.contains(where: { $0.playerID == winner }) else {
                 throw LeagueRejection.invalid(FieldErrors("winner", "The winner must be one of the players tied for first."))
             }
@@ -93,7 +100,9 @@ extension DomainStore {
         return try await write(queueing: { [(.round, $0.round.id.text, $0.round.updatedAt)] }) { db in
             var snapshot = try Self.snapshot(roundID, db)
             let checked: [Card]
-            do throws(FieldErrors) { checked = try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch { throw LeagueRejection.invalid(error) }
+            do throws(FieldErrors) { checked = try CardRules.check(cards, round: snapshot.round, course: snapshot.course) } catch {
+                throw LeagueRejection.invalid(error)
+            }
             // A card that keeps its name keeps its id: its page stays open on the phones.
             let ids = Dictionary(snapshot.round.cards.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
             snapshot.round.cards = checked.map { card in
@@ -113,7 +122,8 @@ extension DomainStore {
     public func planCards(of roundID: UUID, shotgun: Bool, firstTee: Date?) async throws -> RoundSnapshot {
         let snapshot = try await snapshot(of: roundID)
         if !snapshot.events.isEmpty {
-            throw LeagueRejection.conflict("Scoring has begun: the cards stay as they are (a coach can still change them one by one through the API).")
+            throw LeagueRejection.conflict(
+                "Scoring has begun: the cards stay as they are (a coach can still change them one by one through the API).")
         }
         var previous: EventStandings?
         if let eventID = snapshot.round.eventID {
@@ -156,7 +166,9 @@ extension DomainStore {
     /// scorekeeper's own (it corrects only their earlier entry), so two scorekeepers of one
     /// card cross-check each other and a difference shows as a mismatch. Entries equal to the
     /// scorekeeper's current one are left alone. Nothing is written if any entry is refused.
-    public func recordCardHole(_ entries: [CardEntry], hole: Int, card cardID: UUID, in roundID: UUID, by reporter: Identity?) async throws -> RoundSnapshot {
+    public func recordCardHole(_ entries: [CardEntry], hole: Int, card cardID: UUID, in roundID: UUID, by reporter: Identity?) async throws
+        -> RoundSnapshot
+    {
         let stamp = tick()
         let deviceID = deviceID
         let written = try await write(queueing: { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) { db -> (RoundSnapshot, [ScoreEvent]) in
@@ -167,19 +179,25 @@ extension DomainStore {
             var seen: Set<UUID> = []
             for entry in entries {
                 guard card.playerIDs.contains(entry.playerID) else {
-                    throw ScoreRejection.invalid(FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "That player") is not on \(card.name)."))
+                    throw ScoreRejection.invalid(
+                        FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "That player") is not on \(card.name)."))
                 }
                 guard seen.insert(entry.playerID).inserted else {
-                    throw ScoreRejection.invalid(FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "A player") is listed twice for hole \(hole)."))
+                    throw ScoreRejection.invalid(
+                        FieldErrors("playerID", "\(snapshot.playerNames[entry.playerID] ?? "A player") is listed twice for hole \(hole)."))
                 }
             }
             let signed = Set(snapshot.signatures.map(\.playerID))
             let submissions = entries.map {
-                ScoreSubmission(playerID: $0.playerID, hole: hole, strokes: $0.strokes, reportedBy: reporter?.playerID, penalties: $0.strokes == .dnf ? 0 : $0.penalties, crossCheck: !coach)
+                ScoreSubmission(
+                    playerID: $0.playerID, hole: hole, strokes: $0.strokes, reportedBy: reporter?.playerID,
+                    penalties: $0.strokes == .dnf ? 0 : $0.penalties, crossCheck: !coach)
             }
-            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: coach, prepare: { submission, scores in
-                Self.cardEntry(submission, scores: scores, signed: signed, coach: coach)
-            }, db)
+            let recorded = try Self.recordAll(
+                submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: coach,
+                prepare: { submission, scores in
+                    Self.cardEntry(submission, scores: scores, signed: signed, coach: coach)
+                }, db)
             return (snapshot, recorded)
         }
         if let last = written.1.last { advanceClock(past: last.recordedAt) }
@@ -189,8 +207,10 @@ extension DomainStore {
     /// Records submissions into `snapshot` inside one write transaction, by the usual rules.
     /// `prepare` sees the current scores before each one and returns what to record, or nil
     /// when it would change nothing. Throws on the first refusal, which rolls everything back.
-    static func recordAll(_ submissions: [ScoreSubmission], into snapshot: inout RoundSnapshot, at stamp: HLC, deviceID: UUID, byCoach: Bool,
-                          prepare: (ScoreSubmission, CurrentScores) -> ScoreSubmission?, _ db: Database) throws -> [ScoreEvent] {
+    static func recordAll(
+        _ submissions: [ScoreSubmission], into snapshot: inout RoundSnapshot, at stamp: HLC, deviceID: UUID, byCoach: Bool,
+        prepare: (ScoreSubmission, CurrentScores) -> ScoreSubmission?, _ db: Database
+    ) throws -> [ScoreEvent] {
         var recorded: [ScoreEvent] = []
         var clock = stamp
         var scores = CurrentScores(events: snapshot.events)
@@ -232,7 +252,9 @@ extension DomainStore {
         let written = try await write(queueing: { $0.1.map { [(.signature, $0.id.text, $0.signedAt)] } ?? [] }) { db -> (RoundSnapshot, Signature?) in
             var snapshot = try Self.snapshot(roundID, db)
             let name = snapshot.playerNames[playerID] ?? "This player"
-            guard snapshot.round.playerIDs.contains(playerID) else { throw LeagueRejection.invalid(FieldErrors("playerID", "That player is not in this round.")) }
+            guard snapshot.round.playerIDs.contains(playerID) else {
+                throw LeagueRejection.invalid(FieldErrors("playerID", "That player is not in this round."))
+            }
             if let reporter, !reporter.role.includes(.coach), reporter.playerID != playerID {
                 throw ScoreRejection.notYours
             }
@@ -241,11 +263,15 @@ extension DomainStore {
             let missing = snapshot.course.holes.map(\.number).filter { board.scores[playerID, $0] == nil }
             let finished = board.standings.entries.first { $0.playerID == playerID }?.dnf == true
             if !missing.isEmpty && !finished {
-                throw LeagueRejection.conflict("\(name) cannot sign yet: hole\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) \(missing.count == 1 ? "has" : "have") no score.")
+                throw LeagueRejection.conflict(
+                    "\(name) cannot sign yet: hole\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) \(missing.count == 1 ? "has" : "have") no score."
+                )
             }
             let open = board.standings.conflicts.filter { $0.playerID == playerID }.map(\.hole)
             if !open.isEmpty {
-                throw LeagueRejection.conflict("\(name) cannot sign yet: the scorekeepers disagree on hole\(open.count == 1 ? "" : "s") \(open.map(String.init).joined(separator: ", ")).")
+                throw LeagueRejection.conflict(
+                    "\(name) cannot sign yet: the scorekeepers disagree on hole\(open.count == 1 ? "" : "s") \(open.map(String.init).joined(separator: ", "))."
+                )
             }
             let signature = Signature(id: UUID(), roundID: roundID, playerID: playerID, signedBy: reporter?.playerID, signedAt: stamp)
             try SignatureRecord(signature).insert(db)
@@ -280,19 +306,27 @@ extension DomainStore {
             var result = PlayerImport()
             var errors = FieldErrors()
             for valid in list {
-                do { try Self.checkGrants(valid.role, actor: actor, field: "csv", naming: valid.handle.value, db) } catch let refusal as FieldErrors { refusal.entries.forEach { errors.add($0.field, $0.message) } }
-                guard let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain() else { continue }
+                do { try Self.checkGrants(valid.role, actor: actor, field: "csv", naming: valid.handle.value, db) } catch let refusal as FieldErrors {
+                    refusal.entries.forEach { errors.add($0.field, $0.message) }
+                }
+                guard
+                    let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
+                else { continue }
                 if existing.archived {
                     errors.add("csv", "@\(valid.handle.value) belongs to a removed player: choose another handle.")
                 } else if existing.displayName != valid.displayName {
-                    do { try Self.checkManages(existing, actor: actor, db) } catch let refusal as AccountError { errors.add("csv", "@\(valid.handle.value): \(refusal.description)") }
+                    do { try Self.checkManages(existing, actor: actor, db) } catch let refusal as AccountError {
+                        errors.add("csv", "@\(valid.handle.value): \(refusal.description)")
+                    }
                 }
             }
             try errors.throwIfAny()
             for (valid, stamp) in zip(list, stamps) {
                 let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
                 guard var player = existing else {
-                    let player = Player(id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: stamp, originDeviceID: self.deviceID)
+                    let player = Player(
+                        id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: stamp,
+                        originDeviceID: self.deviceID)
                     try Self.savePlayer(player, db)
                     result.created.append(player)
                     continue
@@ -325,9 +359,12 @@ extension DomainStore {
                 submission.reportedBy = reporter?.playerID
                 return submission
             }
-            let recorded = try Self.recordAll(submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: reporter.map { $0.role.includes(.coach) } ?? true, prepare: { submission, scores in
-                scores[submission.playerID, submission.hole]?.winner.result == HoleResult(strokes: submission.strokes, penalties: submission.penalties) ? nil : submission
-            }, db)
+            let recorded = try Self.recordAll(
+                submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: reporter.map { $0.role.includes(.coach) } ?? true,
+                prepare: { submission, scores in
+                    scores[submission.playerID, submission.hole]?.winner.result
+                        == HoleResult(strokes: submission.strokes, penalties: submission.penalties) ? nil : submission
+                }, db)
             return (snapshot, recorded)
         }
         if let last = written.1.last { advanceClock(past: last.recordedAt) }

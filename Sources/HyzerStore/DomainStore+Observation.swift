@@ -23,7 +23,8 @@ extension DomainStore {
     /// Boards of every active round, for the TV screen.
     public func activeRoundBoards() async throws -> [RoundBoard] {
         try await pool.read { db in
-            let ids = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE status = 'active' AND archived = 0 ORDER BY COALESCE(startedAt, createdAt), id")
+            let ids = try String.fetchAll(
+                db, sql: "SELECT id FROM rounds WHERE status = 'active' AND archived = 0 ORDER BY COALESCE(startedAt, createdAt), id")
             return try ids.compactMap(UUID.init(text:)).map { try self.board($0, db) }
         }
     }
@@ -31,7 +32,8 @@ extension DomainStore {
     /// Snapshots of every active round.
     public func activeRoundSnapshots() async throws -> [RoundSnapshot] {
         try await pool.read { db in
-            let ids = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE status = 'active' AND archived = 0 ORDER BY COALESCE(startedAt, createdAt), id")
+            let ids = try String.fetchAll(
+                db, sql: "SELECT id FROM rounds WHERE status = 'active' AND archived = 0 ORDER BY COALESCE(startedAt, createdAt), id")
             return try ids.compactMap(UUID.init(text:)).map { try Self.snapshot($0, db) }
         }
     }

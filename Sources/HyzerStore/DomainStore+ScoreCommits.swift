@@ -76,7 +76,9 @@ extension DomainStore {
         var submission = pending.submission
         submission.playerID = try Self.canonicalID(submission.playerID, db)
         if let reporter = pending.reporter {
-            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: round.setup.round.cards) else { throw ScoreRejection.notYours }
+            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: round.setup.round.cards) else {
+                throw ScoreRejection.notYours
+            }
             submission.reportedBy = reporter.playerID
         }
         let decision = ScoreRules.decide(

@@ -44,7 +44,9 @@ extension DomainStore {
 
     /// Changes some club settings; each changed field gets its own clock reading, so edits
     /// of different fields on two devices both survive the merge.
-    public func updateClubSettings(clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil) async throws -> ClubSettingsPayload {
+    public func updateClubSettings(clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil)
+        async throws -> ClubSettingsPayload
+    {
         let stamp = tick()
         return try await write(queueing: { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }) { db in
             var settings = try Self.settings(db) ?? .defaults(deviceID: self.deviceID)
@@ -62,13 +64,16 @@ extension DomainStore {
     }
 
     static func settings(_ db: Database) throws -> ClubSettingsPayload? {
-        guard let data = try Data.fetchOne(db, sql: "SELECT payload FROM club_settings WHERE id = ?", arguments: [ClubSettingsPayload.sentinelID]) else { return nil }
+        guard let data = try Data.fetchOne(db, sql: "SELECT payload FROM club_settings WHERE id = ?", arguments: [ClubSettingsPayload.sentinelID])
+        else { return nil }
         return try RecordCoding.decode(ClubSettingsPayload.self, data)
     }
 
     static func writeSettings(_ settings: ClubSettingsPayload, _ db: Database) throws {
-        try db.execute(sql: "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
-                       arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(settings), settings.newest.description])
+        try db.execute(
+            sql:
+                "INSERT INTO club_settings (id, payload, updatedAt) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET payload = excluded.payload, updatedAt = excluded.updatedAt",
+            arguments: [ClubSettingsPayload.sentinelID, try RecordCoding.encode(settings), settings.newest.description])
     }
 
     // MARK: Pushing
@@ -89,7 +94,9 @@ extension DomainStore {
             guard let round = try RoundRecord.round(id, db) else { return nil }
             return CloudRecord(type: type, id: id, hlc: round.updatedAt, payload: try RecordCoding.encode(RoundPayload(round)))
         case .scoreEvent:
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(ScoreEventRecord.columns) FROM score_events WHERE id = ?", arguments: [id]) else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(ScoreEventRecord.columns) FROM score_events WHERE id = ?", arguments: [id]) else {
+                return nil
+            }
             let event = try ScoreEventRecord.event(row)
             return CloudRecord(type: type, id: id, hlc: event.recordedAt, payload: try RecordCoding.encode(ScoreEventPayload(event)))
         case .clubSettings:
@@ -106,8 +113,10 @@ extension DomainStore {
 
     /// When this device deleted (or learnt of the deletion of) a record, if it did.
     static func tombstone(_ type: RecordType, _ id: String, _ db: Database) throws -> HLC? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT removedAt FROM tombstones WHERE recordType = ? AND recordID = ?"), arguments: [type.rawValue, id])
-            .flatMap(HLC.init)
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT removedAt FROM tombstones WHERE recordType = ? AND recordID = ?"), arguments: [type.rawValue, id]
+        )
+        .flatMap(HLC.init)
     }
 
     /// True when a deletion at least as new as `hlc` is recorded here: an older copy of the
@@ -276,11 +285,17 @@ extension DomainStore {
 
         case .removed(let type, let id, let hlc):
             let table = try Self.table(of: type)
-            if let local = try String.fetchOne(db, sql: "SELECT updatedAt FROM \(table) WHERE id = ?", arguments: [id]).flatMap(HLC.init), local >= hlc { return false }
+            if let local = try String.fetchOne(db, sql: "SELECT updatedAt FROM \(table) WHERE id = ?", arguments: [id]).flatMap(HLC.init),
+                local >= hlc
+            {
+                return false
+            }
             if let removed = try tombstone(type, id, db), removed >= hlc { return false }
             if type == .round { result.rounds.remove(UUID(text: id) ?? UUID()) }
             try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
-            try db.execute(sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)", arguments: [type.rawValue, id, hlc.description])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)",
+                arguments: [type.rawValue, id, hlc.description])
             return true
 
         case .clubSettings(let offered):

@@ -62,7 +62,8 @@ public final class DomainStore: Sendable {
     /// The newest HLC stored anywhere, so a restart never issues a reading older than one
     /// already written, even if the wall clock went back.
     static func latestClockReading(_ db: Database) throws -> HLC? {
-        let sql = (VersionedTables.all.map { "SELECT MAX(\($0.version)) FROM \($0.table)" } + ["SELECT MAX(removedAt) FROM tombstones"]).joined(separator: " UNION ALL ")
+        let sql = (VersionedTables.all.map { "SELECT MAX(\($0.version)) FROM \($0.table)" } + ["SELECT MAX(removedAt) FROM tombstones"]).joined(
+            separator: " UNION ALL ")
         let texts = try String?.fetchAll(db, sql: sql)
         return texts.compactMap { $0.flatMap(HLC.init) }.max()
     }
@@ -108,7 +109,9 @@ public final class DomainStore: Sendable {
 
     public func courses() async throws -> [Course] {
         try await pool.read { db in
-            try CourseRecord.filter(Column("archived") == false).order(Column("name").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try Self.course($0, db) }
+            try CourseRecord.filter(Column("archived") == false).order(Column("name").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map {
+                try Self.course($0, db)
+            }
         }
     }
 
@@ -156,8 +159,10 @@ public final class DomainStore: Sendable {
         let events = try await events()
         let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let day = now().formatted(.dateTime.weekday(.wide).day().month(.abbreviated))
-        let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
-                                        events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })) { course in
+        let valid = try draft.validated(
+            knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
+            events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        ) { course in
             "\(names[course] ?? "Round") — \(day)"
         }
         return try await createRound(valid, createdBy: createdBy)
@@ -185,15 +190,17 @@ public final class DomainStore: Sendable {
 
     public func roundSummaries(limit: Int = 50) async throws -> [RoundSummary] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT r.id, r.name, r.status, r.startedAt, r.createdAt, c.name AS courseName,
-                       (SELECT COUNT(*) FROM round_players p WHERE p.roundID = r.id) AS playerCount
-                FROM rounds r JOIN courses c ON c.id = r.courseID
-                WHERE r.archived = 0
-                ORDER BY CASE r.status WHEN 'active' THEN 0 WHEN 'scheduled' THEN 1 ELSE 2 END,
-                         COALESCE(r.startedAt, r.createdAt) DESC
-                LIMIT ?
-                """, arguments: [limit])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.id, r.name, r.status, r.startedAt, r.createdAt, c.name AS courseName,
+                           (SELECT COUNT(*) FROM round_players p WHERE p.roundID = r.id) AS playerCount
+                    FROM rounds r JOIN courses c ON c.id = r.courseID
+                    WHERE r.archived = 0
+                    ORDER BY CASE r.status WHEN 'active' THEN 0 WHEN 'scheduled' THEN 1 ELSE 2 END,
+                             COALESCE(r.startedAt, r.createdAt) DESC
+                    LIMIT ?
+                    """, arguments: [limit])
             return try rows.map { row in
                 RoundSummary(
                     id: try StoredValue.uuid(row["id"], "rounds.id"), name: row["name"], courseName: row["courseName"],
@@ -236,7 +243,8 @@ public final class DomainStore: Sendable {
             if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { signature.playerID = canonical }
             return signature
         }
-        var snapshot = RoundSnapshot(round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
+        var snapshot = RoundSnapshot(
+            round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
         try addReporterNames(&snapshot, from: events, db)
         return snapshot
     }
@@ -246,8 +254,9 @@ public final class DomainStore: Sendable {
         let known = Set(snapshot.round.playerIDs).union(snapshot.reporterNames.keys)
         let reporters = Set(events.compactMap(\.reportedBy)).subtracting(known)
         guard !reporters.isEmpty else { return }
-        let rows = try Row.fetchAll(db, sql: "SELECT id, displayName FROM players WHERE id IN (\(databaseQuestionMarks(count: reporters.count)))",
-                                    arguments: StatementArguments(reporters.map(\.text)))
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, displayName FROM players WHERE id IN (\(databaseQuestionMarks(count: reporters.count)))",
+            arguments: StatementArguments(reporters.map(\.text)))
         for row in rows { if let id = UUID(text: row["id"]) { snapshot.reporterNames[id] = row["displayName"] } }
     }
 
@@ -281,7 +290,9 @@ public final class DomainStore: Sendable {
 extension DomainStore {
     /// One write transaction that also queues, in the same transaction, the records it
     /// changed (`records` of its result) for the cloud.
-    func write<T: Sendable>(queueing records: @escaping @Sendable (T) -> [(RecordType, String, HLC)], _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(
+        queueing records: @escaping @Sendable (T) -> [(RecordType, String, HLC)], _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         try await pool.write { db in
             let value = try body(db)
             try Outbox.enqueue(records(value), db)

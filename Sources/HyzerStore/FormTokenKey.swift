@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Signs the form tokens that guard every page form against cross-site forgery.

@@ -92,7 +92,9 @@ extension OperationalStore {
 
     public func sessionValue(key: String, now: Date = Date()) async throws -> (value: Data, expiresAt: Date?)? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT value, expiresAt FROM sessions WHERE key = ?", arguments: [Secret.digest(key)]) else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT value, expiresAt FROM sessions WHERE key = ?", arguments: [Secret.digest(key)]) else {
+                return nil
+            }
             let expires = (row["expiresAt"] as Double?).map(Date.init(timeIntervalSince1970:))
             if let expires, expires <= now { return nil }
             return (row["value"], expires)
@@ -104,8 +106,9 @@ extension OperationalStore {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM sessions WHERE expiresAt IS NOT NULL AND expiresAt <= ?", arguments: [Date().timeIntervalSince1970])
             let verb = onlyIfAbsent ? "INSERT OR IGNORE" : "INSERT OR REPLACE"
-            try db.execute(sql: "\(verb) INTO sessions (key, value, playerID, expiresAt) VALUES (?, ?, ?, ?)",
-                           arguments: [Secret.digest(key), value, playerID?.text, expiresAt?.timeIntervalSince1970])
+            try db.execute(
+                sql: "\(verb) INTO sessions (key, value, playerID, expiresAt) VALUES (?, ?, ?, ?)",
+                arguments: [Secret.digest(key), value, playerID?.text, expiresAt?.timeIntervalSince1970])
             return db.changesCount > 0
         }
     }
@@ -129,8 +132,9 @@ extension OperationalStore {
     public func issueToken(for playerID: UUID, name: String, now: Date = Date()) async throws -> String {
         let token = "hyz_" + Secret.make()
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO api_tokens (id, playerID, name, tokenHash, createdAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [UUID().text, playerID.text, name, Secret.digest(token), now])
+            try db.execute(
+                sql: "INSERT INTO api_tokens (id, playerID, name, tokenHash, createdAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [UUID().text, playerID.text, name, Secret.digest(token), now])
         }
         return token
     }
@@ -145,8 +149,11 @@ extension OperationalStore {
         var (kept, count) = tokenOwners.lookup(digest)
         if kept == nil {
             kept = try await pool.read { db -> TokenUse? in
-                guard let row = try Row.fetchOne(db, sql: "SELECT id, playerID, lastUsedAt FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL",
-                                                 arguments: [digest]) else { return nil }
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "SELECT id, playerID, lastUsedAt FROM api_tokens WHERE tokenHash = ? AND revokedAt IS NULL",
+                        arguments: [digest])
+                else { return nil }
                 return TokenUse(id: row["id"], playerID: row["playerID"], lastUsed: row["lastUsedAt"])
             }
         }
@@ -168,8 +175,9 @@ extension OperationalStore {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM api_tokens ORDER BY createdAt DESC").compactMap { row in
                 guard let id = UUID(text: row["id"]), let player = UUID(text: row["playerID"]) else { return nil }
-                return APITokenEntry(id: id, playerID: player, name: row["name"], createdAt: row["createdAt"], lastUsedAt: row["lastUsedAt"],
-                                     revoked: (row["revokedAt"] as Date?) != nil)
+                return APITokenEntry(
+                    id: id, playerID: player, name: row["name"], createdAt: row["createdAt"], lastUsedAt: row["lastUsedAt"],
+                    revoked: (row["revokedAt"] as Date?) != nil)
             }
         }
     }
@@ -190,9 +198,13 @@ extension OperationalStore {
         }
         let token = Secret.make()
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO one_time_links (id, tokenHash, kind, role, playerID, createdBy, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [UUID().text, Secret.digest(token), link.kind.rawValue, link.role.rawValue, link.playerID?.text,
-                                       link.createdBy?.text, now, link.expiresAt])
+            try db.execute(
+                sql:
+                    "INSERT INTO one_time_links (id, tokenHash, kind, role, playerID, createdBy, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    UUID().text, Secret.digest(token), link.kind.rawValue, link.role.rawValue, link.playerID?.text,
+                    link.createdBy?.text, now, link.expiresAt,
+                ])
         }
         return token
     }
@@ -214,10 +226,15 @@ extension OperationalStore {
     }
 
     private static func liveLink(_ token: String, _ kind: OneTimeLink.Kind, _ now: Date, _ db: Database) throws -> OneTimeLink? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM one_time_links WHERE tokenHash = ? AND kind = ? AND usedAt IS NULL AND expiresAt > ?",
-                                         arguments: [Secret.digest(token), kind.rawValue, now]) else { return nil }
-        return OneTimeLink(kind: kind, role: try StoredValue.raw(row["role"], "one_time_links.role", of: row["id"] ?? "a link"), playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
-                           createdBy: (row["createdBy"] as String?).flatMap(UUID.init(text:)), expiresAt: row["expiresAt"])
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM one_time_links WHERE tokenHash = ? AND kind = ? AND usedAt IS NULL AND expiresAt > ?",
+                arguments: [Secret.digest(token), kind.rawValue, now])
+        else { return nil }
+        return OneTimeLink(
+            kind: kind, role: try StoredValue.raw(row["role"], "one_time_links.role", of: row["id"] ?? "a link"),
+            playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
+            createdBy: (row["createdBy"] as String?).flatMap(UUID.init(text:)), expiresAt: row["expiresAt"])
     }
 
     /// Ends every open invite for a player (once the profile is claimed).
@@ -231,10 +248,12 @@ extension OperationalStore {
     /// there was no such open invite.
     public func revokeInvite(_ id: UUID, roles: [Role], now: Date = Date()) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE one_time_links SET expiresAt = ? WHERE id = ? AND kind = 'invite' AND usedAt IS NULL AND expiresAt > ?
-                AND role IN (\(databaseQuestionMarks(count: max(roles.count, 1))))
-                """, arguments: StatementArguments([now, id.text, now] as [any DatabaseValueConvertible] + (roles.isEmpty ? [""] : roles.map(\.rawValue))))
+            try db.execute(
+                sql: """
+                    UPDATE one_time_links SET expiresAt = ? WHERE id = ? AND kind = 'invite' AND usedAt IS NULL AND expiresAt > ?
+                    AND role IN (\(databaseQuestionMarks(count: max(roles.count, 1))))
+                    """,
+                arguments: StatementArguments([now, id.text, now] as [any DatabaseValueConvertible] + (roles.isEmpty ? [""] : roles.map(\.rawValue))))
             return db.changesCount > 0
         }
     }
@@ -243,8 +262,10 @@ extension OperationalStore {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM one_time_links WHERE kind = 'invite' ORDER BY createdAt DESC LIMIT 50").map { row in
                 let id = try StoredValue.uuid(row["id"], "one_time_links.id")
-                return InviteEntry(id: id, role: try StoredValue.raw(row["role"], "one_time_links.role", of: id.text), playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
-                                   createdAt: row["createdAt"], expiresAt: row["expiresAt"], usedAt: row["usedAt"])
+                return InviteEntry(
+                    id: id, role: try StoredValue.raw(row["role"], "one_time_links.role", of: id.text),
+                    playerID: (row["playerID"] as String?).flatMap(UUID.init(text:)),
+                    createdAt: row["createdAt"], expiresAt: row["expiresAt"], usedAt: row["usedAt"])
             }
         }
     }

@@ -7,7 +7,9 @@ extension OperationalStore {
     /// writes.
     public func setChangeToken(_ token: Int64, zone: String) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token", arguments: [zone, token])
+            try db.execute(
+                sql: "INSERT INTO change_tokens (zone, token) VALUES (?, ?) ON CONFLICT (zone) DO UPDATE SET token = excluded.token",
+                arguments: [zone, token])
         }
         knownTokens.withLock { $0.tokens[zone] = token }
     }
@@ -17,7 +19,8 @@ extension OperationalStore {
     public func changeToken(zone: String) async throws -> Int64 {
         let (known, resets) = knownTokens.withLock { ($0.tokens[zone], $0.resets) }
         if let known { return known }
-        let token = try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0 }
+        let token = try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT token FROM change_tokens WHERE zone = ?", arguments: [zone]) ?? 0
+        }
         // Kept unless a reset or a newer token came meanwhile.
         knownTokens.withLock { if $0.resets == resets, $0.tokens[zone] == nil { $0.tokens[zone] = token } }
         return token
@@ -25,8 +28,9 @@ extension OperationalStore {
 
     public func appendLog(_ entry: SyncLogEntry, keep: Int = 500) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO sync_log (at, operation, records, durationMs, result, message) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [entry.at, entry.operation, entry.records, entry.durationMs, entry.result, entry.message])
+            try db.execute(
+                sql: "INSERT INTO sync_log (at, operation, records, durationMs, result, message) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [entry.at, entry.operation, entry.records, entry.durationMs, entry.result, entry.message])
             try db.execute(sql: "DELETE FROM sync_log WHERE id <= (SELECT MAX(id) FROM sync_log) - ?", arguments: [keep])
         }
     }
@@ -34,7 +38,9 @@ extension OperationalStore {
     public func recentLog(limit: Int = 50) async throws -> [SyncLogEntry] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM sync_log ORDER BY id DESC LIMIT ?", arguments: [limit]).map {
-                SyncLogEntry(at: $0["at"], operation: $0["operation"], records: $0["records"], durationMs: $0["durationMs"], result: $0["result"], message: $0["message"])
+                SyncLogEntry(
+                    at: $0["at"], operation: $0["operation"], records: $0["records"], durationMs: $0["durationMs"], result: $0["result"],
+                    message: $0["message"])
             }
         }
     }

@@ -91,12 +91,13 @@ public final class Outbox: Sendable {
     static func enqueue(_ records: [(RecordType, String, HLC)], _ db: Database) throws {
         guard !records.isEmpty else { return }
         var sequence = try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox")) ?? 0
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
-            ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'pending', attempts = 0,
-                lastError = NULL, nextAttemptAt = NULL, sequence = excluded.sequence
-            WHERE excluded.hlc > outbox.hlc
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO outbox (recordType, recordID, hlc, status, attempts, sequence) VALUES (?, ?, ?, 'pending', 0, ?)
+                ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = 'pending', attempts = 0,
+                    lastError = NULL, nextAttemptAt = NULL, sequence = excluded.sequence
+                WHERE excluded.hlc > outbox.hlc
+                """)
         for (type, id, hlc) in records {
             sequence += 1
             try statement.execute(arguments: [type.rawValue, id, hlc.description, sequence])
@@ -132,11 +133,13 @@ public final class Outbox: Sendable {
     }
 
     private static func claim(limit: Int, now: Date, _ db: Database) throws -> [OutboxEntry] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT * FROM outbox
-            WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
-            ORDER BY sequence LIMIT ?
-            """, arguments: [now, limit])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM outbox
+                WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
+                ORDER BY sequence LIMIT ?
+                """, arguments: [now, limit])
         let entries = rows.compactMap(Self.entry)
         let mark = try db.cachedStatement(sql: "UPDATE outbox SET status = 'inFlight' WHERE recordType = ? AND recordID = ?")
         for entry in entries {
@@ -149,20 +152,26 @@ public final class Outbox: Sendable {
         try await bookkeeping { db in
             for entry in entries {
                 // A newer local version enqueued meanwhile stays pending.
-                try db.execute(sql: "UPDATE outbox SET status = 'synced', attempts = 0, lastError = NULL, nextAttemptAt = NULL WHERE recordType = ? AND recordID = ? AND hlc = ? AND status = 'inFlight'",
-                               arguments: [entry.type.rawValue, entry.id, entry.hlc.description])
+                try db.execute(
+                    sql:
+                        "UPDATE outbox SET status = 'synced', attempts = 0, lastError = NULL, nextAttemptAt = NULL WHERE recordType = ? AND recordID = ? AND hlc = ? AND status = 'inFlight'",
+                    arguments: [entry.type.rawValue, entry.id, entry.hlc.description])
             }
         }
     }
 
     /// Failed entries wait `Backoff.delay` before they are due again.
-    public func markFailed(_ entries: [OutboxEntry], error: String, now: Date, jitter: @Sendable () -> Double = { Double.random(in: 0...1) }) async throws {
+    public func markFailed(_ entries: [OutboxEntry], error: String, now: Date, jitter: @Sendable () -> Double = { Double.random(in: 0...1) })
+        async throws
+    {
         try await bookkeeping { db in
             for entry in entries {
                 let attempts = entry.attempts + 1
                 let next = now.addingTimeInterval(Backoff.delay(attempt: attempts, jitter: jitter()))
-                try db.execute(sql: "UPDATE outbox SET status = 'failed', attempts = ?, lastError = ?, nextAttemptAt = ? WHERE recordType = ? AND recordID = ? AND status = 'inFlight'",
-                               arguments: [attempts, error, next, entry.type.rawValue, entry.id])
+                try db.execute(
+                    sql:
+                        "UPDATE outbox SET status = 'failed', attempts = ?, lastError = ?, nextAttemptAt = ? WHERE recordType = ? AND recordID = ? AND status = 'inFlight'",
+                    arguments: [attempts, error, next, entry.type.rawValue, entry.id])
             }
         }
     }
@@ -172,7 +181,9 @@ public final class Outbox: Sendable {
     public func release(_ entries: [OutboxEntry]) async throws {
         try await bookkeeping { db in
             for entry in entries {
-                try db.execute(sql: "UPDATE outbox SET status = 'pending' WHERE recordType = ? AND recordID = ? AND status = 'inFlight'", arguments: [entry.type.rawValue, entry.id])
+                try db.execute(
+                    sql: "UPDATE outbox SET status = 'pending' WHERE recordType = ? AND recordID = ? AND status = 'inFlight'",
+                    arguments: [entry.type.rawValue, entry.id])
             }
         }
     }
@@ -190,7 +201,9 @@ public final class Outbox: Sendable {
     public func retryFailed(type: RecordType? = nil, id: String? = nil) async throws {
         try await bookkeeping { db in
             if let type, let id {
-                try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE status = 'failed' AND recordType = ? AND recordID = ?", arguments: [type.rawValue, id])
+                try db.execute(
+                    sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE status = 'failed' AND recordType = ? AND recordID = ?",
+                    arguments: [type.rawValue, id])
             } else {
                 try db.execute(sql: "UPDATE outbox SET nextAttemptAt = NULL WHERE status = 'failed'")
             }
@@ -218,13 +231,15 @@ public final class Outbox: Sendable {
 
     public func failedEntries(limit: Int = 50) async throws -> [OutboxEntry] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE status = 'failed' ORDER BY sequence LIMIT ?", arguments: [limit]).compactMap(Self.entry)
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE status = 'failed' ORDER BY sequence LIMIT ?", arguments: [limit]).compactMap(
+                Self.entry)
         }
     }
 
     public func entry(type: RecordType, id: String) async throws -> OutboxEntry? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE recordType = ? AND recordID = ?", arguments: [type.rawValue, id]).flatMap(Self.entry)
+            try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE recordType = ? AND recordID = ?", arguments: [type.rawValue, id]).flatMap(
+                Self.entry)
         }
     }
 
@@ -250,9 +265,11 @@ public final class Outbox: Sendable {
 
     static func entry(_ row: Row) -> OutboxEntry? {
         guard let type = RecordType(rawValue: row["recordType"]), let hlc = HLC(row["hlc"]),
-              let status = OutboxEntry.Status(rawValue: row["status"]) else { return nil }
-        return OutboxEntry(type: type, id: row["recordID"], hlc: hlc, status: status, attempts: row["attempts"],
-                           lastError: row["lastError"], nextAttemptAt: row["nextAttemptAt"])
+            let status = OutboxEntry.Status(rawValue: row["status"])
+        else { return nil }
+        return OutboxEntry(
+            type: type, id: row["recordID"], hlc: hlc, status: status, attempts: row["attempts"],
+            lastError: row["lastError"], nextAttemptAt: row["nextAttemptAt"])
     }
 }
 
@@ -262,16 +279,19 @@ extension Outbox {
     func adopt(_ entries: [(entry: OutboxEntry, sequence: Int)]) async throws {
         try await pool.write { db in
             let base = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO outbox (recordType, recordID, hlc, status, attempts, lastError, nextAttemptAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = excluded.status, attempts = excluded.attempts,
-                    lastError = excluded.lastError, nextAttemptAt = excluded.nextAttemptAt, sequence = excluded.sequence
-                WHERE excluded.hlc > outbox.hlc
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO outbox (recordType, recordID, hlc, status, attempts, lastError, nextAttemptAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (recordType, recordID) DO UPDATE SET hlc = excluded.hlc, status = excluded.status, attempts = excluded.attempts,
+                        lastError = excluded.lastError, nextAttemptAt = excluded.nextAttemptAt, sequence = excluded.sequence
+                    WHERE excluded.hlc > outbox.hlc
+                    """)
             for (entry, sequence) in entries {
                 let status = entry.status == .inFlight ? .pending : entry.status
-                try statement.execute(arguments: [entry.type.rawValue, entry.id, entry.hlc.description, status.rawValue, entry.attempts,
-                                                  entry.lastError, entry.nextAttemptAt, base + sequence])
+                try statement.execute(arguments: [
+                    entry.type.rawValue, entry.id, entry.hlc.description, status.rawValue, entry.attempts,
+                    entry.lastError, entry.nextAttemptAt, base + sequence,
+                ])
             }
         }
     }
@@ -279,7 +299,9 @@ extension Outbox {
     /// How many failed entries are due for another attempt.
     public func failedDue(now: Date) async throws -> Int {
         try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)", arguments: [now]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM outbox WHERE status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?)", arguments: [now])
+                ?? 0
         }
     }
 }

@@ -161,7 +161,8 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
             createdBy: try createdBy.map { try StoredValue.uuid($0, "rounds.createdBy") },
             createdAt: createdAt, updatedAt: try StoredValue.hlc(updatedAt, "rounds.updatedAt"),
             eventID: try eventID.map { try StoredValue.uuid($0, "rounds.eventID") },
-            divisions: divisions.reduce(into: [:]) { result, pair in if let id = UUID(text: pair.key), !pair.value.isEmpty { result[id] = pair.value } },
+            divisions: divisions.reduce(into: [:]) { result, pair in if let id = UUID(text: pair.key), !pair.value.isEmpty { result[id] = pair.value }
+            },
             cards: try StoredValue.json(cards, [Card].self, "rounds.cards", of: id)
         )
         round.archived = archived
@@ -174,7 +175,8 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     static func divisions(of roundID: String, _ db: Database) throws -> [String: String] {
-        let rows = try Row.fetchAll(db, sql: "SELECT playerID, division FROM round_players WHERE roundID = ? AND division != ''", arguments: [roundID])
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT playerID, division FROM round_players WHERE roundID = ? AND division != ''", arguments: [roundID])
         return Dictionary(rows.map { ($0["playerID"], $0["division"]) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -193,8 +195,10 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         let id = round.id.text
         try db.execute(sql: "DELETE FROM round_players WHERE roundID = ?", arguments: [id])
         for (position, playerID) in round.playerIDs.enumerated() {
-            try RoundPlayerRecord(roundID: id, playerID: playerID.text, position: position, division: round.divisions[playerID] ?? "",
-                                  withdrawn: round.withdrawn.contains(playerID)).insert(db)
+            try RoundPlayerRecord(
+                roundID: id, playerID: playerID.text, position: position, division: round.divisions[playerID] ?? "",
+                withdrawn: round.withdrawn.contains(playerID)
+            ).insert(db)
         }
     }
 }
@@ -275,9 +279,10 @@ struct SignatureRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     func domain() throws -> Signature {
-        Signature(id: try StoredValue.uuid(id, "signatures.id"), roundID: try StoredValue.uuid(roundID, "signatures.roundID"),
-                  playerID: try StoredValue.uuid(playerID, "signatures.playerID"), signedBy: signedBy.flatMap(UUID.init(text:)),
-                  signedAt: try StoredValue.hlc(signedAt, "signatures.signedAt"))
+        Signature(
+            id: try StoredValue.uuid(id, "signatures.id"), roundID: try StoredValue.uuid(roundID, "signatures.roundID"),
+            playerID: try StoredValue.uuid(playerID, "signatures.playerID"), signedBy: signedBy.flatMap(UUID.init(text:)),
+            signedAt: try StoredValue.hlc(signedAt, "signatures.signedAt"))
     }
 }
 
@@ -321,9 +326,10 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
 
     @discardableResult
     func insert(ifAbsent: Bool, _ db: Database) throws -> Bool {
-        let statement = try db.cachedStatement(sql: """
-            INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         try Self.execute(statement, binding: CollectionOfOne(self), db)
         return db.changesCount > 0
     }
@@ -358,16 +364,19 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     private func bind(to statement: Statement, at index: inout CInt, _ db: Database) throws {
         let handle = statement.sqliteStatement
         func check(_ code: CInt) throws {
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql) }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            }
             index += 1
         }
         func text(_ value: String?) throws {
             guard var value else { return try check(sqlite3_bind_null(handle, index)) }
-            try check(value.withUTF8 { bytes in
-                // An empty buffer may have no address, which SQLite would bind as NULL.
-                guard let address = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
-                return sqlite3_bind_text(handle, index, address, CInt(bytes.count), Self.transient)
-            })
+            try check(
+                value.withUTF8 { bytes in
+                    // An empty buffer may have no address, which SQLite would bind as NULL.
+                    guard let address = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+                    return sqlite3_bind_text(handle, index, address, CInt(bytes.count), Self.transient)
+                })
         }
         func integer(_ value: Int?) throws {
             guard let value else { return try check(sqlite3_bind_null(handle, index)) }
@@ -406,7 +415,8 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     /// hold tens of thousands: Codable decoding would be most of a board's time), its player
     /// read as their canonical identity under `aliases`.
     static func event(_ row: Row, from offset: Int = 0, aliases: [String: String] = [:]) throws -> ScoreEvent {
-        let id: String = row[offset], player: String = row[offset + 2]
+        let id: String = row[offset]
+        let player: String = row[offset + 2]
         let strokes: Strokes
         if row[offset + 5] as Bool {
             strokes = .dnf

@@ -26,7 +26,8 @@ public struct StoreEvent: Sendable, Equatable {
 extension OperationalStore {
     func note(_ event: StoreEvent) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO store_events (at, kind, detail) VALUES (?, ?, ?)", arguments: [event.at, event.kind.rawValue, event.detail])
+            try db.execute(
+                sql: "INSERT INTO store_events (at, kind, detail) VALUES (?, ?, ?)", arguments: [event.at, event.kind.rawValue, event.detail])
         }
     }
 

@@ -74,19 +74,23 @@ public enum StoreFile {
     /// check. The statistics tables `ANALYZE` may add are the one exception, and only by
     /// their exact type and name (a table can hold no code).
     static func schema(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: """
-            SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master
-            WHERE NOT (type = 'table' AND name IN ('sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', 'sqlite_stat4'))
-            ORDER BY type, name
-            """)
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master
+                WHERE NOT (type = 'table' AND name IN ('sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', 'sqlite_stat4'))
+                ORDER BY type, name
+                """)
     }
 
     /// The views and triggers of a database (type, name, table and SQL), read from the schema alone.
     static func codeObjects(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: """
-            SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master
-            WHERE type IN ('view', 'trigger') ORDER BY type, name
-            """)
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT type || ' ' || name || ' ' || tbl_name || ' ' || COALESCE(sql, '') FROM sqlite_master
+                WHERE type IN ('view', 'trigger') ORDER BY type, name
+                """)
     }
 
     /// The views and triggers a migrator writes into an empty database.

@@ -35,8 +35,10 @@ public final class Stores: Sendable {
     /// only the process that holds the directory's lock (the server, or a command run while
     /// it is stopped) moves damaged files aside and rebuilds or recovers them; anyone else
     /// gets an error, never a repair under a running server's feet.
-    public init(directory: URL, cloudConfigured: Bool = false, mayRepair: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
-                crashPoints: CrashPoints? = nil) async throws {
+    public init(
+        directory: URL, cloudConfigured: Bool = false, mayRepair: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
+        crashPoints: CrashPoints? = nil
+    ) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let backups = BackupFolder(dataDirectory: directory)
         try FileManager.default.createDirectory(at: backups.url, withIntermediateDirectories: true)
@@ -58,8 +60,12 @@ public final class Stores: Sendable {
         try await Self.adoptLegacyOutbox(from: operational, into: domain.outbox)
         try await domain.ensureClubSettings()
         if let damaged {
-            try await operational.note(StoreEvent(kind: .rebuiltOperational, detail:
-                "sync.sqlite was damaged and rebuilt; the damaged file is kept as \(damaged.lastPathComponent). The device keeps its id and its outbox (kept in domain.sqlite); it reads the whole cloud again. Signed-in sessions, API tokens and invites of this machine had to be issued again."))
+            try await operational.note(
+                StoreEvent(
+                    kind: .rebuiltOperational,
+                    detail:
+                        "sync.sqlite was damaged and rebuilt; the damaged file is kept as \(damaged.lastPathComponent). The device keeps its id and its outbox (kept in domain.sqlite); it reads the whole cloud again. Signed-in sessions, API tokens and invites of this machine had to be issued again."
+                ))
         }
         if let recovery {
             try await Self.rebase(operational, domain, on: try await domain.recordVersions())
@@ -81,7 +87,7 @@ public final class Stores: Sendable {
         let path = directory.appendingPathComponent(operationalFileName)
         do {
             return (try OperationalStore(path: path.path), nil)
-        } catch where StoreFile.isDamage(error) {
+        } catch  where StoreFile.isDamage(error) {
             guard mayRepair else { throw StoreError.damaged("\(path.path) is damaged; start the server (with this command stopped) to rebuild it") }
             let aside = try moveAside(path)
             return (try OperationalStore(path: path.path), aside)

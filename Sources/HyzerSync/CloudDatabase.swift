@@ -103,7 +103,9 @@ public enum CloudAddress: Sendable, Equatable, CustomStringConvertible {
             guard let url = URLComponents(string: value), let host = url.host, !host.isEmpty else {
                 throw CloudAddressError("not a PostgreSQL address: write postgres://user:password@host:5432/database")
             }
-            guard let user = url.user, !user.isEmpty else { throw CloudAddressError("the PostgreSQL address needs a user name: postgres://user@host/database") }
+            guard let user = url.user, !user.isEmpty else {
+                throw CloudAddressError("the PostgreSQL address needs a user name: postgres://user@host/database")
+            }
             let database = url.path.split(separator: "/").first.map(String.init)
             return .postgres(PostgresAddress(host: host, port: url.port ?? 5432, username: user, password: url.password, database: database))
         }

@@ -22,7 +22,10 @@ enum Deadline {
                     try? await Task.sleep(for: timeout)
                     if outcome.finish(.failure(timeoutError())) { work.cancel() }
                 }
-                outcome.onFinish { work.cancel(); timer.cancel() }
+                outcome.onFinish {
+                    work.cancel()
+                    timer.cancel()
+                }
             }
         } onCancel: {
             outcome.finish(.failure(CancellationError()))
@@ -64,7 +67,10 @@ enum Deadline {
                 guard !state.done else { return (nil, nil, false) }
                 state.done = true
                 if state.continuation == nil { state.early = result }
-                defer { state.continuation = nil; state.cleanup = nil }
+                defer {
+                    state.continuation = nil
+                    state.cleanup = nil
+                }
                 return (state.continuation, state.cleanup, true)
             }
             continuation?.resume(with: result)

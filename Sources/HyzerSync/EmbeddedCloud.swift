@@ -55,7 +55,7 @@ public final class EmbeddedCloud: CloudDatabase {
             try Self.migrator.migrate(pool)
             state.withLock { $0 = pool }
             return pool
-        } catch where StoreFile.isDamage(error) {
+        } catch  where StoreFile.isDamage(error) {
             throw CloudError.damaged("\(path) is not a readable database (\(error))")
         } catch {
             throw CloudError.unreachable("\(path): \(error)")
@@ -84,8 +84,10 @@ public final class EmbeddedCloud: CloudDatabase {
         let pool = try pool()
         do {
             return try await pool.write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO identities (zone, handle, recordName) VALUES (?, ?, ?)", arguments: [zone, handle, recordName])
-                return try String.fetchOne(db, sql: "SELECT recordName FROM identities WHERE zone = ? AND handle = ?", arguments: [zone, handle]) ?? recordName
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO identities (zone, handle, recordName) VALUES (?, ?, ?)", arguments: [zone, handle, recordName])
+                return try String.fetchOne(db, sql: "SELECT recordName FROM identities WHERE zone = ? AND handle = ?", arguments: [zone, handle])
+                    ?? recordName
             }
         } catch {
             throw classified(error)
@@ -110,19 +112,22 @@ public final class EmbeddedCloud: CloudDatabase {
                 var seq = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone = ?", arguments: [zone]) ?? 0
                 var changed = 0
                 for record in records {
-                    let existing = try Row.fetchOne(db, sql: "SELECT hlc, payload FROM records WHERE zone = ? AND type = ? AND id = ?",
-                                                    arguments: [zone, record.type.rawValue, record.id])
-                        .flatMap { row -> CloudRecord? in
-                            guard let hlc = HLC(row["hlc"]) else { return nil }
-                            return CloudRecord(type: record.type, id: record.id, hlc: hlc, payload: row["payload"])
-                        }
+                    let existing = try Row.fetchOne(
+                        db, sql: "SELECT hlc, payload FROM records WHERE zone = ? AND type = ? AND id = ?",
+                        arguments: [zone, record.type.rawValue, record.id]
+                    )
+                    .flatMap { row -> CloudRecord? in
+                        guard let hlc = HLC(row["hlc"]) else { return nil }
+                        return CloudRecord(type: record.type, id: record.id, hlc: hlc, payload: row["payload"])
+                    }
                     guard let merged = CloudMerge.merge(existing: existing, incoming: record) else { continue }
                     seq += 1
                     changed += 1
-                    try db.execute(sql: """
-                        INSERT INTO records (zone, type, id, hlc, payload, seq) VALUES (?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (zone, type, id) DO UPDATE SET hlc = excluded.hlc, payload = excluded.payload, seq = excluded.seq
-                        """, arguments: [zone, merged.type.rawValue, merged.id, merged.hlc.description, merged.payload, seq])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO records (zone, type, id, hlc, payload, seq) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (zone, type, id) DO UPDATE SET hlc = excluded.hlc, payload = excluded.payload, seq = excluded.seq
+                            """, arguments: [zone, merged.type.rawValue, merged.id, merged.hlc.description, merged.payload, seq])
                 }
                 return changed
             }
@@ -136,8 +141,9 @@ public final class EmbeddedCloud: CloudDatabase {
             return try await pool().read { db in
                 // A cursor: a page is tens of thousands of rows, and a fetched row array would
                 // hold every one of them twice over while the records are built.
-                let rows = try Row.fetchCursor(db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
-                                               arguments: [zone, token, limit])
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    arguments: [zone, token, limit])
                 var records: [CloudRecord] = []
                 var last = token
                 while let row = try rows.next() {
@@ -171,7 +177,10 @@ public final class EmbeddedCloud: CloudDatabase {
                 var last: Int64?
                 while !Task.isCancelled {
                     if let pool = try? self.pool(),
-                       let seq = try? await pool.read({ db in try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone = ?", arguments: [zone]) ?? 0 }) {
+                        let seq = try? await pool.read({ db in
+                            try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone = ?", arguments: [zone]) ?? 0
+                        })
+                    {
                         if let last, seq != last { continuation.yield(.changed) }
                         last = seq
                     }

@@ -19,7 +19,9 @@ public final class PostgresCloud: CloudDatabase, Service {
     let logger: Logger
     private let operationTimeout: Duration
 
-    public init(address: CloudAddress.PostgresAddress, logger: Logger, connectTimeout: Duration = .seconds(5), operationTimeout: Duration = .seconds(15)) {
+    public init(
+        address: CloudAddress.PostgresAddress, logger: Logger, connectTimeout: Duration = .seconds(5), operationTimeout: Duration = .seconds(15)
+    ) {
         var configuration = PostgresClient.Configuration(
             host: address.host, port: address.port, username: address.username,
             password: address.password, database: address.database, tls: .disable
@@ -69,16 +71,19 @@ public final class PostgresCloud: CloudDatabase, Service {
         do {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(72627)", logger: self.logger)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     CREATE TABLE IF NOT EXISTS hyzer_zones (zone TEXT PRIMARY KEY, seq BIGINT NOT NULL DEFAULT 0)
                     """, logger: self.logger)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     CREATE TABLE IF NOT EXISTS hyzer_records (
                         zone TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, hlc TEXT NOT NULL,
                         payload BYTEA NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (zone, type, id))
                     """, logger: self.logger)
                 try await connection.query("CREATE INDEX IF NOT EXISTS hyzer_records_by_seq ON hyzer_records (zone, seq)", logger: self.logger)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     CREATE TABLE IF NOT EXISTS hyzer_identities (
                         zone TEXT NOT NULL, handle TEXT NOT NULL, record_name TEXT NOT NULL, PRIMARY KEY (zone, handle))
                     """, logger: self.logger)
@@ -93,7 +98,8 @@ public final class PostgresCloud: CloudDatabase, Service {
     }
 
     func canWrite() async throws -> Bool {
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             SELECT has_table_privilege(current_user, 'hyzer_records', 'INSERT')
                AND has_table_privilege(current_user, 'hyzer_records', 'UPDATE')
                AND has_table_privilege(current_user, 'hyzer_zones', 'UPDATE')
@@ -126,7 +132,8 @@ public final class PostgresCloud: CloudDatabase, Service {
                 // The zone row lock serializes pushers until commit: change numbers commit in order.
                 // One trip makes the row on first use, locks it and reads the current number.
                 var seq: Int64 = 0
-                let locked = try await connection.query("""
+                let locked = try await connection.query(
+                    """
                     INSERT INTO hyzer_zones (zone) VALUES (\(zone)) ON CONFLICT (zone) DO UPDATE SET seq = hyzer_zones.seq RETURNING seq
                     """, logger: self.logger)
                 for try await (value) in locked.decode(Int64.self) {
@@ -134,7 +141,8 @@ public final class PostgresCloud: CloudDatabase, Service {
                 }
                 let keys = records.map { "\($0.type.rawValue)/\($0.id)" }
                 var existing: [String: CloudRecord] = [:]
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT type, id, hlc, payload FROM hyzer_records WHERE zone = \(zone) AND (type || '/' || id) = ANY(\(keys))
                     """, logger: self.logger)
                 for try await (type, id, hlc, payload) in rows.decode((String, String, String, ByteBuffer).self) {
@@ -158,7 +166,8 @@ public final class PostgresCloud: CloudDatabase, Service {
                 seq += Int64(stored.count)
                 // The records, the zone's number and the hint in one trip. The hint is
                 // delivered at commit, and only then: it never runs ahead of the data.
-                try await connection.query("""
+                try await connection.query(
+                    """
                     WITH incoming AS (
                         SELECT * FROM unnest(\(stored.map(\.type.rawValue)), \(stored.map(\.id)), \(stored.map(\.hlc.description)),
                                              \(stored.map { ByteBuffer(bytes: $0.payload) }), \(Array(first...seq))) AS r(type, id, hlc, payload, seq)
@@ -184,7 +193,8 @@ public final class PostgresCloud: CloudDatabase, Service {
     private func insertOnly(_ records: [CloudRecord], zone: String) async throws -> Int {
         let count = Int64(records.count)
         return try await bounded {
-            let rows = try await self.client.query("""
+            let rows = try await self.client.query(
+                """
                 WITH numbered AS (
                     INSERT INTO hyzer_zones (zone, seq) VALUES (\(zone), \(count))
                     ON CONFLICT (zone) DO UPDATE SET seq = hyzer_zones.seq + \(count)
@@ -213,7 +223,8 @@ public final class PostgresCloud: CloudDatabase, Service {
             // record moves to a new number; a copy leaves its reserved one unused), so the
             // zone's newest number says whether more follow a page that is not full.
             let end = token.addingReportingOverflow(Int64(limit)).overflow ? Int64.max : token + Int64(limit)
-            let rows = try await self.client.query("""
+            let rows = try await self.client.query(
+                """
                 SELECT z.seq, r.type, r.id, r.hlc, r.payload, r.seq FROM hyzer_zones z
                 LEFT JOIN hyzer_records r ON r.zone = z.zone AND r.seq > \(token) AND r.seq <= \(end)
                 WHERE z.zone = \(zone) ORDER BY r.seq
@@ -235,7 +246,8 @@ public final class PostgresCloud: CloudDatabase, Service {
 
     public func changeCount(zone: String, after token: Int64) async throws -> Int {
         try await bounded {
-            let rows = try await self.client.query("SELECT COUNT(*)::BIGINT FROM hyzer_records WHERE zone = \(zone) AND seq > \(token)", logger: self.logger)
+            let rows = try await self.client.query(
+                "SELECT COUNT(*)::BIGINT FROM hyzer_records WHERE zone = \(zone) AND seq > \(token)", logger: self.logger)
             for try await (count) in rows.decode(Int64.self) { return Int(count) }
             return 0
         }

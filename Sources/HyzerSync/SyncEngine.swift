@@ -101,7 +101,8 @@ public actor SyncEngine: Service {
                 group.addTask {
                     do { try await Task.sleep(for: self.configuration.refillPatience) } catch { return }
                     if self.stores.isRefilling {
-                        self.logger.warning("The cloud did not answer in time: serving the recovered store without its refill; it will catch up at the next sync")
+                        self.logger.warning(
+                            "The cloud did not answer in time: serving the recovered store without its refill; it will catch up at the next sync")
                         self.stores.finishRefill()
                     }
                 }
@@ -205,9 +206,10 @@ public actor SyncEngine: Service {
     /// Asks the cloud what this device may do, never for longer than the account timeout.
     public func resolveAccount() async {
         guard let cloud else { return }
-        let resolved = (try? await Deadline.run(configuration.accountTimeout, orThrow: { CancellationError() }) {
-            await cloud.resolveAccount()
-        }) ?? .temporarilyUnavailable
+        let resolved =
+            (try? await Deadline.run(configuration.accountTimeout, orThrow: { CancellationError() }) {
+                await cloud.resolveAccount()
+            }) ?? .temporarilyUnavailable
         let previous = account
         account = resolved
         switch resolved {
@@ -253,7 +255,8 @@ public actor SyncEngine: Service {
                 try await stores.domain.associateCloudIdentity(id, recordName: name)
                 associated += 1
             } catch {
-                logger.notice("Cloud identity not associated yet; retrying on the next sync", metadata: ["player": "\(id.lowercasedText)", "error": "\(error)"])
+                logger.notice(
+                    "Cloud identity not associated yet; retrying on the next sync", metadata: ["player": "\(id.lowercasedText)", "error": "\(error)"])
                 break
             }
         }
@@ -307,7 +310,9 @@ public actor SyncEngine: Service {
                 pushed += batch.count
                 lastSyncAt = Date()
                 state = .idle
-                await log("push", records: batch.count, since: started, result: "ok", message: changed < batch.count ? "\(batch.count - changed) already in the cloud" : nil)
+                await log(
+                    "push", records: batch.count, since: started, result: "ok",
+                    message: changed < batch.count ? "\(batch.count - changed) already in the cloud" : nil)
             } catch let error as CloudError {
                 switch error {
                 case .unreachable:
@@ -391,11 +396,15 @@ public actor SyncEngine: Service {
             hasPulled = true
             stores.finishRefill()
             if state == .syncing || state.message != nil { state = .idle }
-            if pulled > 0 { await log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil) }
+            if pulled > 0 {
+                await log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil)
+            }
         } catch let error as CloudError {
             switch error {
             case .unreachable: goOffline()
-            case .damaged: account = .damaged; state = .error(error.description)
+            case .damaged:
+                account = .damaged
+                state = .error(error.description)
             default: state = .error(error.description)
             }
             await log("pull", records: pulled, since: started, result: "failed", message: error.description)
@@ -419,7 +428,9 @@ public actor SyncEngine: Service {
         var hasMore: Bool
     }
 
-    private static func fetch(_ cloud: any CloudDatabase, into domain: DomainStore, zone: String, after token: Int64, limit: Int) async throws -> DecodedPage {
+    private static func fetch(_ cloud: any CloudDatabase, into domain: DomainStore, zone: String, after token: Int64, limit: Int) async throws
+        -> DecodedPage
+    {
         var page = try await cloud.changes(zone: zone, after: token, limit: limit)
         let count = page.records.count
         let decoded = page.records.compactMap(RemoteChange.decode)
@@ -486,8 +497,10 @@ public actor SyncEngine: Service {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         // Into whichever metrics backend the process bootstrapped (none: nothing is kept).
-        Metrics.Timer(label: "hyzer_sync_duration_seconds", dimensions: [("operation", operation), ("result", result)]).recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        Metrics.Timer(label: "hyzer_sync_duration_seconds", dimensions: [("operation", operation), ("result", result)]).recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         Counter(label: "hyzer_sync_records_total", dimensions: [("operation", operation), ("result", result)]).increment(by: records)
-        try? await stores.operational.appendLog(SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
+        try? await stores.operational.appendLog(
+            SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
     }
 }

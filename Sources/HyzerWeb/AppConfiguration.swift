@@ -63,7 +63,8 @@ public struct AppConfiguration: Sendable {
         resourcesDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         seedDemo: Bool = false, logLevel: Logger.Level = .info, heartbeatInterval: Duration = .seconds(15),
         cloud: CloudAddress = .none, sync: SyncEngine.Configuration = .init(),
-        bcryptCost: UInt8 = 12, sessionLifetime: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false, tvFrameAncestors: String = "'none'",
+        bcryptCost: UInt8 = 12, sessionLifetime: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false,
+        tvFrameAncestors: String = "'none'",
         backupInterval: Duration? = .seconds(3600), backupRetention: BackupRetention = .init(), maxBackupUpload: Int = 2 << 30
     ) {
         self.backupInterval = backupInterval

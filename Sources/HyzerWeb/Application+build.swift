@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
 import HummingbirdAuth
+import HummingbirdCore
 import HyzerStore
 import HyzerSync
 import Logging
@@ -32,14 +32,21 @@ public func buildApplication(
     let shares = StreamShares(connectionLimit: config.connectionLimit, perClient: config.maxStreamsPerClient)
     let proxies = web.proxies
     var app = Application(
-        router: RouterFront(router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) } + StreamTopic.paths.map { (.get, $0) })),
+        router: RouterFront(
+            router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) } + StreamTopic.paths.map { (.get, $0) })),
         // Every request passes the front door; live streams are then answered in the pipeline,
         // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
         server: HTTPServerBuilder { [tasks = web.connectionTasks] responder in
-            LiveHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
-                additionalChannelHandlers: [FrontDoorHandler(hosts: hosts, headTimeout: headTimeout, shares: shares, proxies: proxies), EventStreamHandler(hub: hub, access: streamAccess, shares: shares, proxies: proxies)],
-                idleTimeout: TimeAmount(config.idleTimeout)
-            )), tasks: tasks)
+            LiveHTTP1Channel(
+                http1: HTTP1Channel(
+                    responder: responder,
+                    configuration: .init(
+                        additionalChannelHandlers: [
+                            FrontDoorHandler(hosts: hosts, headTimeout: headTimeout, shares: shares, proxies: proxies),
+                            EventStreamHandler(hub: hub, access: streamAccess, shares: shares, proxies: proxies),
+                        ],
+                        idleTimeout: TimeAmount(config.idleTimeout)
+                    )), tasks: tasks)
         },
         // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
         // Past the connection limit, new connections wait there instead of using up descriptors.
@@ -51,7 +58,9 @@ public func buildApplication(
             let port = channel.localAddress?.port ?? config.port
             logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
             if let setupToken {
-                logger.notice("No admin yet. Create the first one at \(config.publicURL ?? "http://\(config.host):\(port)")/setup?token=\(setupToken) (single use, valid 24 hours)")
+                logger.notice(
+                    "No admin yet. Create the first one at \(config.publicURL ?? "http://\(config.host):\(port)")/setup?token=\(setupToken) (single use, valid 24 hours)"
+                )
             }
             await onServerRunning(port)
         },
@@ -87,8 +96,9 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
     services.append(engine)
     if let damaged = stores.damagedOperationalFile {
-        logger.warning("sync.sqlite was damaged and has been rebuilt; every record is queued for the cloud again, and sessions and API tokens of this machine must be issued again",
-                       metadata: ["damagedFile": "\(damaged.path)"])
+        logger.warning(
+            "sync.sqlite was damaged and has been rebuilt; every record is queued for the cloud again, and sessions and API tokens of this machine must be issued again",
+            metadata: ["damagedFile": "\(damaged.path)"])
     }
     if let recovery = stores.recovery {
         // Until the engine's first pull has refilled it, requests are answered "recovering".
@@ -116,11 +126,16 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     )
     let proxies = try TrustedProxies(parsing: config.trustedProxies)
     let formTokens = try config.formTokenKey ?? FormTokenKey.kept(in: config.dataDirectory)
-    return (WebParts(
-        proxies: proxies, formTokens: formTokens, stores: stores, renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(), engine: engine, accounts: accounts,
-        rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config,
-        backups: BackupDesk(stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval, retention: config.backupRetention, hasCloud: cloud != nil)
-    ), services, setupToken)
+    return (
+        WebParts(
+            proxies: proxies, formTokens: formTokens, stores: stores, renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(),
+            engine: engine, accounts: accounts,
+            rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config,
+            backups: BackupDesk(
+                stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval, retention: config.backupRetention,
+                hasCloud: cloud != nil)
+        ), services, setupToken
+    )
 }
 
 /// What the routes are built from.
@@ -158,14 +173,21 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     // Serves a file when no route matches (it acts on the router's 404), so it sits inside
     // the error middleware, which would otherwise turn that 404 into a page first.
-    router.add(middleware: FileMiddleware(config.publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
+    router.add(
+        middleware: FileMiddleware(
+            config.publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
 
     // Every route belongs to one audience's group; the API's groups answer in problem documents.
     let pages = RouteGroups(router, style: .page, rules: web.rules)
-    let api = RouteGroups(router.group("api/v1").add(middleware: ProblemMiddleware()).add(middleware: APIGuardMiddleware()), style: .api, rules: web.rules)
+    let api = RouteGroups(
+        router.group("api/v1").add(middleware: ProblemMiddleware()).add(middleware: APIGuardMiddleware()), style: .api, rules: web.rules)
 
-    HomeController(stores: stores, renderer: renderer, live: web.live, hub: web.hub, connectionTasks: web.connectionTasks, engine: web.engine, metricsRegistry: ServerMetrics(), metricsToken: config.metricsToken).addRoutes(to: pages)
-    AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime).addRoutes(to: pages)
+    HomeController(
+        stores: stores, renderer: renderer, live: web.live, hub: web.hub, connectionTasks: web.connectionTasks, engine: web.engine,
+        metricsRegistry: ServerMetrics(), metricsToken: config.metricsToken
+    ).addRoutes(to: pages)
+    AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime)
+        .addRoutes(to: pages)
     AdminController(stores: stores, renderer: renderer, backups: web.backups, publicURL: config.publicURL).addRoutes(to: pages)
     BackupsController(stores: stores, renderer: renderer, desk: web.backups, maxUpload: config.maxBackupUpload).addRoutes(to: pages)
     InvitesController(stores: stores, renderer: renderer, publicURL: config.publicURL).addRoutes(to: pages)

@@ -44,7 +44,8 @@ struct Admin: AsyncParsableCommand {
         func run() async throws {
             let (password, generated) = Password.read()
             let player = try await report {
-                try await location.accounts().createUser(displayName: name ?? handle, handle: handle, role: Role(rawValue: role) ?? .athlete, password: password)
+                try await location.accounts().createUser(
+                    displayName: name ?? handle, handle: handle, role: Role(rawValue: role) ?? .athlete, password: password)
             }
             print("Created @\(player.handle) (\(player.role.rawValue)).")
             if generated { print("Password: \(password)") }

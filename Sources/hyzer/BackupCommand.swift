@@ -31,7 +31,8 @@ struct Backup: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Back up both databases now (online: the server may keep running), then verify the backup.")
+        static let configuration = CommandConfiguration(
+            abstract: "Back up both databases now (online: the server may keep running), then verify the backup.")
         @OptionGroup var location: Location
 
         func run() async throws {
@@ -57,7 +58,9 @@ struct Backup: AsyncParsableCommand {
             for record in records {
                 let state = record.isVerified ? "verified" : "FAILED: \(record.failure ?? "unknown")"
                 let counts = record.manifest?.recordCounts.summary ?? ""
-                print("\(record.id)\t\(formatter.string(from: record.createdAt))\t\(Format.bytes(record.archiveBytes))\t\(record.manifest?.reason.rawValue ?? "")\t\(state)\t\(counts)")
+                print(
+                    "\(record.id)\t\(formatter.string(from: record.createdAt))\t\(Format.bytes(record.archiveBytes))\t\(record.manifest?.reason.rawValue ?? "")\t\(state)\t\(counts)"
+                )
             }
         }
     }
@@ -72,21 +75,25 @@ struct Backup: AsyncParsableCommand {
             let progress = ProgressLine()
             let manifest = try await failing { try await folder.verify(resolve(file, in: folder), progress: progress.show) }
             progress.done()
-            print("OK: backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)) from device \(manifest.deviceID.lowercasedText): \(manifest.recordCounts.summary); schemas \(manifest.files.map { "\($0.name) \($0.schema)" }.joined(separator: ", ")).")
+            print(
+                "OK: backup of \(ISO8601DateFormatter().string(from: manifest.createdAt)) from device \(manifest.deviceID.lowercasedText): \(manifest.recordCounts.summary); schemas \(manifest.files.map { "\($0.name) \($0.schema)" }.joined(separator: ", "))."
+            )
         }
     }
 
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace this data directory's club data with a backup's (a safety backup of the current data is made first).",
-            discussion: "Stop the server first, or restore from /admin while it runs. Moving to a new machine: copy the file there and run this with a fresh --data-dir, then start the server."
+            discussion:
+                "Stop the server first, or restore from /admin while it runs. Moving to a new machine: copy the file there and run this with a fresh --data-dir, then start the server."
         )
         @Argument(help: "A backup file (a name in data/backups or any path).") var file: String
         @OptionGroup var location: Location
 
         func run() async throws {
             guard let lock = try DataDirectoryLock.acquire(location.url) else {
-                throw CommandFailure("The server is running on \(location.dataDir). Restore from /admin (Backups) while it runs, or stop it and run this again.")
+                throw CommandFailure(
+                    "The server is running on \(location.dataDir). Restore from /admin (Backups) while it runs, or stop it and run this again.")
             }
             defer { withExtendedLifetime(lock) {} }
             let folder = BackupFolder(dataDirectory: location.url)
@@ -101,7 +108,9 @@ struct Backup: AsyncParsableCommand {
                 print("The data before it is in the safety backup \(report.safetyBackup.id). Records newer in the cloud come back at the next sync.")
             } catch StoreError.unrecoverable, StoreError.damaged {
                 // domain.sqlite cannot be opened: the backup replaces it, and it is moved aside.
-                let (stores, manifest) = try await failing { try await Stores.restoreOverDamaged(directory: location.url, from: source, progress: progress.show) }
+                let (stores, manifest) = try await failing {
+                    try await Stores.restoreOverDamaged(directory: location.url, from: source, progress: progress.show)
+                }
                 _ = try await failing { try await stores.backUpRestoredData(progress: progress.show) }
                 progress.done()
                 print("domain.sqlite was damaged and has been moved aside; restored the backup of \(manifest.summary).")

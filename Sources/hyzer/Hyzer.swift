@@ -45,7 +45,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Folder holding Templates/ and Public/. (HYZER_RESOURCES)")
     var resources: String = Environment.value("HYZER_RESOURCES") ?? FileManager.default.currentDirectoryPath
 
-    @Option(help: "Shared cloud: none, sqlite:PATH (default <data-dir>/cloud.sqlite) or postgres://user:password@host:port/database. (HYZER_CLOUD, HYZER_CLOUD_URL)")
+    @Option(
+        help:
+            "Shared cloud: none, sqlite:PATH (default <data-dir>/cloud.sqlite) or postgres://user:password@host:port/database. (HYZER_CLOUD, HYZER_CLOUD_URL)"
+    )
     var cloud: String = Environment.value("HYZER_CLOUD") ?? Environment.value("HYZER_CLOUD_URL") ?? ""
 
     @Flag(help: "Seed a demo course, players and an active round when the store has no rounds. (HYZER_DEMO=1)")
@@ -60,7 +63,10 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Mark cookies Secure: set when Hyzer is served over HTTPS through a proxy. (HYZER_SECURE_COOKIES=1)")
     var secureCookies: Bool = ["1", "true", "yes"].contains(Environment.value("HYZER_SECURE_COOKIES")?.lowercased() ?? "")
 
-    @Option(help: "Origins allowed to frame the TV page, as a CSP frame-ancestors list, e.g. \"'self' https://signage.example\". Default: none. (HYZER_TV_FRAME_ANCESTORS)")
+    @Option(
+        help:
+            "Origins allowed to frame the TV page, as a CSP frame-ancestors list, e.g. \"'self' https://signage.example\". Default: none. (HYZER_TV_FRAME_ANCESTORS)"
+    )
     var tvFrameAncestors: String = Environment.value("HYZER_TV_FRAME_ANCESTORS") ?? "'none'"
 
     @Option(help: "How often to back up: e.g. 1h (default), 30m, 3600s, 2d; off for never. (HYZER_BACKUP_INTERVAL)")
@@ -72,7 +78,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days for which one backup a day is kept (default 30). (HYZER_BACKUP_DAYS)")
     var backupDays: Int = Environment.value("HYZER_BACKUP_DAYS").flatMap(Int.init) ?? 30
 
-    @Option(help: "Host names the server answers to, comma-separated; * for any (only behind a proxy that checks names). Default: the listen address, localhost and this machine's names. (HYZER_ALLOWED_HOSTS)")
+    @Option(
+        help:
+            "Host names the server answers to, comma-separated; * for any (only behind a proxy that checks names). Default: the listen address, localhost and this machine's names. (HYZER_ALLOWED_HOSTS)"
+    )
     var allowedHosts: String?
 
     @Option(help: "Seconds a new connection has to send a whole request head (default 10). (HYZER_HEADER_TIMEOUT)")
@@ -84,16 +93,28 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections served at once; more wait their turn (default: the open-file limit less 256). (HYZER_MAX_CONNECTIONS)")
     var maxConnections: Int?
 
-    @Option(help: "Live streams one client address may hold open (default 1000; 0 for no limit). Streams never take the last tenth of the connections. (HYZER_MAX_STREAMS_PER_CLIENT)")
+    @Option(
+        help:
+            "Live streams one client address may hold open (default 1000; 0 for no limit). Streams never take the last tenth of the connections. (HYZER_MAX_STREAMS_PER_CLIENT)"
+    )
     var maxStreamsPerClient: Int = Environment.value("HYZER_MAX_STREAMS_PER_CLIENT").flatMap(Int.init) ?? 1000
 
-    @Option(help: "Reverse proxies whose X-Forwarded-For names the client, comma-separated addresses or networks (e.g. 127.0.0.1,10.0.0.0/8). Default: none, the header is ignored. (HYZER_TRUSTED_PROXIES)")
+    @Option(
+        help:
+            "Reverse proxies whose X-Forwarded-For names the client, comma-separated addresses or networks (e.g. 127.0.0.1,10.0.0.0/8). Default: none, the header is ignored. (HYZER_TRUSTED_PROXIES)"
+    )
     var trustedProxies: String = Environment.value("HYZER_TRUSTED_PROXIES") ?? ""
 
-    @Option(help: "The address phones reach this server at, for invite and setup links, e.g. http://192.168.1.20:8080 or https://scores.ourclub.org. Default: the address the inviter browses from. (HYZER_PUBLIC_URL)")
+    @Option(
+        help:
+            "The address phones reach this server at, for invite and setup links, e.g. http://192.168.1.20:8080 or https://scores.ourclub.org. Default: the address the inviter browses from. (HYZER_PUBLIC_URL)"
+    )
     var publicURL: String?
 
-    @Option(help: "A token Prometheus sends as Authorization: Bearer to read /metrics; then only it (or a signed-in admin) may. Default: /metrics is read like the leaderboards. (HYZER_METRICS_TOKEN)")
+    @Option(
+        help:
+            "A token Prometheus sends as Authorization: Bearer to read /metrics; then only it (or a signed-in admin) may. Default: /metrics is read like the leaderboards. (HYZER_METRICS_TOKEN)"
+    )
     var metricsToken: String?
 
     // Optional options take their environment fallback here (ArgumentParser wants no default).
@@ -112,7 +133,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--metrics-token must be at least 16 characters with no spaces (e.g. from `openssl rand -hex 24`).")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+        }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31 (12 is the default).") }
         do { _ = try BackupSchedule.interval(backupInterval) } catch {
@@ -150,7 +173,9 @@ struct Serve: AsyncParsableCommand {
         config.metricsToken = metricsBearer
         if let address = publicURL ?? Environment.value("HYZER_PUBLIC_URL") {
             guard let base = PublicAddress.parse(address) else {
-                throw CommandFailure("--public-url must be an http:// or https:// address with a host and nothing after it, such as http://192.168.1.20:8080 (got \(address)).")
+                throw CommandFailure(
+                    "--public-url must be an http:// or https:// address with a host and nothing after it, such as http://192.168.1.20:8080 (got \(address))."
+                )
             }
             config.publicURL = base
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 @Suite struct AccessPolicyTests {
@@ -61,7 +62,9 @@ import Testing
     }
 
     @Test func clubSettingsAreChecked() throws {
-        #expect(try ClubSettingsDraft(clubName: " Pine Loop DGC ", tvPageSeconds: "12").validated() == .init(clubName: "Pine Loop DGC", tvPageSeconds: 12))
+        #expect(
+            try ClubSettingsDraft(clubName: " Pine Loop DGC ", tvPageSeconds: "12").validated() == .init(clubName: "Pine Loop DGC", tvPageSeconds: 12)
+        )
         for seconds in ["2", "601", "ten", "", "4.5"] {
             #expect(throws: FieldErrors.self, "\(seconds)") { try ClubSettingsDraft(clubName: "Club", tvPageSeconds: seconds).validated() }
         }

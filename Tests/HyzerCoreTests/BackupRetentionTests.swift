@@ -42,7 +42,8 @@ import Testing
     }
 
     @Test func failedBackupsDoNotTakeTheRecentSlots() {
-        let entries = (0..<5).map { BackupRetention.Entry(id: "v\($0)", createdAt: Self.start.addingTimeInterval(Double($0) * 60), verified: true) }
+        let entries =
+            (0..<5).map { BackupRetention.Entry(id: "v\($0)", createdAt: Self.start.addingTimeInterval(Double($0) * 60), verified: true) }
             + (0..<5).map { BackupRetention.Entry(id: "f\($0)", createdAt: Self.start.addingTimeInterval(Double(10 + $0) * 60), verified: false) }
         let keep = BackupRetention(recent: 3, days: 0).keep(entries, now: Self.start.addingTimeInterval(3600))
         #expect(keep == ["v4", "v3", "v2"])

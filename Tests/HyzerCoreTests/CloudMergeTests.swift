@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 @Suite struct CloudMergeTests {
@@ -24,7 +25,8 @@ import Testing
             #expect(CloudMerge.merge(existing: new, incoming: old) == nil)
             #expect(CloudMerge.merge(existing: new, incoming: new) == nil, "a retried push changes nothing")
             // Same wall time and counter: the greater device id wins, on every device.
-            let fromA = record(type, wall: 5, device: a), fromB = record(type, wall: 5, device: b)
+            let fromA = record(type, wall: 5, device: a)
+            let fromB = record(type, wall: 5, device: b)
             #expect(CloudMerge.merge(existing: fromA, incoming: fromB) == fromB)
             #expect(CloudMerge.merge(existing: fromB, incoming: fromA) == nil)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 @Suite struct DraftValidationTests {
@@ -50,7 +51,8 @@ import Testing
     }
 
     @Test func roundDraftChecksCourseAndPlayers() {
-        let course = UUID(), player = UUID()
+        let course = UUID()
+        let player = UUID()
         let draft = RoundDraft(name: "", courseID: UUID().uuidString, playerIDs: [UUID().uuidString])
         do {
             _ = try draft.validated(knownCourses: [course], knownPlayers: [player]) { _ in "x" }
@@ -68,7 +70,8 @@ import Testing
     }
 
     @Test func roundDraftNamesTheRoundAndDropsRepeatedPlayers() throws {
-        let course = UUID(), player = UUID()
+        let course = UUID()
+        let player = UUID()
         let valid = try RoundDraft(courseID: course.uuidString, playerIDs: [player.uuidString, player.uuidString])
             .validated(knownCourses: [course], knownPlayers: [player]) { _ in "Maple Hill — Tuesday" }
         #expect(valid.name == "Maple Hill — Tuesday")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HyzerCore
 
 /// A small world to score in: an 18-hole course (par 3 except holes 5 and 12, par 4) and
@@ -21,15 +22,19 @@ struct World {
         )
         let names = ["Ann", "Ben", "Cleo", "Dev", "Eve", "Finn"]
         players = (0..<playerCount).map { index in
-            Player(id: UUID(), displayName: names[index % names.count] + (index >= names.count ? "\(index)" : ""),
-                   handle: Handle(trusted: "p\(index)"), role: .athlete, createdAt: Date(), updatedAt: zero)
+            Player(
+                id: UUID(), displayName: names[index % names.count] + (index >= names.count ? "\(index)" : ""),
+                handle: Handle(trusted: "p\(index)"), role: .athlete, createdAt: Date(), updatedAt: zero)
         }
-        round = Round(id: UUID(), name: "League night", courseID: course.id, playerIDs: players.map(\.id),
-                      status: .active, createdAt: Date(), updatedAt: zero)
+        round = Round(
+            id: UUID(), name: "League night", courseID: course.id, playerIDs: players.map(\.id),
+            status: .active, createdAt: Date(), updatedAt: zero)
         clock = HybridClock(deviceID: device)
     }
 
-    mutating func event(_ player: Int, hole: Int, _ strokes: Strokes, supersedes: UUID? = nil, resolves: [UUID] = [], device: UUID? = nil) -> ScoreEvent {
+    mutating func event(_ player: Int, hole: Int, _ strokes: Strokes, supersedes: UUID? = nil, resolves: [UUID] = [], device: UUID? = nil)
+        -> ScoreEvent
+    {
         wall += 1000
         return ScoreEvent(
             id: UUID(), roundID: round.id, playerID: players[player].id, hole: hole, strokes: strokes,
@@ -46,8 +51,9 @@ struct World {
 
     mutating func decide(_ submission: ScoreSubmission, existing: [ScoreEvent]) -> Result<ScoreDecision, ScoreRejection> {
         wall += 1000
-        return ScoreRules.decide(submission, round: round, course: course, playerNames: names, existing: existing,
-                                 newID: UUID(), deviceID: device, recordedAt: clock.tick(wallMillis: wall))
+        return ScoreRules.decide(
+            submission, round: round, course: course, playerNames: names, existing: existing,
+            newID: UUID(), deviceID: device, recordedAt: clock.tick(wallMillis: wall))
     }
 }
 

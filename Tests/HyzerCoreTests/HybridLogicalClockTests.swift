@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 @Suite struct HybridLogicalClockTests {
@@ -30,8 +31,10 @@ import Testing
         var readings: [HLC] = []
         var generator = SeededGenerator(state: 42)
         for _ in 0..<200 {
-            readings.append(HLC(wallMillis: Int64.random(in: 0...2_000_000_000_000, using: &generator),
-                                counter: UInt32.random(in: 0...20, using: &generator), deviceID: UUID()))
+            readings.append(
+                HLC(
+                    wallMillis: Int64.random(in: 0...2_000_000_000_000, using: &generator),
+                    counter: UInt32.random(in: 0...20, using: &generator), deviceID: UUID()))
         }
         #expect(readings.sorted() == readings.sorted { $0.description < $1.description })
         for reading in readings {
@@ -39,9 +42,12 @@ import Testing
         }
         #expect(HLC("not a clock") == nil)
         #expect(HLC("5-1-\(readings[0].deviceID.lowercasedText)") == HLC(wallMillis: 5, counter: 1, deviceID: readings[0].deviceID))
-        for bad in ["-1-\(UUID().uuidString)", "1--\(UUID().uuidString)", "+1-1-\(UUID().uuidString)", "1-4294967296-\(UUID().uuidString)",
-                    "9223372036854775808-1-\(UUID().uuidString)",
-                    "18446744073709551616-1-\(UUID().uuidString)", "18446744073709551619-1-\(UUID().uuidString)", "1-42949672950-\(UUID().uuidString)", "1-1-\(UUID().uuidString)x", "1-1-"] {
+        for bad in [
+            "-1-\(UUID().uuidString)", "1--\(UUID().uuidString)", "+1-1-\(UUID().uuidString)", "1-4294967296-\(UUID().uuidString)",
+            "9223372036854775808-1-\(UUID().uuidString)",
+            "18446744073709551616-1-\(UUID().uuidString)", "18446744073709551619-1-\(UUID().uuidString)", "1-42949672950-\(UUID().uuidString)",
+            "1-1-\(UUID().uuidString)x", "1-1-",
+        ] {
             #expect(HLC(bad) == nil, "\(bad)")
         }
         #expect(HLC("12-x-\(UUID().uuidString)") == nil)
@@ -51,8 +57,10 @@ import Testing
         let device = UUID()
         for (wall, counter) in [(Int64(0), UInt32(0)), (1_763_000_000_123, 7), (999_999_999_999_999, UInt32.max), (Int64.max, UInt32.max), (-5, 1)] {
             let reading = HLC(wallMillis: wall, counter: counter, deviceID: device)
-            let wallText = String(wall), countText = String(counter)
-            let expected = String(repeating: "0", count: max(0, 15 - wallText.count)) + wallText + "-"
+            let wallText = String(wall)
+            let countText = String(counter)
+            let expected =
+                String(repeating: "0", count: max(0, 15 - wallText.count)) + wallText + "-"
                 + String(repeating: "0", count: max(0, 10 - countText.count)) + countText + "-" + device.uuidString
             #expect(reading.description == expected)
             if wall >= 0 { #expect(HLC(expected) == reading) }
@@ -69,19 +77,36 @@ import Testing
             #expect(UUID(text: id.uuidString) == id)
             #expect(UUID(text: id.lowercasedText) == id)
         }
-        for bad in ["", "not-a-uuid", String(repeating: "a", count: 36), "1b4e28ba-2fa1-11d2-883f-0016d3cca42", "1b4e28ba-2fa1-11d2-883f-0016d3cca4270", "1b4e28ba+2fa1-11d2-883f-0016d3cca427", "1b4e28ba-2fa1-11d2-883f-0016d3cca42g"] {
+        for bad in [
+            "", "not-a-uuid", String(repeating: "a", count: 36), "1b4e28ba-2fa1-11d2-883f-0016d3cca42", "1b4e28ba-2fa1-11d2-883f-0016d3cca4270",
+            "1b4e28ba+2fa1-11d2-883f-0016d3cca427", "1b4e28ba-2fa1-11d2-883f-0016d3cca42g",
+        ] {
             #expect(UUID(text: bad) == nil, "\(bad)")
         }
     }
 
     @Test func scoreEventPayloadsRoundTripAndReadFoundationJSON() throws {
-        let event = ScoreEvent(id: UUID(), roundID: UUID(), playerID: UUID(), hole: 4, strokes: .count(3), reportedBy: UUID(), deviceID: UUID(), supersedes: UUID(), resolves: [UUID()], recordedAt: HLC(wallMillis: 5, counter: 1, deviceID: UUID()))
+        let event = ScoreEvent(
+            id: UUID(), roundID: UUID(), playerID: UUID(), hole: 4, strokes: .count(3), reportedBy: UUID(), deviceID: UUID(), supersedes: UUID(),
+            resolves: [UUID()], recordedAt: HLC(wallMillis: 5, counter: 1, deviceID: UUID()))
         let payload = ScoreEventPayload(event)
         let data = try RecordCoding.encode(payload)
         #expect(try RecordCoding.decode(ScoreEventPayload.self, data) == payload)
         // What the synthesized (Foundation) coding would write reads the same.
-        struct Synthesized: Encodable { var id, roundID, playerID: UUID; var hole: Int; var strokes: Int?; var dnf: Bool; var reportedBy: UUID?; var deviceID: UUID; var supersedes: UUID?; var resolves: [UUID] }
-        let foundation = try RecordCoding.encode(Synthesized(id: event.id, roundID: event.roundID, playerID: event.playerID, hole: 4, strokes: 3, dnf: false, reportedBy: event.reportedBy, deviceID: event.deviceID, supersedes: event.supersedes, resolves: event.resolves))
+        struct Synthesized: Encodable {
+            var id, roundID, playerID: UUID
+            var hole: Int
+            var strokes: Int?
+            var dnf: Bool
+            var reportedBy: UUID?
+            var deviceID: UUID
+            var supersedes: UUID?
+            var resolves: [UUID]
+        }
+        let foundation = try RecordCoding.encode(
+            Synthesized(
+                id: event.id, roundID: event.roundID, playerID: event.playerID, hole: 4, strokes: 3, dnf: false, reportedBy: event.reportedBy,
+                deviceID: event.deviceID, supersedes: event.supersedes, resolves: event.resolves))
         #expect(foundation == data)
     }
 }

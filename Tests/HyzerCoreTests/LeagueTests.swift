@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 /// Divisions, events of several rounds, playoffs, cards and cross-checked scoring: pure rules.
@@ -13,9 +14,12 @@ import Testing
         var world = World()
         Self.divided(&world)
         // Cleo (FPO) leads the field at -1; Ann and Ben tie in MPO at par; Dev is +1.
-        let events = [world.event(0, hole: 1, .count(3)), world.event(1, hole: 1, .count(3)),
-                      world.event(2, hole: 1, .count(2)), world.event(3, hole: 1, .count(4))]
-        let standings = Standings.compute(course: world.course, round: world.round, players: world.players, events: events, divisionOrder: ["MPO", "FPO"])
+        let events = [
+            world.event(0, hole: 1, .count(3)), world.event(1, hole: 1, .count(3)),
+            world.event(2, hole: 1, .count(2)), world.event(3, hole: 1, .count(4)),
+        ]
+        let standings = Standings.compute(
+            course: world.course, round: world.round, players: world.players, events: events, divisionOrder: ["MPO", "FPO"])
         #expect(standings.entries.map(\.position) == ["1", "T2", "T2", "4"])
         #expect(standings.divisions.map(\.name) == ["MPO", "FPO"])
         #expect(standings.divisions[0].entries.map(\.position) == ["T1", "T1"])
@@ -31,7 +35,8 @@ import Testing
         var front = World()
         var back = front
         back.round.id = UUID()
-        let shortCourse = Course(id: UUID(), name: "Short", holes: (1...9).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: front.course.updatedAt)
+        let shortCourse = Course(
+            id: UUID(), name: "Short", holes: (1...9).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: front.course.updatedAt)
         back.round.courseID = shortCourse.id
         front.round.status = statuses.0
         back.round.status = statuses.1
@@ -43,7 +48,9 @@ import Testing
 
     /// A one-hole layout, so a completed round is a played one (an unfinished round is a DNF).
     static func oneHole(number: Int = 1, par: Int = 3) -> Course {
-        Course(id: UUID(), name: "One", holes: [Hole(number: number, par: par)], createdAt: Date(), updatedAt: HLC(wallMillis: 0, counter: 0, deviceID: UUID()))
+        Course(
+            id: UUID(), name: "One", holes: [Hole(number: number, par: par)], createdAt: Date(),
+            updatedAt: HLC(wallMillis: 0, counter: 0, deviceID: UUID()))
     }
 
     static func on(_ course: Course, _ world: World, _ events: [ScoreEvent]) -> Standings {
@@ -52,14 +59,18 @@ import Testing
 
     @Test func eventTotalsAddEachRoundsToParOnItsOwnLayout() {
         var (event, front, back) = Self.twoRoundEvent(statuses: (.completed, .active))
-        let short = Course(id: back.round.courseID, name: "Short", holes: (1...9).map { Hole(number: $0, par: 3) }, createdAt: Date(), updatedAt: front.course.updatedAt)
+        let short = Course(
+            id: back.round.courseID, name: "Short", holes: (1...9).map { Hole(number: $0, par: 3) }, createdAt: Date(),
+            updatedAt: front.course.updatedAt)
         // Front: Ann 4 on the par-4 hole 5 (E), Ben 5 (+1). Back: Ann 2 on hole 1 (-1), Ben thru 0.
         let frontEvents = [front.event(0, hole: 5, .count(4)), front.event(1, hole: 5, .count(5))]
         let backEvents = [back.event(0, hole: 1, .count(2))]
-        let standings = EventStandings.compute(event: event, rounds: [
-            .init(round: front.round, standings: Self.on(Self.oneHole(number: 5, par: 4), front, frontEvents)),
-            .init(round: back.round, standings: Standings.compute(course: short, round: back.round, players: back.players, events: backEvents)),
-        ])
+        let standings = EventStandings.compute(
+            event: event,
+            rounds: [
+                .init(round: front.round, standings: Self.on(Self.oneHole(number: 5, par: 4), front, frontEvents)),
+                .init(round: back.round, standings: Standings.compute(course: short, round: back.round, players: back.players, events: backEvents)),
+            ])
         let rows = standings.divisions[0].entries
         #expect(rows[0].displayName == "Ann" && rows[0].toPar == -1 && rows[0].total == 6 && rows[0].thru == 1 && rows[0].thruOf == 9)
         #expect(rows[0].rounds.map { $0?.toPar } == [0, -1])
@@ -75,10 +86,12 @@ import Testing
         let backEvents = [back.event(0, hole: 1, .count(2)), back.event(1, hole: 1, .count(3)), back.event(2, hole: 1, .count(3))]
         let course = Self.oneHole()
         func compute() -> EventStandings {
-            EventStandings.compute(event: event, rounds: [
-                .init(round: front.round, standings: Self.on(course, front, frontEvents)),
-                .init(round: back.round, standings: Self.on(course, back, backEvents)),
-            ])
+            EventStandings.compute(
+                event: event,
+                rounds: [
+                    .init(round: front.round, standings: Self.on(course, front, frontEvents)),
+                    .init(round: back.round, standings: Self.on(course, back, backEvents)),
+                ])
         }
         let tied = compute()
         #expect(tied.isFinal && tied.divisions[0].playoffPending)
@@ -106,39 +119,48 @@ import Testing
         var third = back
         third.round.id = UUID()
         let thirdEvents = [third.event(0, hole: 1, .count(3)), third.event(1, hole: 1, .count(3)), third.event(2, hole: 1, .count(3))]
-        let reopened = EventStandings.compute(event: event, rounds: [
-            .init(round: front.round, standings: Self.on(course, front, frontEvents)),
-            .init(round: back.round, standings: Self.on(course, back, backEvents)),
-            .init(round: third.round, standings: Self.on(course, third, thirdEvents)),
-        ])
+        let reopened = EventStandings.compute(
+            event: event,
+            rounds: [
+                .init(round: front.round, standings: Self.on(course, front, frontEvents)),
+                .init(round: back.round, standings: Self.on(course, back, backEvents)),
+                .init(round: third.round, standings: Self.on(course, third, thirdEvents)),
+            ])
         #expect(reopened.divisions[0].playoffPending)
         #expect(reopened.divisions[0].entries.prefix(2).allSatisfy { $0.playoff == .pending })
     }
 
     @Test func aCompletedRoundLeftUnfinishedIsADNFNotEvenPar() {
         let (event, front, back) = Self.twoRoundEvent()
-        var f = front, b = back
+        var f = front
+        var b = back
         // Ben plays only the first hole of round two, Cleo none of it: neither counts as even par.
         let frontEvents = (0..<3).map { f.event($0, hole: 1, .count(4)) }
         let backEvents = (1...18).map { b.event(0, hole: $0, .count(3)) } + [b.event(1, hole: 1, .count(3))]
-        let rows = EventStandings.compute(event: event, rounds: [
-            .init(round: f.round, standings: Self.on(Self.oneHole(), f, frontEvents)),
-            .init(round: b.round, standings: b.standings(backEvents)),
-        ]).divisions[0].entries
+        let rows = EventStandings.compute(
+            event: event,
+            rounds: [
+                .init(round: f.round, standings: Self.on(Self.oneHole(), f, frontEvents)),
+                .init(round: b.round, standings: b.standings(backEvents)),
+            ]
+        ).divisions[0].entries
         #expect(rows.first?.displayName == "Ann" && rows.first?.position == "1")
         #expect(rows.filter { ["Ben", "Cleo"].contains($0.displayName) }.allSatisfy { $0.position == "DNF" })
     }
 
     @Test func aDNFInAnyRoundRanksAfterEveryFinisherOfTheEvent() {
         let (event, front, back) = Self.twoRoundEvent()
-        var f = front, b = back
+        var f = front
+        var b = back
         // Ann leads after round one by far, then withdraws in round two.
         let frontEvents = [f.event(0, hole: 1, .count(1)), f.event(1, hole: 1, .count(5))]
         let backEvents = [b.event(0, hole: 1, .dnf), b.event(1, hole: 1, .count(5))]
-        let standings = EventStandings.compute(event: event, rounds: [
-            .init(round: f.round, standings: Self.on(Self.oneHole(), f, frontEvents)),
-            .init(round: b.round, standings: Self.on(Self.oneHole(), b, backEvents)),
-        ])
+        let standings = EventStandings.compute(
+            event: event,
+            rounds: [
+                .init(round: f.round, standings: Self.on(Self.oneHole(), f, frontEvents)),
+                .init(round: b.round, standings: Self.on(Self.oneHole(), b, backEvents)),
+            ])
         let rows = standings.divisions[0].entries.filter { $0.started }
         #expect(rows.map { "\($0.displayName) \($0.position)" } == ["Ben 1", "Ann DNF"])
     }
@@ -149,16 +171,21 @@ import Testing
         #expect(CardPlanner.sizes(for: 9) == [5, 4])
         #expect(CardPlanner.sizes(for: 13) == [5, 4, 4])
         #expect(CardPlanner.sizes(for: 0) == [])
-        let men = (0..<6).map { _ in UUID() }, women = (0..<3).map { _ in UUID() }
+        let men = (0..<6).map { _ in UUID() }
+        let women = (0..<3).map { _ in UUID() }
         let cards = CardPlanner.plan(groups: [men, women], holes: Array(1...18), shotgun: true)
         #expect(cards.map(\.playerIDs) == [Array(men[0..<3]), Array(men[3..<6]), women])
         #expect(cards.map(\.startingHole) == [1, 2, 3])
         #expect(cards.map(\.name) == ["Card 1", "Card 2", "Card 3"])
 
         // By the standings so far: leaders first, unranked players after in registration order.
-        let standings = EventDivisionStandings(name: "MPO", entries: [men[4], men[1], men[2]].map { id in
-            EventStandingsEntry(position: "", playerID: id, displayName: "", handle: "", division: "MPO", toPar: 0, total: 0, thru: 0, thruOf: 0, rounds: [], dnf: false)
-        }, playoffPending: false)
+        let standings = EventDivisionStandings(
+            name: "MPO",
+            entries: [men[4], men[1], men[2]].map { id in
+                EventStandingsEntry(
+                    position: "", playerID: id, displayName: "", handle: "", division: "MPO", toPar: 0, total: 0, thru: 0, thruOf: 0, rounds: [],
+                    dnf: false)
+            }, playoffPending: false)
         #expect(CardPlanner.order(men, by: standings) == [men[4], men[1], men[2], men[0], men[3], men[5]])
 
         // Tee times instead of a shotgun: everyone from the first hole, ten minutes apart.
@@ -207,27 +234,41 @@ import Testing
 
     @Test func aCrossCheckedEntryCorrectsOnlyTheKeepersOwnAndASignedCardNeedsACoach() {
         var world = World()
-        let keeperA = world.players[0].id, keeperB = world.players[1].id
+        let keeperA = world.players[0].id
+        let keeperB = world.players[1].id
         var existing: [ScoreEvent] = []
         func enter(_ strokes: Int, by keeper: UUID, signed: Set<UUID> = [], coach: Bool = false) -> Result<ScoreDecision, ScoreRejection> {
             world.wall += 1000
             let submission = ScoreSubmission(playerID: world.players[2].id, hole: 3, strokes: .count(strokes), reportedBy: keeper, crossCheck: true)
-            let result = ScoreRules.decide(submission, round: world.round, course: world.course, playerNames: world.names, existing: existing,
-                                           newID: UUID(), deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall),
-                                           signed: signed, byCoach: coach)
+            let result = ScoreRules.decide(
+                submission, round: world.round, course: world.course, playerNames: world.names, existing: existing,
+                newID: UUID(), deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall),
+                signed: signed, byCoach: coach)
             if case .success(.record(let event)) = result { existing.append(event) }
             return result
         }
-        guard case .success(.record(let first)) = enter(3, by: keeperA) else { Issue.record("A's entry refused"); return }
-        guard case .success(.record(let second)) = enter(4, by: keeperB) else { Issue.record("B's independent entry refused"); return }
+        guard case .success(.record(let first)) = enter(3, by: keeperA) else {
+            Issue.record("A's entry refused")
+            return
+        }
+        guard case .success(.record(let second)) = enter(4, by: keeperB) else {
+            Issue.record("B's independent entry refused")
+            return
+        }
         #expect(second.supersedes == nil)
         #expect(CurrentScores(events: existing).conflicts.count == 1)
-        guard case .success(.record(let fix)) = enter(4, by: keeperA) else { Issue.record("A's correction refused"); return }
+        guard case .success(.record(let fix)) = enter(4, by: keeperA) else {
+            Issue.record("A's correction refused")
+            return
+        }
         #expect(fix.supersedes == first.id && fix.resolves.isEmpty)
         #expect(CurrentScores(events: existing).conflicts.isEmpty)
 
         #expect(enter(5, by: keeperA, signed: [world.players[2].id]) == .failure(.signed("Cleo")))
-        guard case .success(.record) = enter(5, by: keeperA, signed: [world.players[2].id], coach: true) else { Issue.record("coach refused"); return }
+        guard case .success(.record) = enter(5, by: keeperA, signed: [world.players[2].id], coach: true) else {
+            Issue.record("coach refused")
+            return
+        }
     }
 
     @Test func aCompletedRoundWithHolesLeftIsADNFForThatPlayer() {
@@ -243,8 +284,9 @@ import Testing
     @Test func anEventWithoutDivisionsTakesNone() {
         let world = World()
         let event = Event(id: UUID(), name: "Doubles", divisions: [], createdAt: Date(), updatedAt: world.course.updatedAt)
-        let draft = RoundDraft(courseID: world.course.id.lowercasedText, playerIDs: [world.players[0].id.lowercasedText], eventID: event.id.lowercasedText,
-                               divisions: [world.players[0].id.lowercasedText: "MPO"])
+        let draft = RoundDraft(
+            courseID: world.course.id.lowercasedText, playerIDs: [world.players[0].id.lowercasedText], eventID: event.id.lowercasedText,
+            divisions: [world.players[0].id.lowercasedText: "MPO"])
         #expect(throws: FieldErrors.self) {
             try draft.validated(knownCourses: [world.course.id], knownPlayers: Set(world.players.map(\.id)), events: [event.id: event]) { _ in "R" }
         }

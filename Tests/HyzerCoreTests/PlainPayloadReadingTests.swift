@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 /// The score-event payload read without `JSONDecoder` must never read anything differently
@@ -48,7 +49,7 @@ import Testing
         let plain = #""dnf":false,"hole":4,"id":"\#(id)","playerID":"\#(id)","resolves":[],"roundID":"\#(id)","deviceID":"\#(id)""#
         #expect(ScoreEventPayload(plainJSON: Data("{\(plain)}".utf8)) != nil)
         let declined = [
-            "{\(plain),\"hole\":5}",                                   // a key twice: which one wins is JSONDecoder's call
+            "{\(plain),\"hole\":5}",  // a key twice: which one wins is JSONDecoder's call
             "{\(plain)".replacingOccurrences(of: "\"hole\":4", with: "\"hole\":4.0") + "}",
             "{\(plain)".replacingOccurrences(of: "\"hole\":4", with: "\"hole\":04") + "}",
             "{\(plain)".replacingOccurrences(of: "\"hole\":4", with: "\"hole\":-0") + "}",
@@ -70,7 +71,8 @@ import Testing
     }
 
     @Test func agreesWithJSONDecoderOnNullsCaseAndExtremes() throws {
-        let upper = "1B4E28BA-2FA1-11D2-883F-0016D3CCA427", lower = upper.lowercased()
+        let upper = "1B4E28BA-2FA1-11D2-883F-0016D3CCA427"
+        let lower = upper.lowercased()
         let cases = [
             #"{"dnf":true,"strokes":null,"reportedBy":null,"supersedes":null,"penalties":null,"hole":3,"id":"\#(lower)","playerID":"\#(lower)","resolves":["\#(lower)"],"roundID":"\#(upper)","deviceID":"\#(lower)"}"#,
             #"{"dnf":false,"strokes":4,"hole":9223372036854775807,"id":"\#(upper)","playerID":"\#(upper)","resolves":[],"roundID":"\#(upper)","deviceID":"\#(upper)"}"#,

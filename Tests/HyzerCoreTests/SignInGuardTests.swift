@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 /// Failed sign-ins slow the guesser, never the owner.
@@ -14,7 +15,8 @@ import Testing
         var guardian = SignInGuard()
         _ = fail(&guardian, "boss", from: "203.0.113.9", times: 5)
         #expect(guardian.attempt(handle: "boss", stamp: "s1", address: "203.0.113.9", now: start) != .proceed(delayOnFailure: 0))
-        if case .refuse = guardian.attempt(handle: "boss", stamp: "s1", address: "203.0.113.9", now: start) {} else {
+        if case .refuse = guardian.attempt(handle: "boss", stamp: "s1", address: "203.0.113.9", now: start) {
+        } else {
             Issue.record("the guessing address is refused for that handle")
         }
         // The owner, at home: checked at once, and a right password goes in.
@@ -28,7 +30,9 @@ import Testing
         var guardian = SignInGuard()
         var delays: [Double] = []
         for index in 0..<12 {
-            if case .proceed(let delay) = guardian.attempt(handle: "boss", stamp: "s1", address: "10.0.0.\(index)", now: start) { delays.append(delay) }
+            if case .proceed(let delay) = guardian.attempt(handle: "boss", stamp: "s1", address: "10.0.0.\(index)", now: start) {
+                delays.append(delay)
+            }
         }
         #expect(delays.count == 12, "no single address failed often enough to be refused")
         #expect(delays.prefix(5).allSatisfy { $0 == 0 })

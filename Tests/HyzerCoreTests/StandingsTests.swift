@@ -1,15 +1,16 @@
 import Foundation
 import Testing
+
 @testable import HyzerCore
 
 @Suite struct StandingsTests {
     @Test func ranksByToParWithTiesAndCountsOnlyHolesPlayed() {
         var world = World()
         let events = [
-            world.event(0, hole: 1, .count(2)),   // Ann -1
-            world.event(1, hole: 1, .count(3)),   // Ben E after 2
+            world.event(0, hole: 1, .count(2)),  // Ann -1
+            world.event(1, hole: 1, .count(3)),  // Ben E after 2
             world.event(1, hole: 2, .count(3)),
-            world.event(2, hole: 1, .count(3)),   // Cleo E after 1
+            world.event(2, hole: 1, .count(3)),  // Cleo E after 1
         ]
         let standings = world.standings(events)
         let byName = Dictionary(uniqueKeysWithValues: standings.entries.map { ($0.displayName, $0) })
@@ -71,7 +72,8 @@ import Testing
         #expect(standings.entries.first { $0.displayName == "Ann" }?.strokes == 5)
 
         // Same clock reading on both: the greater id wins.
-        var twinA = onA, twinB = onB
+        var twinA = onA
+        var twinB = onB
         twinB.recordedAt = twinA.recordedAt
         twinA.id = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
         twinB.id = UUID(uuidString: "FFFFFFFF-0000-0000-0000-000000000001")!
@@ -96,14 +98,18 @@ import Testing
         var generator = SeededGenerator(state: 7)
         for player in 0..<6 {
             for hole in 1...18 where Int.random(in: 0..<10, using: &generator) < 8 {
-                var current = world.event(player, hole: hole, Int.random(in: 0..<30, using: &generator) == 0 ? .dnf : .count(Int.random(in: 2...6, using: &generator)))
+                var current = world.event(
+                    player, hole: hole, Int.random(in: 0..<30, using: &generator) == 0 ? .dnf : .count(Int.random(in: 2...6, using: &generator)))
                 events.append(current)
                 // Some corrections, and some concurrent corrections from another device.
                 if Int.random(in: 0..<4, using: &generator) == 0 {
                     let correction = world.event(player, hole: hole, .count(Int.random(in: 2...6, using: &generator)), supersedes: current.id)
                     events.append(correction)
                     if Int.random(in: 0..<2, using: &generator) == 0 {
-                        events.append(world.event(player, hole: hole, .count(Int.random(in: 2...6, using: &generator)), supersedes: current.id, device: world.otherDevice))
+                        events.append(
+                            world.event(
+                                player, hole: hole, .count(Int.random(in: 2...6, using: &generator)), supersedes: current.id,
+                                device: world.otherDevice))
                     }
                     current = correction
                 }
@@ -125,7 +131,9 @@ import Testing
                 scores.add(rest.prefix(size))
                 rest = rest.dropFirst(size)
             }
-            #expect(Standings.compute(course: world.course, round: world.round, players: world.players, scores: scores) == expected, "seed \(seed), in batches")
+            #expect(
+                Standings.compute(course: world.course, round: world.round, players: world.players, scores: scores) == expected,
+                "seed \(seed), in batches")
         }
     }
 
@@ -137,7 +145,7 @@ import Testing
         events.append(world.event(2, hole: 1, .count(2)))
         let view = LeaderboardView(standings: world.standings(events), roundName: "r", courseName: "c", status: .active, version: 3)
         let rows = Dictionary(uniqueKeysWithValues: view.rows.map { ($0.displayName, $0) })
-        #expect(rows["Ann"]?.toPar == "-2")   // par 56, 54 strokes
+        #expect(rows["Ann"]?.toPar == "-2")  // par 56, 54 strokes
         #expect(rows["Ann"]?.thru == "F")
         #expect(rows["Ben"]?.toPar == "+1")
         #expect(rows["Ben"]?.toParClass == "over")

@@ -3,6 +3,7 @@ import GRDB
 import HyzerCore
 import Synchronization
 import Testing
+
 @testable import HyzerStore
 
 @Suite struct BackupTests {
@@ -13,7 +14,8 @@ import Testing
         var posted = 0
         for hole in holes {
             for player in fixture.players {
-                _ = try await fixture.store.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(2 + (hole + posted) % 4)), in: fixture.round.id)
+                _ = try await fixture.store.recordScore(
+                    ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(2 + (hole + posted) % 4)), in: fixture.round.id)
                 posted += 1
             }
         }
@@ -127,7 +129,10 @@ import Testing
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let manifest = try BackupArchive.verify(fixture.stores.backups.archive(backup.id), into: work, progress: { _ in })
         let queue = try DatabaseQueue(path: work.appendingPathComponent("domain.sqlite").path)
-        try await queue.write { db in try db.execute(sql: "DROP TRIGGER score_events_are_permanent; DELETE FROM score_events WHERE rowid IN (SELECT rowid FROM score_events LIMIT 1)") }
+        try await queue.write { db in
+            try db.execute(
+                sql: "DROP TRIGGER score_events_are_permanent; DELETE FROM score_events WHERE rowid IN (SELECT rowid FROM score_events LIMIT 1)")
+        }
         try queue.close()
         var forged = manifest
         let copy = work.appendingPathComponent("domain.sqlite")
@@ -168,8 +173,10 @@ import Testing
         let unpacked = directory.url.appendingPathComponent("unpacked")
         try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
         let repacked = directory.url.appendingPathComponent("repacked.tar.gz")
-        for arguments in [["tar", "xzf", fixture.stores.backups.archive(backup.id).path, "-C", unpacked.path],
-                          ["tar", "czf", repacked.path, "-C", unpacked.path, "."]] {
+        for arguments in [
+            ["tar", "xzf", fixture.stores.backups.archive(backup.id).path, "-C", unpacked.path],
+            ["tar", "czf", repacked.path, "-C", unpacked.path, "."],
+        ] {
             let tar = Process()
             tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             tar.arguments = arguments

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// A phone's outbox sent to the store: each entry once however often it is sent, the card's
@@ -71,7 +72,10 @@ import Testing
         _ = try await club.store.sign(playerID: club.fixture.players[1].id, in: club.round, by: club.coach)
         let outcomes = try await send(club, [entry(club, 0, hole: 9, 4), entry(club, 1, hole: 9, 5)], by: ann)
         #expect(outcomes.first == .recorded)
-        guard case .refused(let reason) = outcomes.last else { Issue.record("Ben's entry was not refused"); return }
+        guard case .refused(let reason) = outcomes.last else {
+            Issue.record("Ben's entry was not refused")
+            return
+        }
         #expect(reason.message.contains("Ben has signed their card"))
         #expect(try await winner(club, 1, hole: 9)?.strokes == .count(3))
         #expect(try await winner(club, 0, hole: 9)?.strokes == .count(4))
@@ -83,7 +87,8 @@ import Testing
         let (ann, ben) = (club.identity(0), club.identity(1))
         // Typed while Ann was signed in, sent after Ben signed in on that phone.
         await #expect(throws: DomainStore.CardBatchRejection.notTheAuthor(author: "Ann")) {
-            _ = try await club.store.recordCardEntries([entry(club, 0, hole: 1, 3)], card: club.card.id, in: club.round, author: ann.playerID, by: ben)
+            _ = try await club.store.recordCardEntries(
+                [entry(club, 0, hole: 1, 3)], card: club.card.id, in: club.round, author: ann.playerID, by: ben)
         }
         #expect(try await club.store.board(of: club.round).snapshot.events.isEmpty)
     }
@@ -95,7 +100,10 @@ import Testing
         let id = UUID()
         _ = try await send(club, [entry(club, 0, hole: 1, 3, id: id)], by: ann)
         let outcomes = try await send(club, [entry(club, 0, hole: 1, 5, id: id)], by: ann)
-        guard case .refused(.conflict(let field, _, _)) = outcomes.first else { Issue.record("reuse not refused: \(outcomes)"); return }
+        guard case .refused(.conflict(let field, _, _)) = outcomes.first else {
+            Issue.record("reuse not refused: \(outcomes)")
+            return
+        }
         #expect(field == "id")
         #expect(try await winner(club, 0, hole: 1)?.strokes == .count(3))
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// A value changed outside Hyzer is an error that names the record, never a default: an

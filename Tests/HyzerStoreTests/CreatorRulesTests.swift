@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// Who may add a player of which role, decided where players and invites are written, whatever
@@ -15,8 +16,10 @@ import Testing
 
         init(_ directory: URL) async throws {
             stores = try await Stores(directory: directory)
-            admin = try await stores.domain.createAccount(PlayerDraft(displayName: "Ada", handle: "ada", role: "admin").validated(), passwordHash: "$2b$hash")
-            coach = try await stores.domain.createAccount(PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
+            admin = try await stores.domain.createAccount(
+                PlayerDraft(displayName: "Ada", handle: "ada", role: "admin").validated(), passwordHash: "$2b$hash")
+            coach = try await stores.domain.createAccount(
+                PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
             athlete = try await stores.domain.createAccount(PlayerDraft(displayName: "Abe", handle: "abe").validated(), passwordHash: "$2b$hash")
         }
     }
@@ -49,7 +52,8 @@ import Testing
             #expect(errors["csv"]?.contains("@boss") == true)
         }
         #expect(try await domain.player(handle: Handle(trusted: "newbie")) == nil)
-        #expect(try await domain.importPlayers([try draft("newbie", "athlete"), try draft("helper", "coach")], actor: club.coach.id).created.count == 2)
+        #expect(
+            try await domain.importPlayers([try draft("newbie", "athlete"), try draft("helper", "coach")], actor: club.coach.id).created.count == 2)
     }
 
     @Test func anInviteIsForARoleItsMakerCouldGrant() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 @Suite struct DomainStoreTests {
@@ -18,17 +19,22 @@ import Testing
             course = try await stores.domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
             var players: [Player] = []
             for handle in ["ann", "ben", "cleo"] {
-                players.append(try await stores.domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated(), by: nil))
+                players.append(
+                    try await stores.domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated(), by: nil))
             }
             self.players = players
-            round = try await stores.domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
+            round = try await stores.domain.createRound(
+                RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
         }
     }
 
     @Test func migratesAnEmptyFileAndReopensIt() async throws {
         let directory = try TemporaryDirectory()
         let first = try await Stores(directory: directory.url)
-        #expect(try first.domain.appliedMigrations == ["v1-domain", "v2-sync", "v3-accounts", "v4-leagues", "v5-outbox", "v6-editing", "v7-player-division"])
+        #expect(
+            try first.domain.appliedMigrations == [
+                "v1-domain", "v2-sync", "v3-accounts", "v4-leagues", "v5-outbox", "v6-editing", "v7-player-division",
+            ])
         let device = first.domain.deviceID
         let reopened = try await Stores(directory: directory.url)
         #expect(reopened.domain.deviceID == device)
@@ -65,8 +71,9 @@ import Testing
         let device = UUID()
         let before = try await fixture.store.snapshot(of: round).events.count
         let events = (0..<150).map { index in
-            ScoreEvent(id: UUID(), roundID: round, playerID: fixture.players[index % fixture.players.count].id, hole: index % 18 + 1,
-                       strokes: .count(3 + index % 2), deviceID: device, recordedAt: HLC(wallMillis: Int64(1_000 + index), counter: 0, deviceID: device))
+            ScoreEvent(
+                id: UUID(), roundID: round, playerID: fixture.players[index % fixture.players.count].id, hole: index % 18 + 1,
+                strokes: .count(3 + index % 2), deviceID: device, recordedAt: HLC(wallMillis: Int64(1_000 + index), counter: 0, deviceID: device))
         }
         let first = try await fixture.store.applyRemote(events[20..<60].map { .scoreEvent($0) })
         #expect(first.applied == 40 && first.rounds == [round])
@@ -124,16 +131,19 @@ import Testing
         var last: [UUID: UUID] = [:]
         for hole in 1...4 {
             for player in fixture.players {
-                last[player.id] = try await fixture.store.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: round).event.id
+                last[player.id] = try await fixture.store.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: round)
+                    .event.id
             }
             try await expectFresh("hole \(hole)")
         }
         let corrected = try #require(last[fixture.players[0].id])
-        _ = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 4, strokes: .count(2), supersedes: corrected), in: round)
+        _ = try await fixture.store.recordScore(
+            ScoreSubmission(playerID: fixture.players[0].id, hole: 4, strokes: .count(2), supersedes: corrected), in: round)
         try await expectFresh("a correction")
         // Another device corrected the same score apart: a conflict arrives through sync.
-        let remote = ScoreEvent(id: UUID(), roundID: round, playerID: fixture.players[0].id, hole: 4, strokes: .count(5), deviceID: UUID(),
-                                supersedes: corrected, recordedAt: HLC(wallMillis: Date().millisecondsSince1970 + 5, counter: 0, deviceID: UUID()))
+        let remote = ScoreEvent(
+            id: UUID(), roundID: round, playerID: fixture.players[0].id, hole: 4, strokes: .count(5), deviceID: UUID(),
+            supersedes: corrected, recordedAt: HLC(wallMillis: Date().millisecondsSince1970 + 5, counter: 0, deviceID: UUID()))
         _ = try await fixture.store.applyRemote([.scoreEvent(remote)])
         try await expectFresh("a remote conflict")
         #expect(try await fixture.store.board(of: round).standings.conflicts.count == 1)
@@ -182,7 +192,8 @@ import Testing
     @Test func scoreEventsCannotBeUpdatedOrDeleted() async throws {
         let directory = try TemporaryDirectory()
         let fixture = try await Fixture(directory: directory.url)
-        let recorded = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
+        let recorded = try await fixture.store.recordScore(
+            ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
         await #expect(throws: DatabaseError.self) {
             try await fixture.store.pool.write { db in try db.execute(sql: "UPDATE score_events SET strokes = 1") }
         }
@@ -238,10 +249,12 @@ import Testing
     @Test func theClockNeverGoesBackAcrossARestart() async throws {
         let directory = try TemporaryDirectory()
         let fixture = try await Fixture(directory: directory.url)
-        let first = try await fixture.store.recordScore(ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
+        let first = try await fixture.store.recordScore(
+            ScoreSubmission(playerID: fixture.players[0].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
         // Reopen with a wall clock an hour behind.
         let reopened = try await Stores(directory: directory.url, now: { Date().addingTimeInterval(-3600) })
-        let second = try await reopened.domain.recordScore(ScoreSubmission(playerID: fixture.players[1].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
+        let second = try await reopened.domain.recordScore(
+            ScoreSubmission(playerID: fixture.players[1].id, hole: 1, strokes: .count(3)), in: fixture.round.id)
         #expect(second.event.recordedAt > first.event.recordedAt)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// The rules an edit or a removal obeys where it is written, each from a mistake a director
@@ -35,7 +36,8 @@ import Testing
         let event = try await store.createEvent(EventDraft(name: "League Night", divisions: ["MPO", "FPO"]).validated())
         let ann = try await store.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         let late = try await store.createPlayer(PlayerDraft(displayName: "Late", handle: "late").validated(), by: nil)
-        let round = try await store.createRound(RoundDraft.Valid(name: "R1", courseID: course.id, playerIDs: [ann.id], startNow: true, eventID: event.id, divisions: [ann.id: "MPO"]))
+        let round = try await store.createRound(
+            RoundDraft.Valid(name: "R1", courseID: course.id, playerIDs: [ann.id], startNow: true, eventID: event.id, divisions: [ann.id: "MPO"]))
 
         await #expect(throws: LeagueRejection.invalid(FieldErrors("division", "Choose Late's division: MPO, FPO."))) {
             _ = try await store.addPlayer(late.id, division: nil, card: nil, to: round.id, actor: nil)
@@ -64,7 +66,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let club = try await Fixture(directory: directory.url)
         for player in club.players.prefix(2) {
-            for hole in 1...9 { _ = try await club.store.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: club.round.id) }
+            for hole in 1...9 {
+                _ = try await club.store.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: club.round.id)
+            }
         }
         _ = try await club.store.recordScore(ScoreSubmission(playerID: club.players[2].id, hole: 1, strokes: .count(3)), in: club.round.id)
         let completed = try await club.store.setStatus(of: club.round.id, to: .completed)
@@ -78,9 +82,11 @@ import Testing
     @Test func theLastAdminCannotBeRemovedAndAnArchivedPlayerCannotSignIn() async throws {
         let directory = try TemporaryDirectory()
         let stores = try await Stores(directory: directory.url)
-        let admin = try await stores.domain.createAccount(PlayerDraft(displayName: "Ada", handle: "ada", role: "admin").validated(), passwordHash: "$2b$hash")
+        let admin = try await stores.domain.createAccount(
+            PlayerDraft(displayName: "Ada", handle: "ada", role: "admin").validated(), passwordHash: "$2b$hash")
         await #expect(throws: AccountError.lastAdmin) { _ = try await stores.domain.remove(.player, admin.id, actor: nil) }
-        let coach = try await stores.domain.createAccount(PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
+        let coach = try await stores.domain.createAccount(
+            PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
         #expect(try await stores.domain.identity(of: coach.id) != nil)
         #expect(try await stores.domain.remove(.player, coach.id, actor: admin.id) == .deleted)
         #expect(try await stores.domain.identity(of: coach.id) == nil)
@@ -93,10 +99,15 @@ import Testing
         let domain = stores.domain
         let ada = try await domain.createAccount(PlayerDraft(displayName: "Ada", handle: "ada", role: "admin").validated(), passwordHash: "$2b$hash")
         let zed = try await domain.createAccount(PlayerDraft(displayName: "Zed", handle: "zed", role: "admin").validated(), passwordHash: "$2b$hash")
-        let cory = try await domain.createAccount(PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
+        let cory = try await domain.createAccount(
+            PlayerDraft(displayName: "Cory", handle: "cory", role: "coach").validated(), passwordHash: "$2b$hash")
         let abe = try await domain.createPlayer(PlayerDraft(displayName: "Abe", handle: "abe").validated(), by: nil)
-        await #expect(throws: AccountError.notYourRole(actor: .coach, player: "Zed (admin)")) { _ = try await domain.remove(.player, zed.id, actor: cory.id) }
-        await #expect(throws: AccountError.self) { _ = try await domain.editPlayer(ada.id, displayName: nil, handle: Handle(trusted: "ada2"), actor: cory.id) }
+        await #expect(throws: AccountError.notYourRole(actor: .coach, player: "Zed (admin)")) {
+            _ = try await domain.remove(.player, zed.id, actor: cory.id)
+        }
+        await #expect(throws: AccountError.self) {
+            _ = try await domain.editPlayer(ada.id, displayName: nil, handle: Handle(trusted: "ada2"), actor: cory.id)
+        }
         await #expect(throws: AccountError.yourself) { _ = try await domain.remove(.player, cory.id, actor: cory.id) }
         #expect(try await domain.player(handle: Handle(trusted: "ada"))?.id == ada.id, "nothing changed")
         _ = try await domain.editPlayer(abe.id, displayName: "Abe Lincoln", handle: nil, actor: cory.id)
@@ -106,8 +117,12 @@ import Testing
         await #expect(throws: FieldErrors.self) {
             _ = try await domain.importPlayers([try PlayerDraft(displayName: "Someone", handle: "ada").validated()], actor: cory.id)
         }
-        let (round, _) = (try await domain.createRound(RoundDraft.Valid(name: "R", courseID: try await domain.createCourse(CourseDraft(name: "C", holeCount: "3").validated()).id,
-                                                                        playerIDs: [abe.id], startNow: true)), ())
+        let (round, _) = (
+            try await domain.createRound(
+                RoundDraft.Valid(
+                    name: "R", courseID: try await domain.createCourse(CourseDraft(name: "C", holeCount: "3").validated()).id,
+                    playerIDs: [abe.id], startNow: true)), ()
+        )
         _ = try await domain.recordScore(ScoreSubmission(playerID: abe.id, hole: 1, strokes: .count(3)), in: round.id)
         #expect(try await domain.remove(.player, abe.id, actor: cory.id) == .archived)
         await #expect(throws: FieldErrors("csv", "@abe belongs to a removed player: choose another handle.")) {

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// Every released schema's databases (Tests/Fixtures/*) open with today's code: migrations

@@ -3,6 +3,7 @@ import GRDB
 import HyzerCore
 import Synchronization
 import Testing
+
 @testable import HyzerStore
 
 private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
@@ -88,7 +89,9 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         let stores = try await Stores(directory: directory.url)
         let domain = stores.domain
         let course = try await domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "18").validated())
-        let players = try await domain.importPlayers((0..<32).map { try PlayerDraft(displayName: "Player \($0)", handle: "player\($0)").validated() }, actor: nil).created
+        let players = try await domain.importPlayers(
+            (0..<32).map { try PlayerDraft(displayName: "Player \($0)", handle: "player\($0)").validated() }, actor: nil
+        ).created
         let round = try await domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players.map(\.id), startNow: true))
         let start = try await domain.snapshot(of: round.id).version
         let pendingBefore = try await stores.outbox.counts().pending
@@ -100,11 +103,15 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
                 group.addTask {
                     var last: Result<DomainStore.RecordedScore, any Error> = .failure(StoreError.notFound("nothing"))
                     for hole in 1...9 {
-                        last = await attempt { try await domain.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: round.id) }
+                        last = await attempt {
+                            try await domain.recordScore(ScoreSubmission(playerID: player.id, hole: hole, strokes: .count(3)), in: round.id)
+                        }
                         if case .failure = last { return last }
                     }
                     if player.id == players[0].id {
-                        return await attempt { try await domain.recordScore(ScoreSubmission(playerID: player.id, hole: 19, strokes: .count(3)), in: round.id) }
+                        return await attempt {
+                            try await domain.recordScore(ScoreSubmission(playerID: player.id, hole: 19, strokes: .count(3)), in: round.id)
+                        }
                     }
                     return last
                 }
@@ -121,7 +128,8 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         #expect(batches < items, "concurrent scores shared commits (\(batches) for \(items))")
         // Every score event has its outbox entry: the two are written in one transaction.
         let unqueued = try await domain.pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM score_events WHERE id NOT IN (SELECT recordID FROM outbox WHERE recordType = 'scoreEvent')")
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM score_events WHERE id NOT IN (SELECT recordID FROM outbox WHERE recordType = 'scoreEvent')")
         }
         #expect(unqueued == 0)
     }

@@ -3,6 +3,7 @@ import GRDB
 import HyzerCore
 import Synchronization
 import Testing
+
 @testable import HyzerStore
 
 /// What an attacker's or a broken backup file, and a restore racing with writes, must not do.
@@ -40,7 +41,9 @@ import Testing
     @Test func aBackupThatBringsItsOwnTriggerIsRefusedAndChangesNothing() async throws {
         let directory = try TemporaryDirectory()
         let fixture = try await Fixture(directory: directory.url)
-        let forged = try await Self.forge(fixture, in: directory.url, """
+        let forged = try await Self.forge(
+            fixture, in: directory.url,
+            """
             CREATE TRIGGER backdoor AFTER INSERT ON score_events BEGIN UPDATE players SET role = 'admin'; END;
             """)
         // Internally consistent (digests and counts match), but it brings code Hyzer never
@@ -55,7 +58,8 @@ import Testing
         } catch let BackupError.damaged(reason) {
             #expect(reason.contains("trigger backdoor"))
         }
-        let triggers = try await fixture.store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'") }
+        let triggers = try await fixture.store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        }
         #expect(!triggers.contains("backdoor"))
         #expect(fixture.stores.restoringSince == nil)
     }
@@ -86,7 +90,9 @@ import Testing
     @Test func aViewThatNeverEndsIsRefusedBeforeItIsRead() async throws {
         let directory = try TemporaryDirectory()
         let fixture = try await Fixture(directory: directory.url)
-        let forged = try await Self.forge(fixture, in: directory.url, """
+        let forged = try await Self.forge(
+            fixture, in: directory.url,
+            """
             ALTER TABLE grdb_migrations RENAME TO kept_migrations;
             CREATE VIEW grdb_migrations AS WITH RECURSIVE forever(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM forever) SELECT CAST(n AS TEXT) AS identifier FROM forever;
             """, describing: false)
@@ -108,7 +114,10 @@ import Testing
     static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
-            group.addTask { try await Task.sleep(for: .seconds(seconds)); return nil }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else { throw CancellationError() }
             return value
@@ -122,7 +131,9 @@ import Testing
         let forged: URL
         do {
             let fixture = try await Fixture(directory: directory.url)
-            forged = try await Self.forge(fixture, in: directory.url, """
+            forged = try await Self.forge(
+                fixture, in: directory.url,
+                """
                 CREATE TRIGGER sqlitexbackdoor AFTER INSERT ON score_events BEGIN UPDATE players SET role = 'admin'; END;
                 """)
         }
@@ -163,7 +174,8 @@ import Testing
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         _ = try BackupArchive.verify(fixture.stores.backups.archive(report.safetyBackup.id), into: work, progress: { _ in })
         let saved = try DatabaseQueue(path: work.appendingPathComponent("domain.sqlite").path)
-        let inSafety = Set(try await saved.read { db in try String.fetchAll(db, sql: "SELECT id FROM score_events") }.compactMap(UUID.init(uuidString:)))
+        let inSafety = Set(
+            try await saved.read { db in try String.fetchAll(db, sql: "SELECT id FROM score_events") }.compactMap(UUID.init(uuidString:)))
         let lost = accepted.ids.withLock { $0 }.filter { !live.contains($0) && !inSafety.contains($0) }
         #expect(lost.isEmpty, "\(lost.count) accepted scores are in neither the live data nor the safety backup")
         #expect(!accepted.ids.withLock { $0 }.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// League rules as the store enforces them, each from a way a player could get around
@@ -25,8 +26,9 @@ import Testing
 
         @discardableResult
         func hole(_ hole: Int, by keeper: Identity, _ strokes: [Int]) async throws -> RoundSnapshot {
-            try await store.recordCardHole(zip(fixture.players, strokes).map { DomainStore.CardEntry(playerID: $0.id, strokes: .count($1)) },
-                                           hole: hole, card: card.id, in: round, by: keeper)
+            try await store.recordCardHole(
+                zip(fixture.players, strokes).map { DomainStore.CardEntry(playerID: $0.id, strokes: .count($1)) },
+                hole: hole, card: card.id, in: round, by: keeper)
         }
     }
 
@@ -40,12 +42,14 @@ import Testing
         let bensEntry = try #require(leaves.first { $0.reportedBy == ben.playerID })
         // Ann supersedes Ben's entry through the scores API's path: refused, the mismatch stays.
         await #expect(throws: ScoreRejection.self) {
-            _ = try await club.store.recordScore(ScoreSubmission(playerID: ann.playerID, hole: 1, strokes: .count(2), supersedes: bensEntry.id), in: club.round, by: ann)
+            _ = try await club.store.recordScore(
+                ScoreSubmission(playerID: ann.playerID, hole: 1, strokes: .count(2), supersedes: bensEntry.id), in: club.round, by: ann)
         }
         #expect(try await club.store.board(of: club.round).standings.conflicts.count == 1)
         // Ann correcting her own entry to another value that Ben does not share: still a mismatch.
         let annsEntry = try #require(leaves.first { $0.reportedBy == ann.playerID })
-        _ = try await club.store.recordScore(ScoreSubmission(playerID: ann.playerID, hole: 1, strokes: .count(5), supersedes: annsEntry.id), in: club.round, by: ann)
+        _ = try await club.store.recordScore(
+            ScoreSubmission(playerID: ann.playerID, hole: 1, strokes: .count(5), supersedes: annsEntry.id), in: club.round, by: ann)
         #expect(try await club.store.board(of: club.round).standings.conflicts.count == 1)
 
         // A coach's entry on the card decides the hole: no mismatch left, everyone sees it.
@@ -56,7 +60,8 @@ import Testing
         // …and a player cannot overrule the coach either: not by correcting, not from the card.
         let coachs = try #require(board.scores[club.fixture.players[0].id, 1]?.winner)
         await #expect(throws: ScoreRejection.self) {
-            _ = try await club.store.recordScore(ScoreSubmission(playerID: ann.playerID, hole: 1, strokes: .count(2), supersedes: coachs.id), in: club.round, by: ann)
+            _ = try await club.store.recordScore(
+                ScoreSubmission(playerID: ann.playerID, hole: 1, strokes: .count(2), supersedes: coachs.id), in: club.round, by: ann)
         }
         await #expect(throws: ScoreRejection.self) { try await club.hole(1, by: ben, [5, 3, 3]) }
         #expect(try await club.store.board(of: club.round).standings.conflicts.isEmpty)
@@ -105,8 +110,9 @@ import Testing
         let club = try await Club(directory.url)
         let ann = club.fixture.players[0].id
         await #expect(throws: ScoreRejection.self) {
-            _ = try await club.store.recordCardHole([.init(playerID: ann, strokes: .count(3)), .init(playerID: ann, strokes: .count(4))],
-                                                    hole: 1, card: club.card.id, in: club.round, by: club.coach)
+            _ = try await club.store.recordCardHole(
+                [.init(playerID: ann, strokes: .count(3)), .init(playerID: ann, strokes: .count(4))],
+                hole: 1, card: club.card.id, in: club.round, by: club.coach)
         }
         #expect(try await club.store.board(of: club.round).snapshot.events.isEmpty)
 
@@ -119,8 +125,10 @@ import Testing
         #expect(snapshot.round.cards.map(\.id) == [club.card.id])
         #expect(snapshot.round.cards.first?.startingHole == 3)
         // Two cards under one name would share that id: refused.
-        let twins = [Card(id: UUID(), name: "X", startingHole: 1, playerIDs: [club.fixture.players[0].id]),
-                     Card(id: UUID(), name: "x", startingHole: 2, playerIDs: [club.fixture.players[1].id])]
+        let twins = [
+            Card(id: UUID(), name: "X", startingHole: 1, playerIDs: [club.fixture.players[0].id]),
+            Card(id: UUID(), name: "x", startingHole: 2, playerIDs: [club.fixture.players[1].id]),
+        ]
         await #expect(throws: LeagueRejection.self) { _ = try await club.store.setCards(twins, of: club.round) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// A damaged or too-new store is found at start, and nothing is lost or overwritten.
@@ -36,7 +37,8 @@ import Testing
         try await Self.closedStore(directory.url) { fixture in
             roundID = fixture.round.id
             for (index, player) in fixture.players.enumerated() {
-                _ = try await fixture.store.recordScore(ScoreSubmission(playerID: player.id, hole: 1, strokes: .count(3 + index)), in: fixture.round.id)
+                _ = try await fixture.store.recordScore(
+                    ScoreSubmission(playerID: player.id, hole: 1, strokes: .count(3 + index)), in: fixture.round.id)
             }
             _ = try await fixture.stores.createBackup()
             expected = try await fixture.store.snapshot(of: fixture.round.id).events
@@ -85,7 +87,10 @@ import Testing
             var configuration = Configuration()
             configuration.readonly = true
             let queue = try DatabaseQueue(path: file.path, configuration: configuration)
-            return try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master ORDER BY name") + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+            return try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master ORDER BY name")
+                    + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            }
         }
         let before = try schema()
         await #expect(throws: StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v7-player-division")) {

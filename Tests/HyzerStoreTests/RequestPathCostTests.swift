@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 
 /// What the store keeps so that a page request costs no database write and little reading.

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerSync
 
 @Suite struct CloudAddressTests {
@@ -8,11 +9,13 @@ import Testing
         #expect(try CloudAddress.parse("none") == .none)
         #expect(try CloudAddress.parse("sqlite:data/cloud.sqlite") == .sqlite(path: "data/cloud.sqlite"))
         guard case .postgres(let address) = try CloudAddress.parse("postgres://hyzer:secret@db.local:6543/club") else {
-            Issue.record("expected postgres"); return
+            Issue.record("expected postgres")
+            return
         }
         #expect(address == .init(host: "db.local", port: 6543, username: "hyzer", password: "secret", database: "club"))
         guard case .postgres(let defaults) = try CloudAddress.parse("postgresql://hyzer@db.local") else {
-            Issue.record("expected postgres"); return
+            Issue.record("expected postgres")
+            return
         }
         #expect(defaults.port == 5432)
         #expect(defaults.password == nil)
@@ -33,7 +36,9 @@ import Testing
         let (round, players) = try await a.setUpRound()
         try await a.score(round, players[0], hole: 1, 3)
         await a.sync()
-        let junk = CloudRecord(type: .scoreEvent, id: UUID().lowercasedText, hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data("{\"strokes\": 500}".utf8))
+        let junk = CloudRecord(
+            type: .scoreEvent, id: UUID().lowercasedText, hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()),
+            payload: Data("{\"strokes\": 500}".utf8))
         _ = try await cloud.save([junk], zone: "club")
         try await a.score(round, players[1], hole: 1, 4)
         await a.sync()

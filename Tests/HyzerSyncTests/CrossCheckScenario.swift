@@ -2,6 +2,7 @@ import Foundation
 import HyzerCore
 import HyzerStore
 import Testing
+
 @testable import HyzerSync
 
 extension Scenarios {
@@ -31,7 +32,8 @@ extension Scenarios {
         await b.settle()
         await a.settle()
 
-        let onA = try await a.standings(round), onB = try await b.standings(round)
+        let onA = try await a.standings(round)
+        let onB = try await b.standings(round)
         #expect(onA == onB)
         #expect(onA.conflicts.map(\.playerID) == [players[2]])
         #expect(onA.conflicts.map(\.hole) == [1])
@@ -42,7 +44,8 @@ extension Scenarios {
         try await hole(b, ben, [3, 3, 4])
         await b.settle()
         await a.settle()
-        let afterA = try await a.standings(round), afterB = try await b.standings(round)
+        let afterA = try await a.standings(round)
+        let afterB = try await b.standings(round)
         #expect(afterA.conflicts.isEmpty && afterB.conflicts.isEmpty)
         #expect(afterA == afterB)
         #expect(afterA.entries.first { $0.playerID == players[2] }?.strokes == 4)
@@ -53,7 +56,8 @@ extension Scenarios {
         await a.settle()
         await b.settle()
         await #expect(throws: ScoreRejection.signed("Ann")) {
-            _ = try await b.domain.recordCardHole([DomainStore.CardEntry(playerID: players[0], strokes: .count(2))], hole: 2, card: card.id, in: round, by: ben)
+            _ = try await b.domain.recordCardHole(
+                [DomainStore.CardEntry(playerID: players[0], strokes: .count(2))], hole: 2, card: card.id, in: round, by: ben)
         }
         #expect(try await b.domain.snapshot(of: round).signatures.map(\.playerID) == [players[0]])
     }

@@ -2,6 +2,7 @@ import Foundation
 import HyzerCore
 import HyzerStore
 import Testing
+
 @testable import HyzerSync
 
 /// Edits and removals travel like every other change: a corrected par, a late arrival, a
@@ -78,8 +79,9 @@ import Testing
             #expect(kept.board.standings.entries.first?.displayName == "Ann", "\(device.name): results still name the archived player")
         }
         // A copy older than the deletion, pushed again (a device that was offline), is refused.
-        let stale = Player(id: spare.id, displayName: "Stale", handle: Handle(trusted: "spare"), role: .athlete, createdAt: Date(),
-                           updatedAt: HLC(wallMillis: 1, counter: 0, deviceID: b.domain.deviceID))
+        let stale = Player(
+            id: spare.id, displayName: "Stale", handle: Handle(trusted: "spare"), role: .athlete, createdAt: Date(),
+            updatedAt: HLC(wallMillis: 1, counter: 0, deviceID: b.domain.deviceID))
         #expect(try await b.domain.applyRemote([.player(stale)]).applied == 0)
         #expect(try await b.domain.player(spare.id) == nil)
     }
@@ -94,7 +96,8 @@ import Testing
         // The club's own round on the demo course, even with the demo's name, is not the demo's.
         let demoCourse = try await a.domain.snapshot(of: demo).course.id
         let ben = try #require(try await a.domain.player(handle: Handle(trusted: "ben")))
-        let clubs = try await a.domain.createRound(RoundDraft.Valid(name: "Tuesday League", courseID: demoCourse, playerIDs: [ben.id], startNow: true), createdBy: UUID())
+        let clubs = try await a.domain.createRound(
+            RoundDraft.Valid(name: "Tuesday League", courseID: demoCourse, playerIDs: [ben.id], startNow: true), createdBy: UUID())
         #expect(try await a.domain.hasDemoData())
         for device in [a, b] { await device.settle() }
 

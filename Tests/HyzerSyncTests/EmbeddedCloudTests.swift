@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import HyzerCore
-@testable import HyzerStore
 import Testing
+
+@testable import HyzerStore
 @testable import HyzerSync
 
 @Suite struct EmbeddedCloudTests {
@@ -13,7 +14,8 @@ import Testing
 
     @Test func scorekeepersCrossCheckAcrossDevices() async throws {
         let scratch = try Scratch()
-        try await Scenarios.scorekeepersCrossCheckAcrossDevices(EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path), zone: "club")
+        try await Scenarios.scorekeepersCrossCheckAcrossDevices(
+            EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path), zone: "club")
     }
 
     @Test func offlineDevicesConverge() async throws {
@@ -110,8 +112,13 @@ import Testing
         await b.sync()
         // A device whose clock runs an hour fast writes a score.
         let fast = HLC(wallMillis: Date().addingTimeInterval(3600).millisecondsSince1970, counter: 0, deviceID: UUID())
-        let event = ScoreEvent(id: UUID(), roundID: round, playerID: players[1], hole: 2, strokes: .count(3), deviceID: fast.deviceID, recordedAt: fast)
-        _ = try await cloud.save([CloudRecord(type: .scoreEvent, id: event.id.uuidString.lowercased(), hlc: fast, payload: try RecordCoding.encode(ScoreEventPayload(event)))], zone: "club")
+        let event = ScoreEvent(
+            id: UUID(), roundID: round, playerID: players[1], hole: 2, strokes: .count(3), deviceID: fast.deviceID, recordedAt: fast)
+        _ = try await cloud.save(
+            [
+                CloudRecord(
+                    type: .scoreEvent, id: event.id.uuidString.lowercased(), hlc: fast, payload: try RecordCoding.encode(ScoreEventPayload(event)))
+            ], zone: "club")
         await b.sync()
         let local = try await b.score(round, players[1], hole: 2, 4, correcting: event.id)
         #expect(local.recordedAt > fast, "a correction made after receiving the event orders after it")
@@ -130,7 +137,10 @@ import Testing
         let failed = try await device.stores.outbox.failedEntries()
         #expect(failed.count == 2)
         // The first retry waits 1 s scaled by a jitter of 0.5…1: at least half a second.
-        #expect(failed.allSatisfy { $0.attempts == 1 && $0.lastError == "rejected for the test" && ($0.nextAttemptAt ?? .distantPast) >= failedAt.addingTimeInterval(0.5) })
+        #expect(
+            failed.allSatisfy {
+                $0.attempts == 1 && $0.lastError == "rejected for the test" && ($0.nextAttemptAt ?? .distantPast) >= failedAt.addingTimeInterval(0.5)
+            })
         if case .error = await device.engine.status().state {} else { Issue.record("state should be error") }
         // Not due yet: nothing is pushed (checked only while that is still true, so a slow
         // machine cannot make it fail).
@@ -191,7 +201,8 @@ import Testing
         let everyday = try await b.domain.writerTuning()
         pulling.onPage = { page in
             let tuning = try await b.domain.writerTuning()
-            #expect(tuning.cacheKiB > everyday.cacheKiB && tuning.checkpointPages > everyday.checkpointPages, "page \(page) is written with bulk tuning")
+            #expect(
+                tuning.cacheKiB > everyday.cacheKiB && tuning.checkpointPages > everyday.checkpointPages, "page \(page) is written with bulk tuning")
             if page == 2 { throw CloudError.failed("the cloud went away mid-pull") }
         }
         await b.sync()
@@ -253,7 +264,9 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         if rejecting { throw CloudError.failed("rejected for the test") }
         return try await base.save(records, zone: zone)
     }
-    func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage { try await base.changes(zone: zone, after: token, limit: limit) }
+    func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
+        try await base.changes(zone: zone, after: token, limit: limit)
+    }
     func changeCount(zone: String, after token: Int64) async throws -> Int { try await base.changeCount(zone: zone, after: token) }
     func hints(zone: String) -> AsyncStream<CloudSignal> { base.hints(zone: zone) }
 
@@ -280,7 +293,9 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         let aside = try #require(reopened.stores.damagedOperationalFile)
         #expect(FileManager.default.fileExists(atPath: aside.path), "the damaged file is kept")
         #expect(try await reopened.domain.snapshot(of: round).events.count == 1, "no score is lost")
-        #expect(try await reopened.stores.outbox.counts().pending == 1 + 3 + 1 + 1 + 1, "settings, players, course, round and the score still wait in domain.sqlite")
+        #expect(
+            try await reopened.stores.outbox.counts().pending == 1 + 3 + 1 + 1 + 1,
+            "settings, players, course, round and the score still wait in domain.sqlite")
         #expect(try await reopened.stores.reconcile() == 0, "nothing was lost with sync.sqlite")
         await reopened.sync()
         #expect(try await reopened.stores.outbox.counts().pending == 0)
@@ -314,7 +329,9 @@ final class RejectingCloud: CloudDatabase, @unchecked Sendable {
         let cloud = EmbeddedCloud(path: scratch.url.appendingPathComponent("cloud.sqlite").path)
         let device = try await Device("a", cloud: cloud, root: scratch.url)
         let id = device.domain.deviceID
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: device.directory.appendingPathComponent("sync.sqlite").path + suffix) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: device.directory.appendingPathComponent("sync.sqlite").path + suffix)
+        }
         let reopened = try await Device("a", cloud: cloud, root: scratch.url)
         #expect(reopened.domain.deviceID == id)
     }

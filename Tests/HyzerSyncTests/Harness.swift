@@ -4,6 +4,7 @@ import HyzerCore
 import HyzerStore
 import Logging
 import Testing
+
 @testable import HyzerSync
 
 /// A device: its own data folder (real SQLite files) and a sync engine on a shared cloud.
@@ -15,7 +16,9 @@ struct Device {
     let engine: SyncEngine
 
     /// `clockOffset`: how far this device's wall clock is off (an injected clock, for skew).
-    init(_ name: String, cloud: any CloudDatabase, root: URL, configuration: SyncEngine.Configuration = .init(), clockOffset: TimeInterval = 0) async throws {
+    init(_ name: String, cloud: any CloudDatabase, root: URL, configuration: SyncEngine.Configuration = .init(), clockOffset: TimeInterval = 0)
+        async throws
+    {
         self.name = name
         directory = root.appendingPathComponent(name)
         stores = try await Stores(directory: directory, cloudConfigured: true, now: { Date().addingTimeInterval(clockOffset) })
@@ -205,7 +208,8 @@ extension Device {
         let board = try await domain.snapshot(of: round).board
         return DeviceView(
             events: Set(board.snapshot.events.map(\.id)), standings: board.standings,
-            conflicts: board.scores.conflicts.map { "\($0.0.playerID.lowercasedText)/\($0.0.hole): \($0.1.leaves.map(\.id.lowercasedText).sorted())" }.sorted()
+            conflicts: board.scores.conflicts.map { "\($0.0.playerID.lowercasedText)/\($0.0.hole): \($0.1.leaves.map(\.id.lowercasedText).sorted())" }
+                .sorted()
         )
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HyzerCore
 import HyzerStore
 import Testing
+
 @testable import HyzerSync
 
 /// The same person created on two devices while they were offline (one handle, two ids)
@@ -20,7 +21,8 @@ import Testing
         try await a.score(roundA, playersA[1], hole: 1, 2)
         let (roundB, playersB) = try await b.setUpRound(handles: ["sam", "ben"])
         for (hole, strokes) in [(1, 5), (2, 5)] { try await b.score(roundB, playersB[0], hole: hole, strokes) }
-        let samA = playersA[0], samB = playersB[0]
+        let samA = playersA[0]
+        let samB = playersB[0]
         let canonical = try #require(IdentityMerge.canonical(of: [samA, samB]))
 
         for device in [a, b, a, b] { await device.sync() }
@@ -35,7 +37,8 @@ import Testing
             #expect(try await device.domain.player(samB)?.id == canonical)
         }
         for round in [roundA, roundB] {
-            let onA = try await a.standings(round), onB = try await b.standings(round)
+            let onA = try await a.standings(round)
+            let onB = try await b.standings(round)
             #expect(onA == onB, "round standings are identical on both devices")
             #expect(onA.entries.contains { $0.playerID == canonical })
             #expect(!onA.entries.contains { $0.playerID == (canonical == samA ? samB : samA) })

@@ -3,6 +3,7 @@ import HyzerCore
 import HyzerStore
 import PropertyBased
 import Testing
+
 @testable import HyzerSync
 
 /// Three devices on one embedded cloud, driven through seeded random interleavings of
@@ -148,8 +149,9 @@ import Testing
             let role: Role = turn % 2 == 0 ? .coach : .athlete
             _ = try await writer.domain.updateClubSettings(clubName: name)
             _ = try await writer.domain.changeRole(of: players[0], to: role, actor: nil)
-            try await writer.score(round, players[1], hole: 1, 2 + turn,
-                                   correcting: try await writer.domain.snapshot(of: round).board.scores[players[1], 1]?.winner.id)
+            try await writer.score(
+                round, players[1], hole: 1, 2 + turn,
+                correcting: try await writer.domain.snapshot(of: round).board.scores[players[1], 1]?.winner.id)
             await writer.sync()
             await reader.sync()
             last = (name, role)

@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Testing
+
 @testable import HyzerSync
 
 /// Against the real PostgreSQL 15 that `make test` starts. Serialized: one test stops the
@@ -30,7 +31,8 @@ import Testing
     @Test func offlineDevicesConvergeAfterTheServerReturns() async throws {
         let cloud = try TestPostgres.cloud()
         try await withPostgres(cloud) {
-            try await Scenarios.offlineDevicesConverge(cloud, zone: Self.zone(), goDown: { try TestPostgres.stop() }, comeBack: { try TestPostgres.start() })
+            try await Scenarios.offlineDevicesConverge(
+                cloud, zone: Self.zone(), goDown: { try TestPostgres.stop() }, comeBack: { try TestPostgres.start() })
         }
     }
 
@@ -78,7 +80,9 @@ import Testing
             // Generous: the connection pool retries a dead server with growing pauses.
             let converged = try await eventually(90) {
                 let (statusA, statusB) = (await a.engine.status(), await b.engine.status())
-                guard statusA.counts.pending == 0, statusB.counts.pending == 0, statusA.counts.inFlight == 0, statusB.counts.inFlight == 0 else { return false }
+                guard statusA.counts.pending == 0, statusB.counts.pending == 0, statusA.counts.inFlight == 0, statusB.counts.inFlight == 0 else {
+                    return false
+                }
                 return try await a.view(round) == b.view(round)
             }
             let (endA, endB) = (await a.engine.status(), await b.engine.status())
@@ -113,14 +117,17 @@ import Testing
         let zone = Self.zone()
         try await withPostgres(cloud) {
             _ = await cloud.resolveAccount()
-            let pushers = 8, batches = 25, perBatch = 4
+            let pushers = 8
+            let batches = 25
+            let perBatch = 4
             let seen = try await withThrowingTaskGroup(of: Set<String>.self) { group in
                 for pusher in 0..<pushers {
                     group.addTask {
                         for batch in 0..<batches {
                             let records = (0..<perBatch).map { index in
                                 let id = "p\(pusher)-b\(batch)-r\(index)"
-                                return CloudRecord(type: type, id: id, hlc: HLC(wallMillis: Int64(batch + 1), counter: 0, deviceID: UUID()), payload: Data(id.utf8))
+                                return CloudRecord(
+                                    type: type, id: id, hlc: HLC(wallMillis: Int64(batch + 1), counter: 0, deviceID: UUID()), payload: Data(id.utf8))
                             }
                             _ = try await cloud.save(records, zone: zone)
                         }
@@ -161,10 +168,14 @@ import Testing
             _ = await cloud.resolveAccount()
             let device = UUID()
             for version in 1...10 {
-                let record = CloudRecord(type: .player, id: "moving", hlc: HLC(wallMillis: Int64(version), counter: 0, deviceID: device), payload: Data("v\(version)".utf8))
+                let record = CloudRecord(
+                    type: .player, id: "moving", hlc: HLC(wallMillis: Int64(version), counter: 0, deviceID: device), payload: Data("v\(version)".utf8)
+                )
                 _ = try await cloud.save([record], zone: zone)
             }
-            _ = try await cloud.save([CloudRecord(type: .scoreEvent, id: "after", hlc: HLC(wallMillis: 11, counter: 0, deviceID: device), payload: Data("e".utf8))], zone: zone)
+            _ = try await cloud.save(
+                [CloudRecord(type: .scoreEvent, id: "after", hlc: HLC(wallMillis: 11, counter: 0, deviceID: device), payload: Data("e".utf8))],
+                zone: zone)
 
             var token: Int64 = 0
             var seen: [String] = []
@@ -212,7 +223,8 @@ import Testing
             let pulled = try await reader.changes(zone: zone, after: 0, limit: 10)
             #expect(pulled.records.map(\.id) == ["p1"])
             await #expect(throws: CloudError.self) {
-                _ = try await reader.save([CloudRecord(type: .player, id: "p2", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
+                _ = try await reader.save(
+                    [CloudRecord(type: .player, id: "p2", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
             }
         }
     }
@@ -225,7 +237,8 @@ import Testing
     /// client gives up on it, not left waiting there for as long as the lock is held.
     @Test func theServerCancelsAStatementTheClientGaveUpOn() async throws {
         let holder = try TestPostgres.cloud()
-        let pusher = PostgresCloud(address: try TestPostgres.address(), logger: Logger(label: "test.pusher"), connectTimeout: .seconds(2), operationTimeout: .seconds(1))
+        let pusher = PostgresCloud(
+            address: try TestPostgres.address(), logger: Logger(label: "test.pusher"), connectTimeout: .seconds(2), operationTimeout: .seconds(1))
         let zone = Self.zone()
         try await withPostgres(holder) {
             try await withPostgres(pusher) {
@@ -238,7 +251,8 @@ import Testing
                     var waiting = Int64(-1)
                     for _ in 0..<40 {
                         let rows = try await connection.query(
-                            "SELECT count(*)::BIGINT FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))", logger: holder.logger)
+                            "SELECT count(*)::BIGINT FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))", logger: holder.logger
+                        )
                         for try await count in rows.decode(Int64.self) { waiting = count }
                         if waiting == 0 { break }
                         try await Task.sleep(for: .milliseconds(50))
@@ -253,7 +267,8 @@ import Testing
     /// server after the operation timeout, and the zone's lock with it: the other devices'
     /// pushes go on.
     @Test func aTransactionLeftOpenIsEndedAndReleasesTheZone() async throws {
-        let stuck = PostgresCloud(address: try TestPostgres.address(), logger: Logger(label: "test.stuck"), connectTimeout: .seconds(2), operationTimeout: .seconds(1))
+        let stuck = PostgresCloud(
+            address: try TestPostgres.address(), logger: Logger(label: "test.stuck"), connectTimeout: .seconds(2), operationTimeout: .seconds(1))
         let other = try TestPostgres.cloud()
         let zone = Self.zone()
         try await withPostgres(stuck) {
@@ -265,7 +280,8 @@ import Testing
                 let holding = Task {
                     defer { locked.continuation.finish() }
                     try await stuck.client.withTransaction(logger: stuck.logger) { connection in
-                        let rows = try await connection.query("SELECT pg_backend_pid() FROM hyzer_zones WHERE zone = \(zone) FOR UPDATE", logger: stuck.logger)
+                        let rows = try await connection.query(
+                            "SELECT pg_backend_pid() FROM hyzer_zones WHERE zone = \(zone) FOR UPDATE", logger: stuck.logger)
                         for try await pid in rows.decode(Int32.self) { locked.continuation.yield(pid) }
                         try await Task.sleep(for: .seconds(30))
                     }
@@ -339,14 +355,16 @@ import Testing
             defer { listeners.forEach { $0.cancel() } }
             #expect(try await heardByOther.wait(atLeast: 1), "the listener is in place")
             #expect(try await heardByPusher.wait(atLeast: 1))
-            _ = try await pusher.save([CloudRecord(type: .player, id: "x", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
+            _ = try await pusher.save(
+                [CloudRecord(type: .player, id: "x", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data())], zone: zone)
             #expect(try await heardByOther.wait(atLeast: 2), "a push NOTIFYs the other devices")
             #expect(await heardByPusher.count == 1, "a device does not pull what it just pushed")
         }
     }
 
     /// Two devices on one fresh zone of the test server; the first's account is resolved.
-    static func withTwoDevices(_ body: @Sendable (_ pusher: PostgresCloud, _ other: PostgresCloud, _ zone: String) async throws -> Void) async throws {
+    static func withTwoDevices(_ body: @Sendable (_ pusher: PostgresCloud, _ other: PostgresCloud, _ zone: String) async throws -> Void) async throws
+    {
         let pusher = try TestPostgres.cloud()
         let other = try TestPostgres.cloud()
         let zone = Self.zone()

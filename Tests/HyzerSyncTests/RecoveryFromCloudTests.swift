@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerStore
 @testable import HyzerSync
 

@@ -2,6 +2,7 @@ import Foundation
 import HyzerCore
 import HyzerStore
 import Testing
+
 @testable import HyzerSync
 
 /// Scenarios every cloud must pass; each backend's suite runs them against a real cloud.
@@ -10,8 +11,10 @@ enum Scenarios {
     static func pair(_ cloud: any CloudDatabase, zone: String, root: URL) async throws -> (Device, Device) {
         var configuration = SyncEngine.Configuration()
         configuration.zone = zone
-        return (try await Device("a", cloud: cloud, root: root, configuration: configuration),
-                try await Device("b", cloud: cloud, root: root, configuration: configuration))
+        return (
+            try await Device("a", cloud: cloud, root: root, configuration: configuration),
+            try await Device("b", cloud: cloud, root: root, configuration: configuration)
+        )
     }
 
     /// A score on A appears on B; a correction on B appears on A; concurrent corrections of
@@ -57,7 +60,9 @@ enum Scenarios {
 
     /// Scores made on both devices while the cloud is down are kept, and converge with
     /// nothing lost or duplicated once it is back.
-    static func offlineDevicesConverge(_ cloud: any CloudDatabase, zone: String, goDown: () async throws -> Void, comeBack: () async throws -> Void) async throws {
+    static func offlineDevicesConverge(_ cloud: any CloudDatabase, zone: String, goDown: () async throws -> Void, comeBack: () async throws -> Void)
+        async throws
+    {
         let scratch = try Scratch()
         let (a, b) = try await pair(cloud, zone: zone, root: scratch.url)
         let (round, players) = try await a.setUpRound()

@@ -70,7 +70,8 @@ import Testing
             #expect(try retried.json()["duplicate"] as? Bool == true)
             #expect((try retried.json()["event"] as? [String: Any])?["id"] as? String == id)
 
-            let changed = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"id":"\#(id)","playerID":"\#(playerID)","hole":12,"strokes":5}"#)
+            let changed = try await client.postJSON(
+                "/api/v1/rounds/\(roundID)/scores", #"{"id":"\#(id)","playerID":"\#(playerID)","hole":12,"strokes":5}"#)
             #expect(changed.status == .conflict)
             #expect(changed.headers[.contentType] == "application/problem+json")
 
@@ -85,7 +86,8 @@ import Testing
             let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
             let created = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":15,"strokes":7}"#)
             let firstID = try #require((try created.json()["event"] as? [String: Any])?["id"] as? String)
-            let corrected = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":15,"strokes":4,"supersedes":"\#(firstID)"}"#)
+            let corrected = try await client.postJSON(
+                "/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":15,"strokes":4,"supersedes":"\#(firstID)"}"#)
             #expect(corrected.status == .created)
             #expect((try corrected.json()["event"] as? [String: Any])?["supersedes"] as? String == firstID)
 
@@ -135,13 +137,16 @@ import Testing
 
     @Test func unknownRoundsAndPathsAre404Problems() async throws {
         try await withApp { client in
-            for path in ["/api/v1/rounds/\(UUID().uuidString)", "/api/v1/rounds/\(UUID().uuidString)/standings", "/api/v1/rounds/xyz", "/api/v1/nothing"] {
+            for path in [
+                "/api/v1/rounds/\(UUID().uuidString)", "/api/v1/rounds/\(UUID().uuidString)/standings", "/api/v1/rounds/xyz", "/api/v1/nothing",
+            ] {
                 let response = try await client.get(path)
                 #expect(response.status == .notFound, "\(path)")
                 #expect(response.headers[.contentType] == "application/problem+json", "\(path)")
                 #expect(try response.json()["status"] as? Int == 404)
             }
-            let post = try await client.postJSON("/api/v1/rounds/\(UUID().uuidString)/scores", #"{"playerID":"\#(UUID().uuidString)","hole":1,"strokes":3}"#)
+            let post = try await client.postJSON(
+                "/api/v1/rounds/\(UUID().uuidString)/scores", #"{"playerID":"\#(UUID().uuidString)","hole":1,"strokes":3}"#)
             #expect(post.status == .notFound)
         }
     }

@@ -1,13 +1,14 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import HyzerCore
 import HyzerStore
 import HyzerSync
 import Logging
 import Testing
+
 @testable import HyzerWeb
 
 @Suite struct AccountTests {
@@ -15,7 +16,8 @@ import Testing
     /// form token the sign-in handed out with it (the one before is no longer valid).
     static func signIn(_ client: Client, _ user: TestUser, password: String? = nil) async throws -> (cookie: String, response: TestResponse) {
         let anonymous = client.as(.anonymous)
-        let response = try await anonymous.postForm("/signin", [("handle", user.handle), ("password", password ?? user.password), ("next", "/admin")])
+        let response = try await anonymous.postForm(
+            "/signin", [("handle", user.handle), ("password", password ?? user.password), ("next", "/admin")])
         func cookie(_ name: String) -> String? {
             response.headers[values: .setCookie].first { $0.hasPrefix(name + "=") }?.split(separator: ";").first.map(String.init)
         }
@@ -96,7 +98,8 @@ import Testing
 
     @Test func aCoachCanNeitherMakeNorClaimAnAdmin() async throws {
         try await withApp { client in
-            let coach = client.as(.coach), admin = client.as(.admin)
+            let coach = client.as(.coach)
+            let admin = client.as(.admin)
             let refused = try await coach.postForm("/players", [("displayName", "Mallory"), ("handle", "mallory"), ("role", "admin")])
             #expect(refused.status == .unprocessableContent)
             let form = try await coach.get("/players/new").text
@@ -109,8 +112,9 @@ import Testing
             let adminPage = try await admin.get("/invites").text
             let malloryID = try #require(adminPage.firstMatch(of: /value="([0-9a-f-]{36})">Mallory/).map { String($0.1) })
             #expect(try await coach.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]).status == .unprocessableContent)
-            #expect(try await admin.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]).status == .unprocessableContent,
-                    "not even an admin's athlete invite covers an admin profile")
+            #expect(
+                try await admin.postForm("/invites", [("role", "athlete"), ("playerID", malloryID)]).status == .unprocessableContent,
+                "not even an admin's athlete invite covers an admin profile")
             // A profile promoted after its invite was issued can no longer be claimed with it.
             #expect(try await coach.postForm("/players", [("displayName", "Pat"), ("handle", "pat")]).status == .seeOther)
             let patID = try #require(try await coach.get("/invites").text.firstMatch(of: /value="([0-9a-f-]{36})">Pat/).map { String($0.1) })
@@ -128,17 +132,21 @@ import Testing
             #expect(try await browser.get("/join").status == .forbidden, "invite only by default")
             // A coach's invite for a new player: a refused form keeps the link usable.
             let invite = try Self.inviteToken(try await client.postForm("/invites", [("role", "coach")]))
-            let weak = try await browser.postForm("/join", [("invite", invite), ("displayName", "Cleo"), ("handle", "cleo.new"), ("password", "short")])
+            let weak = try await browser.postForm(
+                "/join", [("invite", invite), ("displayName", "Cleo"), ("handle", "cleo.new"), ("password", "short")])
             #expect(weak.status == .unprocessableContent)
             #expect(weak.text.contains("at least 10 characters"))
-            let joined = try await browser.postForm("/join", [("invite", invite), ("displayName", "Cleo"), ("handle", "cleo.new"), ("password", "cleo password 1")])
+            let joined = try await browser.postForm(
+                "/join", [("invite", invite), ("displayName", "Cleo"), ("handle", "cleo.new"), ("password", "cleo password 1")])
             #expect(joined.status == .seeOther)
             let cleo = try await Self.signIn(client, TestUser(handle: "cleo.new", password: "cleo password 1", playerID: UUID(), token: "")).cookie
             #expect(try await browser.get("/courses/new", headers: [.cookie: cleo]).status == .ok, "a coach, as invited")
 
-            let saved = try await client.as(.admin).postForm("/admin/settings", [
-                ("clubName", "Pine Loop DGC"), ("tvPageSeconds", "10"), ("publicLeaderboards", "1"), ("openSignUp", "1"),
-            ])
+            let saved = try await client.as(.admin).postForm(
+                "/admin/settings",
+                [
+                    ("clubName", "Pine Loop DGC"), ("tvPageSeconds", "10"), ("publicLeaderboards", "1"), ("openSignUp", "1"),
+                ])
             #expect(saved.status == .seeOther)
             #expect(try await browser.get("/join").status == .ok)
             let open = try await browser.postForm("/join", [("displayName", "Dee"), ("handle", "dee"), ("password", "dee password 1")])
@@ -150,7 +158,8 @@ import Testing
 
     @Test func theSettingsFormExplainsWhatIsWrongAndChangesNothing() async throws {
         try await withApp { client in
-            let refused = try await client.as(.admin).postForm("/admin/settings", [("clubName", ""), ("tvPageSeconds", "9000"), ("publicLeaderboards", "1")])
+            let refused = try await client.as(.admin).postForm(
+                "/admin/settings", [("clubName", ""), ("tvPageSeconds", "9000"), ("publicLeaderboards", "1")])
             #expect(refused.status == .unprocessableContent)
             #expect(refused.text.contains("Club name is required") && refused.text.contains("from 3 to 600"))
             #expect(try await client.get("/tv").text.contains(#"data-page-seconds="10""#))
@@ -178,7 +187,8 @@ import Testing
             let client = Client(raw: raw, users: users)
             let cookie = try await Self.signIn(client, users.coach).cookie
             // What `hyzer admin reset-password` does, on the same data folder.
-            _ = try await Accounts(stores: try await Stores(directory: directory), cost: 4).resetPassword(handle: users.coach.handle, password: "a brand new password")
+            _ = try await Accounts(stores: try await Stores(directory: directory), cost: 4).resetPassword(
+                handle: users.coach.handle, password: "a brand new password")
             let old = try await client.as(.anonymous).get("/rounds/new", headers: [.cookie: cookie])
             #expect(old.status == .seeOther, "the old session ended")
             #expect(try await Self.signIn(client, users.coach).response.status == .unauthorized)
@@ -263,16 +273,19 @@ import Testing
             let body = ByteBuffer(string: #"{"playerID":"\#(player)","hole":12,"strokes":3}"#)
             // What a cross-site <form enctype="text/plain"> would send, with the victim's cookie.
             let (cookie, _) = try await Self.signIn(client, client.users.coach)
-            let plain = try await client.as(.anonymous).execute(uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
-                                                                headers: [.contentType: "text/plain", .cookie: cookie], body: body)
+            let plain = try await client.as(.anonymous).execute(
+                uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
+                headers: [.contentType: "text/plain", .cookie: cookie], body: body)
             #expect(plain.status == .unsupportedMediaType)
             #expect(plain.headers[.contentType] == "application/problem+json")
-            let foreign = try await client.as(.anonymous).execute(uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
-                                                                  headers: [.contentType: "application/json", .cookie: cookie, .origin: "https://evil.example"], body: body)
+            let foreign = try await client.as(.anonymous).execute(
+                uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
+                headers: [.contentType: "application/json", .cookie: cookie, .origin: "https://evil.example"], body: body)
             #expect(foreign.status == .forbidden)
-            
-            let viaCookie = try await client.as(.anonymous).execute(uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
-                                                                    headers: [.contentType: "application/json", .cookie: cookie], body: body)
+
+            let viaCookie = try await client.as(.anonymous).execute(
+                uri: "/api/v1/rounds/\(roundID)/scores", method: .post,
+                headers: [.contentType: "application/json", .cookie: cookie], body: body)
             #expect(viaCookie.status == .created)
             let event = try viaCookie.json()["event"] as? [String: Any]
             #expect(event?["reportedBy"] as? String == client.users.coach.playerID.uuidString.lowercased())
@@ -305,7 +318,8 @@ import Testing
             let page = try await client.get("/rounds/new").text
             let evilID = try #require(page.firstMatch(of: /value="([0-9a-f-]{36})"> &lt;script/)?.1)
             let courseID = try #require(page.firstMatch(of: /option value="([0-9a-f-]{36})"/)?.1)
-            let round = try await client.postForm("/rounds", [("courseID", String(courseID)), ("playerIDs[]", String(evilID)), ("startNow", "1"), ("name", evil)])
+            let round = try await client.postForm(
+                "/rounds", [("courseID", String(courseID)), ("playerIDs[]", String(evilID)), ("startNow", "1"), ("name", evil)])
             let roundPath = try #require(round.headers[.location])
             let roundID = String(roundPath.split(separator: "/").last ?? "")
             let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
@@ -330,10 +344,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (web, _, token) = try await assemble(testConfiguration(directory, seedDemo: false), logger: Logger(label: "test"))
         let link = try #require(token, "a first start with no admin makes a setup link")
-        let expired = try await web.stores.operational.createLink(OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: -1)), grantedBy: nil)
+        let expired = try await web.stores.operational.createLink(
+            OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: -1)), grantedBy: nil)
         let app = try await buildApplication(testConfiguration(directory, seedDemo: false))
-        let users = TestUsers(directory: directory, admin: .init(handle: "", password: "", playerID: UUID(), token: ""), coach: .init(handle: "", password: "", playerID: UUID(), token: ""),
-                              athlete: .init(handle: "", password: "", playerID: UUID(), token: ""))
+        let users = TestUsers(
+            directory: directory, admin: .init(handle: "", password: "", playerID: UUID(), token: ""),
+            coach: .init(handle: "", password: "", playerID: UUID(), token: ""),
+            athlete: .init(handle: "", password: "", playerID: UUID(), token: ""))
         try await app.test(.router) { raw in
             let browser = Client(raw: raw, users: users).as(.anonymous)
             #expect(try await browser.get("/setup").status == .forbidden)

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HyzerCore
-@testable import HyzerStore
 import Testing
+
+@testable import HyzerStore
 @testable import HyzerWeb
 
 /// The findings of an attacker's pass that live in the app's answers: each test fails with
@@ -25,7 +26,9 @@ import Testing
             }
             let player = try created.json()
             let course = try await client.postJSON("/api/v1/courses", #"{"name":"C","holes":[{"number":1,"par":3}]}"#).json()
-            let round = try await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[{\"playerID\":\"\(player["id"] ?? "")\"}]}").json()
+            let round = try await client.postJSON(
+                "/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[{\"playerID\":\"\(player["id"] ?? "")\"}]}"
+            ).json()
             let export = try await client.get("/rounds/\(round["id"] ?? "")/results.csv").text
             // As stored (trimmed like every name), and then neutralized.
             let stored = try #require(player["displayName"] as? String)
@@ -57,7 +60,9 @@ import Testing
         try await withApp { client in
             let roundID = try await client.demoRoundID()
             let players = try await client.roundDetail(roundID).playerIDs()
-            let body = try JSONSerialization.data(withJSONObject: ["cards": [["name": name, "startingHole": 1, "playerIDs": Array(players.prefix(2))]]])
+            let body = try JSONSerialization.data(withJSONObject: [
+                "cards": [["name": name, "startingHole": 1, "playerIDs": Array(players.prefix(2))]]
+            ])
             let response = try await client.postJSON("/api/v1/rounds/\(roundID)/cards", String(decoding: body, as: UTF8.self))
             let cards = try await client.get("/api/v1/rounds/\(roundID)/cards").json()["cards"] as? [[String: Any]] ?? []
             if name.hasSuffix("\r") {
@@ -78,7 +83,8 @@ import Testing
 /// addresses through `X-Forwarded-For`.
 @Suite struct AttackerFindingsLiveTests {
     static func signIn(_ client: Client, _ handle: String, _ password: String, from address: String) async throws -> TestResponse {
-        try await client.as(.anonymous).postForm("/signin", [("handle", handle), ("password", password)], headers: address.isEmpty ? [:] : [TrustedProxies.forwardedFor: address])
+        try await client.as(.anonymous).postForm(
+            "/signin", [("handle", handle), ("password", password)], headers: address.isEmpty ? [:] : [TrustedProxies.forwardedFor: address])
     }
 
     // MARK: Sign-in
@@ -135,23 +141,29 @@ import Testing
 
     @Test func signUpsFromOneAddressAreLimited() async throws {
         try await withLiveApp(configure: { $0.trustedProxies = ["127.0.0.1"] }) { _, client, _ in
-            try await client.as(.admin).postForm("/admin/settings", [("clubName", "Club"), ("tvPageSeconds", "10"), ("publicLeaderboards", "1"), ("openSignUp", "1")])
-                .expectRedirect()
+            try await client.as(.admin).postForm(
+                "/admin/settings", [("clubName", "Club"), ("tvPageSeconds", "10"), ("publicLeaderboards", "1"), ("openSignUp", "1")]
+            )
+            .expectRedirect()
             // Forms that are refused cost no hash, and count nothing.
             for index in 0..<25 {
                 let fields = [("displayName", "Joiner \(index)"), ("handle", "joiner\(index)"), ("password", "short")]
-                #expect(try await client.as(.anonymous).postForm("/join", fields, headers: [TrustedProxies.forwardedFor: "203.0.113.50"]).status == .unprocessableContent)
+                #expect(
+                    try await client.as(.anonymous).postForm("/join", fields, headers: [TrustedProxies.forwardedFor: "203.0.113.50"]).status
+                        == .unprocessableContent)
             }
             var statuses: [HTTPResponse.Status] = []
             for index in 0..<21 {
                 let fields = [("displayName", "Joiner \(index)"), ("handle", "joiner\(index)"), ("password", "a long enough password")]
-                statuses.append(try await client.as(.anonymous).postForm("/join", fields, headers: [TrustedProxies.forwardedFor: "203.0.113.50"]).status)
+                statuses.append(
+                    try await client.as(.anonymous).postForm("/join", fields, headers: [TrustedProxies.forwardedFor: "203.0.113.50"]).status)
             }
             #expect(statuses.prefix(20).allSatisfy { $0 == .seeOther }, "\(statuses)")
             #expect(statuses.last == .tooManyRequests)
             // Another address still joins.
-            let other = try await client.as(.anonymous).postForm("/join", [("displayName", "Other"), ("handle", "other.one"), ("password", "a long enough password")],
-                                                                 headers: [TrustedProxies.forwardedFor: "198.51.100.1"])
+            let other = try await client.as(.anonymous).postForm(
+                "/join", [("displayName", "Other"), ("handle", "other.one"), ("password", "a long enough password")],
+                headers: [TrustedProxies.forwardedFor: "198.51.100.1"])
             #expect(other.status == .seeOther)
         }
     }
@@ -160,7 +172,12 @@ import Testing
         let work = PasswordWork(concurrency: 1, queueLimit: 2)
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
-                group.addTask { (try? await work.run { Thread.sleep(forTimeInterval: 0.2); return true }) ?? false }
+                group.addTask {
+                    (try? await work.run {
+                        Thread.sleep(forTimeInterval: 0.2)
+                        return true
+                    }) ?? false
+                }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
@@ -212,7 +229,10 @@ import Testing
     }
 
     @Test func oneClientGetsItsShareOfStreamsAndPagesStillAnswer() async throws {
-        try await withLiveApp(configure: { $0.maxStreamsPerClient = 4; $0.trustedProxies = ["127.0.0.1"] }) { port, client, _ in
+        try await withLiveApp(configure: {
+            $0.maxStreamsPerClient = 4
+            $0.trustedProxies = ["127.0.0.1"]
+        }) { port, client, _ in
             let roundID = try await client.demoRoundID()
             var open: [RawSocket] = []
             defer { open.forEach { $0.close() } }
@@ -243,7 +263,10 @@ import Testing
 
     @Test func streamsNeverTakeTheLastConnections() async throws {
         // 40 connections: streams may hold 24 (a share of 16 is kept for everything else).
-        try await withLiveApp(configure: { $0.maxConnections = 40; $0.maxStreamsPerClient = 0 }) { port, client, _ in
+        try await withLiveApp(configure: {
+            $0.maxConnections = 40
+            $0.maxStreamsPerClient = 0
+        }) { port, client, _ in
             let roundID = try await client.demoRoundID()
             var open: [RawSocket] = []
             defer { open.forEach { $0.close() } }
@@ -278,7 +301,9 @@ import Testing
             let badHost = try RawSocket(port: port, sending: "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n")
             defer { badHost.close() }
             let refused = try await badHost.read(until: "\r\n\r\n", timeout: 10).lowercased()
-            let methods = [try await client.execute(uri: "/healthz", method: .delete), try await client.execute(uri: "/api/v1/rounds", method: .delete)]
+            let methods = [
+                try await client.execute(uri: "/healthz", method: .delete), try await client.execute(uri: "/api/v1/rounds", method: .delete),
+            ]
             for answer in methods {
                 #expect(answer.status == .methodNotAllowed)
                 #expect(answer.headers[.contentSecurityPolicy]?.hasPrefix("default-src 'self'") == true)
@@ -301,19 +326,23 @@ import Testing
         try await withApp { client in
             let roundID = try await client.demoRoundID()
             let (cookie, _) = try await AccountTests.signIn(client, client.users.coach)
-            let session = try #require(cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("hyzer_session=") })
+            let session = try #require(
+                cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("hyzer_session=") })
             let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
             // A token of the attacker's choosing, as a sibling site or a network attacker can plant it.
             let planted = String(repeating: "p", count: 43)
-            let forged = try await client.as(.anonymous).postForm("/rounds/\(roundID)/scores", [("playerID", player), ("hole", "12"), ("strokes", "3")],
-                                                                  headers: [.cookie: "\(CSRF.cookieName)=\(planted); \(session)"])
+            let forged = try await client.as(.anonymous).postForm(
+                "/rounds/\(roundID)/scores", [("playerID", player), ("hole", "12"), ("strokes", "3")],
+                headers: [.cookie: "\(CSRF.cookieName)=\(planted); \(session)"])
             #expect(forged.status == .forbidden)
             // A real token, but handed out before this sign-in (to the attacker, anonymously).
-            let stale = try await client.as(.anonymous).postForm("/rounds/\(roundID)/scores", [("playerID", player), ("hole", "12"), ("strokes", "3")],
-                                                                 headers: [.cookie: "\(CSRF.cookieName)=\(Client.formToken); \(session)"])
+            let stale = try await client.as(.anonymous).postForm(
+                "/rounds/\(roundID)/scores", [("playerID", player), ("hole", "12"), ("strokes", "3")],
+                headers: [.cookie: "\(CSRF.cookieName)=\(Client.formToken); \(session)"])
             #expect(stale.status == .forbidden)
             // The one the sign-in handed out works.
-            let good = try await client.as(.anonymous).postForm("/rounds/\(roundID)/scores", [("playerID", player), ("hole", "12"), ("strokes", "3")], headers: [.cookie: cookie])
+            let good = try await client.as(.anonymous).postForm(
+                "/rounds/\(roundID)/scores", [("playerID", player), ("hole", "12"), ("strokes", "3")], headers: [.cookie: cookie])
             #expect(good.status == .seeOther, "\(good.text)")
         }
     }
@@ -342,7 +371,9 @@ import Testing
         try await withApp(configure: { $0.metricsToken = token }) { client in
             #expect(try await client.as(.anonymous).get("/metrics").status == .unauthorized)
             #expect(try await client.as(.coach).get("/metrics").status == .unauthorized)
-            #expect(try await client.as(.anonymous).get("/metrics", headers: [.authorization: "Bearer wrong-token-of-some-length"]).status == .unauthorized)
+            #expect(
+                try await client.as(.anonymous).get("/metrics", headers: [.authorization: "Bearer wrong-token-of-some-length"]).status
+                    == .unauthorized)
             let scrape = try await client.as(.anonymous).get("/metrics", headers: [.authorization: "Bearer \(token)"])
             #expect(scrape.status == .ok)
             #expect(scrape.text.contains("hyzer_"))

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import HyzerCore
 import Logging
 import Testing
+
 @testable import HyzerWeb
 
 /// Every route, API call and live stream × (anonymous, athlete, coach, admin) → the status
@@ -39,142 +40,244 @@ import Testing
     // Placeholders: {round} the demo round, {event} one of its scores, {player} one of its
     // players (not the athlete), {missing} an id that names nothing, {hole} a hole nobody has
     // scored (different per role, so rows never depend on one another).
-    static let rows: [Row] = [
-        // everyone
-        Row(route: "GET /healthz", method: .get, path: "/healthz", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /manifest.webmanifest", method: .get, path: "/manifest.webmanifest", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /metrics", method: .get, path: "/metrics", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /signin", method: .get, path: "/signin", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "POST /signin", method: .post, path: "/signin", body: .form([("handle", "nobody"), ("password", "wrong password")]), expected: (401, 401, 401, 401)),
-        Row(route: "GET /setup", method: .get, path: "/setup?token=made-up", body: .none, expected: (403, 403, 403, 403)),
-        Row(route: "POST /setup", method: .post, path: "/setup", body: .form([("token", "made-up")]), expected: (403, 403, 403, 403)),
-        Row(route: "GET /join", method: .get, path: "/join", body: .none, expected: (403, 403, 403, 403)),
-        Row(route: "POST /join", method: .post, path: "/join", body: .form([("handle", "x")]), expected: (403, 403, 403, 403)),
-        // viewer: public while the club's leaderboards are public
-        Row(route: "GET /", method: .get, path: "/", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /rounds/{id}", method: .get, path: "/rounds/{round}", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /rounds/{id}/leaderboard", method: .get, path: "/rounds/{round}/leaderboard", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /tv", method: .get, path: "/tv", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /api/v1/rounds", method: .get, path: "/api/v1/rounds", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /api/v1/rounds/{id}", method: .get, path: "/api/v1/rounds/{round}", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /api/v1/rounds/{id}/standings", method: .get, path: "/api/v1/rounds/{round}/standings", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /api/v1/rounds/{id}/scores", method: .get, path: "/api/v1/rounds/{round}/scores", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /api/v1/openapi.json", method: .get, path: "/api/v1/openapi.json", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: nil, method: .get, path: "/rounds/{round}/events", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: nil, method: .get, path: "/tv/events", body: .none, expected: (200, 200, 200, 200)),
-        // member
-        Row(route: "GET /sync", method: .get, path: "/sync", body: .none, expected: (303, 200, 200, 200)),
-        Row(route: "GET /api/v1/sync", method: .get, path: "/api/v1/sync", body: .none, expected: (401, 200, 200, 200)),
-        Row(route: nil, method: .get, path: "/sync/events", body: .none, expected: (401, 200, 200, 200)),
-        Row(route: "POST /signout", method: .post, path: "/signout", body: .form([]), expected: (303, 303, 303, 303)),
-        Row(route: "POST /signout/everywhere", method: .post, path: "/signout/everywhere", body: .form([]), expected: (303, 303, 303, 303)),
-        // scorer: the athlete is not in the demo round, so a score for {player} is not theirs
-        Row(route: "POST /rounds/{id}/scores", method: .post, path: "/rounds/{round}/scores", body: .form([("playerID", "{player}"), ("hole", "{hole}"), ("strokes", "3")]), expected: (303, 403, 303, 303)),
-        Row(route: "GET /rounds/{id}/scores/{eventID}/correct", method: .get, path: "/rounds/{round}/scores/{event}/correct", body: .none, expected: (303, 200, 200, 200)),
-        Row(route: "POST /api/v1/rounds/{id}/scores", method: .post, path: "/api/v1/rounds/{round}/scores", body: .json(#"{"playerID":"{player}","hole":{apihole},"strokes":4}"#), expected: (401, 403, 201, 201)),
-        // coach (an allowed request may still be refused by the data: 404, 409, 422)
-        Row(route: "GET /courses/new", method: .get, path: "/courses/new", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /courses", method: .post, path: "/courses", body: .form([]), expected: (303, 403, 422, 422)),
-        Row(route: "GET /players/new", method: .get, path: "/players/new", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /players", method: .post, path: "/players", body: .form([]), expected: (303, 403, 422, 422)),
-        Row(route: "GET /rounds/new", method: .get, path: "/rounds/new", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /rounds", method: .post, path: "/rounds", body: .form([]), expected: (303, 403, 422, 422)),
-        Row(route: "POST /rounds/{id}/start", method: .post, path: "/rounds/{round}/start", body: .form([]), expected: (303, 403, 409, 409)),
-        Row(route: "POST /rounds/{id}/complete", method: .post, path: "/rounds/{missing}/complete", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "GET /invites", method: .get, path: "/invites", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /invites", method: .post, path: "/invites", body: .form([("role", "athlete")]), expected: (303, 403, 201, 201)),
-        Row(route: "POST /invites/{id}/revoke", method: .post, path: "/invites/{missing}/revoke", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /sync/now", method: .post, path: "/sync/now", body: .form([]), expected: (303, 403, 303, 303)),
-        Row(route: "POST /sync/retry", method: .post, path: "/sync/retry", body: .form([]), expected: (303, 403, 303, 303)),
-        Row(route: "POST /api/v1/sync/now", method: .post, path: "/api/v1/sync/now", body: .json("{}"), expected: (401, 403, 202, 202)),
-        // league play and setup through the API
-        Row(route: "GET /api/v1/courses", method: .get, path: "/api/v1/courses", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "POST /api/v1/courses", method: .post, path: "/api/v1/courses", body: .json("{}"), expected: (401, 403, 422, 422)),
-        Row(route: "GET /api/v1/players", method: .get, path: "/api/v1/players", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "POST /api/v1/players", method: .post, path: "/api/v1/players", body: .json("{}"), expected: (401, 403, 422, 422)),
-        Row(route: "GET /api/v1/events", method: .get, path: "/api/v1/events", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "POST /api/v1/events", method: .post, path: "/api/v1/events", body: .json("{}"), expected: (401, 403, 422, 422)),
-        Row(route: "GET /api/v1/events/{id}", method: .get, path: "/api/v1/events/{missing}", body: .none, expected: (404, 404, 404, 404)),
-        Row(route: "GET /api/v1/events/{id}/standings", method: .get, path: "/api/v1/events/{missing}/standings", body: .none, expected: (404, 404, 404, 404)),
-        Row(route: "POST /api/v1/events/{id}/playoff", method: .post, path: "/api/v1/events/{missing}/playoff", body: .json(#"{"winner":"{player}"}"#), expected: (401, 403, 404, 404)),
-        Row(route: "POST /api/v1/rounds", method: .post, path: "/api/v1/rounds", body: .json("{}"), expected: (401, 403, 422, 422)),
-        Row(route: "POST /api/v1/rounds/{id}/start", method: .post, path: "/api/v1/rounds/{round}/start", body: .json("{}"), expected: (401, 403, 409, 409)),
-        Row(route: "POST /api/v1/rounds/{id}/complete", method: .post, path: "/api/v1/rounds/{missing}/complete", body: .json("{}"), expected: (401, 403, 404, 404)),
-        Row(route: "GET /api/v1/rounds/{id}/cards", method: .get, path: "/api/v1/rounds/{round}/cards", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "POST /api/v1/rounds/{id}/cards", method: .post, path: "/api/v1/rounds/{round}/cards", body: .json("{}"), expected: (401, 403, 422, 422)),
-        Row(route: "GET /api/v1/rounds/{id}/cards/{cardID}", method: .get, path: "/api/v1/rounds/{round}/cards/{missing}", body: .none, expected: (404, 404, 404, 404)),
-        Row(route: "POST /api/v1/rounds/{id}/cards/{cardID}/scores", method: .post, path: "/api/v1/rounds/{round}/cards/{missing}/scores",
-            body: .json(#"{"scores":[{"id":"6f1c1d1e-0000-4000-8000-000000000001","playerID":"6f1c1d1e-0000-4000-8000-000000000002","hole":1,"strokes":3}]}"#), expected: (401, 404, 404, 404)),
-        Row(route: "POST /api/v1/rounds/{id}/cards/{cardID}/holes/{hole}", method: .post, path: "/api/v1/rounds/{round}/cards/{missing}/holes/1", body: .json(#"{"scores":[]}"#), expected: (401, 404, 404, 404)),
-        Row(route: "POST /api/v1/rounds/{id}/signatures", method: .post, path: "/api/v1/rounds/{missing}/signatures", body: .json(#"{"playerID":"{player}"}"#), expected: (401, 404, 404, 404)),
-        Row(route: "GET /rounds/{id}/cards/{cardID}", method: .get, path: "/rounds/{round}/cards/{missing}", body: .none, expected: (404, 404, 404, 404)),
-        Row(route: "POST /rounds/{id}/cards/{cardID}/holes/{hole}", method: .post, path: "/rounds/{round}/cards/{missing}/holes/1", body: .form([]), expected: (303, 404, 404, 404)),
-        Row(route: "POST /rounds/{id}/signatures", method: .post, path: "/rounds/{missing}/signatures", body: .form([("playerID", "{player}")]), expected: (303, 404, 404, 404)),
-        Row(route: "GET /rounds/{id}/results.csv", method: .get, path: "/rounds/{round}/results.csv", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /events/{id}/results.csv", method: .get, path: "/events/{missing}/results.csv", body: .none, expected: (404, 404, 404, 404)),
-        Row(route: "POST /api/v1/players/import", method: .post, path: "/api/v1/players/import", body: .json("{}"), expected: (401, 403, 415, 415)),
-        Row(route: "POST /api/v1/rounds/{id}/results", method: .post, path: "/api/v1/rounds/{round}/results", body: .json("{}"), expected: (401, 403, 415, 415)),
-        Row(route: "GET /events/new", method: .get, path: "/events/new", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /events", method: .post, path: "/events", body: .form([]), expected: (303, 403, 422, 422)),
-        Row(route: "GET /events/{id}", method: .get, path: "/events/{missing}", body: .none, expected: (404, 404, 404, 404)),
-        Row(route: "POST /events/{id}/playoff", method: .post, path: "/events/{missing}/playoff", body: .form([("winner", "{player}")]), expected: (303, 403, 404, 404)),
-        Row(route: "GET /rounds/{id}/cards/edit", method: .get, path: "/rounds/{round}/cards/edit", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /rounds/{id}/cards/edit", method: .post, path: "/rounds/{missing}/cards/edit", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /rounds/{id}/cards/plan", method: .post, path: "/rounds/{missing}/cards/plan", body: .form([]), expected: (303, 403, 404, 404)),
-        // the director's pages
-        Row(route: "GET /courses", method: .get, path: "/courses", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "GET /courses/{id}/edit", method: .get, path: "/courses/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
-        Row(route: "POST /courses/{id}", method: .post, path: "/courses/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /courses/{id}/remove", method: .post, path: "/courses/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "GET /players", method: .get, path: "/players", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "GET /players/{id}/edit", method: .get, path: "/players/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
-        Row(route: "POST /players/{id}", method: .post, path: "/players/{missing}", body: .form([("displayName", "X")]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /players/{id}/remove", method: .post, path: "/players/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "GET /players/import", method: .get, path: "/players/import", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /players/import", method: .post, path: "/players/import", body: .form([("csv", "")]), expected: (303, 403, 422, 422)),
-        Row(route: "GET /events", method: .get, path: "/events", body: .none, expected: (200, 200, 200, 200)),
-        Row(route: "GET /events/{id}/edit", method: .get, path: "/events/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
-        Row(route: "POST /events/{id}", method: .post, path: "/events/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /events/{id}/remove", method: .post, path: "/events/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "GET /rounds/{id}/edit", method: .get, path: "/rounds/{round}/edit", body: .none, expected: (303, 403, 200, 200)),
-        Row(route: "POST /rounds/{id}", method: .post, path: "/rounds/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /rounds/{id}/remove", method: .post, path: "/rounds/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /rounds/{id}/players", method: .post, path: "/rounds/{missing}/players", body: .form([("playerID", "{player}")]), expected: (303, 403, 404, 404)),
-        Row(route: "POST /rounds/{id}/players/{playerID}/withdraw", method: .post, path: "/rounds/{missing}/players/{player}/withdraw", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "GET /rounds/{id}/complete", method: .get, path: "/rounds/{missing}/complete", body: .none, expected: (303, 403, 404, 404)),
-        Row(route: "POST /rounds/{id}/reopen", method: .post, path: "/rounds/{missing}/reopen", body: .form([]), expected: (303, 403, 404, 404)),
-        Row(route: "GET /rounds/{id}/results/import", method: .get, path: "/rounds/{missing}/results/import", body: .none, expected: (303, 403, 404, 404)),
-        Row(route: "POST /rounds/{id}/results/import", method: .post, path: "/rounds/{missing}/results/import", body: .form([("csv", "")]), expected: (303, 403, 404, 404)),
-        // editing and removing through the API
-        Row(route: "PATCH /api/v1/players/{id}", method: .patch, path: "/api/v1/players/{missing}", body: .json(#"{"displayName":"X"}"#), expected: (401, 403, 404, 404)),
-        Row(route: "DELETE /api/v1/players/{id}", method: .delete, path: "/api/v1/players/{missing}", body: .none, expected: (401, 403, 404, 404)),
-        Row(route: "PATCH /api/v1/courses/{id}", method: .patch, path: "/api/v1/courses/{missing}", body: .json(#"{"name":"X"}"#), expected: (401, 403, 404, 404)),
-        Row(route: "DELETE /api/v1/courses/{id}", method: .delete, path: "/api/v1/courses/{missing}", body: .none, expected: (401, 403, 404, 404)),
-        Row(route: "PATCH /api/v1/events/{id}", method: .patch, path: "/api/v1/events/{missing}", body: .json(#"{"name":"X"}"#), expected: (401, 403, 404, 404)),
-        Row(route: "DELETE /api/v1/events/{id}", method: .delete, path: "/api/v1/events/{missing}", body: .none, expected: (401, 403, 404, 404)),
-        Row(route: "PATCH /api/v1/rounds/{id}", method: .patch, path: "/api/v1/rounds/{missing}", body: .json(#"{"name":"X"}"#), expected: (401, 403, 404, 404)),
-        Row(route: "DELETE /api/v1/rounds/{id}", method: .delete, path: "/api/v1/rounds/{missing}", body: .none, expected: (401, 403, 404, 404)),
-        Row(route: "POST /api/v1/rounds/{id}/players", method: .post, path: "/api/v1/rounds/{missing}/players", body: .json(#"{"playerID":"{player}"}"#), expected: (401, 403, 404, 404)),
-        Row(route: "DELETE /api/v1/rounds/{id}/players/{playerID}", method: .delete, path: "/api/v1/rounds/{missing}/players/{player}", body: .none, expected: (401, 403, 404, 404)),
-        Row(route: "POST /api/v1/rounds/{id}/reopen", method: .post, path: "/api/v1/rounds/{missing}/reopen", body: .json("{}"), expected: (401, 403, 404, 404)),
-        // admin
-        Row(route: "GET /admin", method: .get, path: "/admin", body: .none, expected: (303, 403, 403, 200)),
-        Row(route: "POST /admin/users/{id}/role", method: .post, path: "/admin/users/{missing}/role", body: .form([("role", "coach")]), expected: (303, 403, 403, 404)),
-        Row(route: "POST /admin/users/{id}/disable", method: .post, path: "/admin/users/{missing}/disable", body: .form([]), expected: (303, 403, 403, 404)),
-        Row(route: "POST /admin/users/{id}/enable", method: .post, path: "/admin/users/{missing}/enable", body: .form([]), expected: (303, 403, 403, 404)),
-        Row(route: "POST /admin/tokens/{id}/revoke", method: .post, path: "/admin/tokens/{missing}/revoke", body: .form([]), expected: (303, 403, 403, 303)),
-        Row(route: "POST /admin/settings", method: .post, path: "/admin/settings", body: .form([]), expected: (303, 403, 403, 422)),
-        Row(route: "POST /admin/backups", method: .post, path: "/admin/backups", body: .form([]), expected: (303, 403, 403, 303)),
-        Row(route: "POST /admin/backups/upload", method: .post, path: "/admin/backups/upload", body: .form([]), expected: (303, 403, 403, 415)),
-        Row(route: "GET /admin/backups/{name}", method: .get, path: "/admin/backups/hyzer-missing.tar.gz", body: .none, expected: (303, 403, 403, 404)),
-        Row(route: "GET /admin/backups/{name}/restore", method: .get, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .none, expected: (303, 403, 403, 404)),
-        Row(route: "POST /admin/backups/{name}/restore", method: .post, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .form([]), expected: (303, 403, 403, 404)),
-        // Last: it takes the demo round (archived) that rows above use.
-        Row(route: "POST /admin/demo/remove", method: .post, path: "/admin/demo/remove", body: .form([]), expected: (303, 403, 403, 303)),
-    ] + ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"].map {
-        // The API's catch-all: anything else under /api/v1 is a 404 problem for everyone.
-        Row(route: "\($0) /api/v1/**", method: HTTPRequest.Method(rawValue: $0) ?? .get, path: "/api/v1/nothing", body: .none, expected: (404, 404, 404, 404))
-    }
+    static let rows: [Row] =
+        [
+            // everyone
+            Row(route: "GET /healthz", method: .get, path: "/healthz", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /manifest.webmanifest", method: .get, path: "/manifest.webmanifest", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /metrics", method: .get, path: "/metrics", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /signin", method: .get, path: "/signin", body: .none, expected: (200, 200, 200, 200)),
+            Row(
+                route: "POST /signin", method: .post, path: "/signin", body: .form([("handle", "nobody"), ("password", "wrong password")]),
+                expected: (401, 401, 401, 401)),
+            Row(route: "GET /setup", method: .get, path: "/setup?token=made-up", body: .none, expected: (403, 403, 403, 403)),
+            Row(route: "POST /setup", method: .post, path: "/setup", body: .form([("token", "made-up")]), expected: (403, 403, 403, 403)),
+            Row(route: "GET /join", method: .get, path: "/join", body: .none, expected: (403, 403, 403, 403)),
+            Row(route: "POST /join", method: .post, path: "/join", body: .form([("handle", "x")]), expected: (403, 403, 403, 403)),
+            // viewer: public while the club's leaderboards are public
+            Row(route: "GET /", method: .get, path: "/", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /rounds/{id}", method: .get, path: "/rounds/{round}", body: .none, expected: (200, 200, 200, 200)),
+            Row(
+                route: "GET /rounds/{id}/leaderboard", method: .get, path: "/rounds/{round}/leaderboard", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /tv", method: .get, path: "/tv", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /api/v1/rounds", method: .get, path: "/api/v1/rounds", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /api/v1/rounds/{id}", method: .get, path: "/api/v1/rounds/{round}", body: .none, expected: (200, 200, 200, 200)),
+            Row(
+                route: "GET /api/v1/rounds/{id}/standings", method: .get, path: "/api/v1/rounds/{round}/standings", body: .none,
+                expected: (200, 200, 200, 200)),
+            Row(
+                route: "GET /api/v1/rounds/{id}/scores", method: .get, path: "/api/v1/rounds/{round}/scores", body: .none,
+                expected: (200, 200, 200, 200)),
+            Row(route: "GET /api/v1/openapi.json", method: .get, path: "/api/v1/openapi.json", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: nil, method: .get, path: "/rounds/{round}/events", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: nil, method: .get, path: "/tv/events", body: .none, expected: (200, 200, 200, 200)),
+            // member
+            Row(route: "GET /sync", method: .get, path: "/sync", body: .none, expected: (303, 200, 200, 200)),
+            Row(route: "GET /api/v1/sync", method: .get, path: "/api/v1/sync", body: .none, expected: (401, 200, 200, 200)),
+            Row(route: nil, method: .get, path: "/sync/events", body: .none, expected: (401, 200, 200, 200)),
+            Row(route: "POST /signout", method: .post, path: "/signout", body: .form([]), expected: (303, 303, 303, 303)),
+            Row(route: "POST /signout/everywhere", method: .post, path: "/signout/everywhere", body: .form([]), expected: (303, 303, 303, 303)),
+            // scorer: the athlete is not in the demo round, so a score for {player} is not theirs
+            Row(
+                route: "POST /rounds/{id}/scores", method: .post, path: "/rounds/{round}/scores",
+                body: .form([("playerID", "{player}"), ("hole", "{hole}"), ("strokes", "3")]), expected: (303, 403, 303, 303)),
+            Row(
+                route: "GET /rounds/{id}/scores/{eventID}/correct", method: .get, path: "/rounds/{round}/scores/{event}/correct", body: .none,
+                expected: (303, 200, 200, 200)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/scores", method: .post, path: "/api/v1/rounds/{round}/scores",
+                body: .json(#"{"playerID":"{player}","hole":{apihole},"strokes":4}"#), expected: (401, 403, 201, 201)),
+            // coach (an allowed request may still be refused by the data: 404, 409, 422)
+            Row(route: "GET /courses/new", method: .get, path: "/courses/new", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /courses", method: .post, path: "/courses", body: .form([]), expected: (303, 403, 422, 422)),
+            Row(route: "GET /players/new", method: .get, path: "/players/new", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /players", method: .post, path: "/players", body: .form([]), expected: (303, 403, 422, 422)),
+            Row(route: "GET /rounds/new", method: .get, path: "/rounds/new", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /rounds", method: .post, path: "/rounds", body: .form([]), expected: (303, 403, 422, 422)),
+            Row(route: "POST /rounds/{id}/start", method: .post, path: "/rounds/{round}/start", body: .form([]), expected: (303, 403, 409, 409)),
+            Row(
+                route: "POST /rounds/{id}/complete", method: .post, path: "/rounds/{missing}/complete", body: .form([]),
+                expected: (303, 403, 404, 404)),
+            Row(route: "GET /invites", method: .get, path: "/invites", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /invites", method: .post, path: "/invites", body: .form([("role", "athlete")]), expected: (303, 403, 201, 201)),
+            Row(
+                route: "POST /invites/{id}/revoke", method: .post, path: "/invites/{missing}/revoke", body: .form([]), expected: (303, 403, 404, 404)),
+            Row(route: "POST /sync/now", method: .post, path: "/sync/now", body: .form([]), expected: (303, 403, 303, 303)),
+            Row(route: "POST /sync/retry", method: .post, path: "/sync/retry", body: .form([]), expected: (303, 403, 303, 303)),
+            Row(route: "POST /api/v1/sync/now", method: .post, path: "/api/v1/sync/now", body: .json("{}"), expected: (401, 403, 202, 202)),
+            // league play and setup through the API
+            Row(route: "GET /api/v1/courses", method: .get, path: "/api/v1/courses", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "POST /api/v1/courses", method: .post, path: "/api/v1/courses", body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(route: "GET /api/v1/players", method: .get, path: "/api/v1/players", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "POST /api/v1/players", method: .post, path: "/api/v1/players", body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(route: "GET /api/v1/events", method: .get, path: "/api/v1/events", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "POST /api/v1/events", method: .post, path: "/api/v1/events", body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(route: "GET /api/v1/events/{id}", method: .get, path: "/api/v1/events/{missing}", body: .none, expected: (404, 404, 404, 404)),
+            Row(
+                route: "GET /api/v1/events/{id}/standings", method: .get, path: "/api/v1/events/{missing}/standings", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/events/{id}/playoff", method: .post, path: "/api/v1/events/{missing}/playoff",
+                body: .json(#"{"winner":"{player}"}"#), expected: (401, 403, 404, 404)),
+            Row(route: "POST /api/v1/rounds", method: .post, path: "/api/v1/rounds", body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/start", method: .post, path: "/api/v1/rounds/{round}/start", body: .json("{}"),
+                expected: (401, 403, 409, 409)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/complete", method: .post, path: "/api/v1/rounds/{missing}/complete", body: .json("{}"),
+                expected: (401, 403, 404, 404)),
+            Row(
+                route: "GET /api/v1/rounds/{id}/cards", method: .get, path: "/api/v1/rounds/{round}/cards", body: .none,
+                expected: (200, 200, 200, 200)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/cards", method: .post, path: "/api/v1/rounds/{round}/cards", body: .json("{}"),
+                expected: (401, 403, 422, 422)),
+            Row(
+                route: "GET /api/v1/rounds/{id}/cards/{cardID}", method: .get, path: "/api/v1/rounds/{round}/cards/{missing}", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/cards/{cardID}/scores", method: .post, path: "/api/v1/rounds/{round}/cards/{missing}/scores",
+                body: .json(
+                    #"{"scores":[{"id":"6f1c1d1e-0000-4000-8000-000000000001","playerID":"6f1c1d1e-0000-4000-8000-000000000002","hole":1,"strokes":3}]}"#
+                ), expected: (401, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/cards/{cardID}/holes/{hole}", method: .post, path: "/api/v1/rounds/{round}/cards/{missing}/holes/1",
+                body: .json(#"{"scores":[]}"#), expected: (401, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/signatures", method: .post, path: "/api/v1/rounds/{missing}/signatures",
+                body: .json(#"{"playerID":"{player}"}"#), expected: (401, 404, 404, 404)),
+            Row(
+                route: "GET /rounds/{id}/cards/{cardID}", method: .get, path: "/rounds/{round}/cards/{missing}", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /rounds/{id}/cards/{cardID}/holes/{hole}", method: .post, path: "/rounds/{round}/cards/{missing}/holes/1",
+                body: .form([]), expected: (303, 404, 404, 404)),
+            Row(
+                route: "POST /rounds/{id}/signatures", method: .post, path: "/rounds/{missing}/signatures", body: .form([("playerID", "{player}")]),
+                expected: (303, 404, 404, 404)),
+            Row(
+                route: "GET /rounds/{id}/results.csv", method: .get, path: "/rounds/{round}/results.csv", body: .none, expected: (200, 200, 200, 200)),
+            Row(
+                route: "GET /events/{id}/results.csv", method: .get, path: "/events/{missing}/results.csv", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/players/import", method: .post, path: "/api/v1/players/import", body: .json("{}"), expected: (401, 403, 415, 415)
+            ),
+            Row(
+                route: "POST /api/v1/rounds/{id}/results", method: .post, path: "/api/v1/rounds/{round}/results", body: .json("{}"),
+                expected: (401, 403, 415, 415)),
+            Row(route: "GET /events/new", method: .get, path: "/events/new", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /events", method: .post, path: "/events", body: .form([]), expected: (303, 403, 422, 422)),
+            Row(route: "GET /events/{id}", method: .get, path: "/events/{missing}", body: .none, expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /events/{id}/playoff", method: .post, path: "/events/{missing}/playoff", body: .form([("winner", "{player}")]),
+                expected: (303, 403, 404, 404)),
+            Row(route: "GET /rounds/{id}/cards/edit", method: .get, path: "/rounds/{round}/cards/edit", body: .none, expected: (303, 403, 200, 200)),
+            Row(
+                route: "POST /rounds/{id}/cards/edit", method: .post, path: "/rounds/{missing}/cards/edit", body: .form([]),
+                expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /rounds/{id}/cards/plan", method: .post, path: "/rounds/{missing}/cards/plan", body: .form([]),
+                expected: (303, 403, 404, 404)),
+            // the director's pages
+            Row(route: "GET /courses", method: .get, path: "/courses", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "GET /courses/{id}/edit", method: .get, path: "/courses/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
+            Row(route: "POST /courses/{id}", method: .post, path: "/courses/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /courses/{id}/remove", method: .post, path: "/courses/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+            Row(route: "GET /players", method: .get, path: "/players", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "GET /players/{id}/edit", method: .get, path: "/players/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /players/{id}", method: .post, path: "/players/{missing}", body: .form([("displayName", "X")]),
+                expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /players/{id}/remove", method: .post, path: "/players/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+            Row(route: "GET /players/import", method: .get, path: "/players/import", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /players/import", method: .post, path: "/players/import", body: .form([("csv", "")]), expected: (303, 403, 422, 422)),
+            Row(route: "GET /events", method: .get, path: "/events", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /events/{id}/edit", method: .get, path: "/events/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
+            Row(route: "POST /events/{id}", method: .post, path: "/events/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
+            Row(route: "POST /events/{id}/remove", method: .post, path: "/events/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+            Row(route: "GET /rounds/{id}/edit", method: .get, path: "/rounds/{round}/edit", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /rounds/{id}", method: .post, path: "/rounds/{missing}", body: .form([("name", "X")]), expected: (303, 403, 404, 404)),
+            Row(route: "POST /rounds/{id}/remove", method: .post, path: "/rounds/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /rounds/{id}/players", method: .post, path: "/rounds/{missing}/players", body: .form([("playerID", "{player}")]),
+                expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /rounds/{id}/players/{playerID}/withdraw", method: .post, path: "/rounds/{missing}/players/{player}/withdraw",
+                body: .form([]), expected: (303, 403, 404, 404)),
+            Row(route: "GET /rounds/{id}/complete", method: .get, path: "/rounds/{missing}/complete", body: .none, expected: (303, 403, 404, 404)),
+            Row(route: "POST /rounds/{id}/reopen", method: .post, path: "/rounds/{missing}/reopen", body: .form([]), expected: (303, 403, 404, 404)),
+            Row(
+                route: "GET /rounds/{id}/results/import", method: .get, path: "/rounds/{missing}/results/import", body: .none,
+                expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /rounds/{id}/results/import", method: .post, path: "/rounds/{missing}/results/import", body: .form([("csv", "")]),
+                expected: (303, 403, 404, 404)),
+            // editing and removing through the API
+            Row(
+                route: "PATCH /api/v1/players/{id}", method: .patch, path: "/api/v1/players/{missing}", body: .json(#"{"displayName":"X"}"#),
+                expected: (401, 403, 404, 404)),
+            Row(
+                route: "DELETE /api/v1/players/{id}", method: .delete, path: "/api/v1/players/{missing}", body: .none, expected: (401, 403, 404, 404)),
+            Row(
+                route: "PATCH /api/v1/courses/{id}", method: .patch, path: "/api/v1/courses/{missing}", body: .json(#"{"name":"X"}"#),
+                expected: (401, 403, 404, 404)),
+            Row(
+                route: "DELETE /api/v1/courses/{id}", method: .delete, path: "/api/v1/courses/{missing}", body: .none, expected: (401, 403, 404, 404)),
+            Row(
+                route: "PATCH /api/v1/events/{id}", method: .patch, path: "/api/v1/events/{missing}", body: .json(#"{"name":"X"}"#),
+                expected: (401, 403, 404, 404)),
+            Row(route: "DELETE /api/v1/events/{id}", method: .delete, path: "/api/v1/events/{missing}", body: .none, expected: (401, 403, 404, 404)),
+            Row(
+                route: "PATCH /api/v1/rounds/{id}", method: .patch, path: "/api/v1/rounds/{missing}", body: .json(#"{"name":"X"}"#),
+                expected: (401, 403, 404, 404)),
+            Row(route: "DELETE /api/v1/rounds/{id}", method: .delete, path: "/api/v1/rounds/{missing}", body: .none, expected: (401, 403, 404, 404)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/players", method: .post, path: "/api/v1/rounds/{missing}/players",
+                body: .json(#"{"playerID":"{player}"}"#), expected: (401, 403, 404, 404)),
+            Row(
+                route: "DELETE /api/v1/rounds/{id}/players/{playerID}", method: .delete, path: "/api/v1/rounds/{missing}/players/{player}",
+                body: .none, expected: (401, 403, 404, 404)),
+            Row(
+                route: "POST /api/v1/rounds/{id}/reopen", method: .post, path: "/api/v1/rounds/{missing}/reopen", body: .json("{}"),
+                expected: (401, 403, 404, 404)),
+            // admin
+            Row(route: "GET /admin", method: .get, path: "/admin", body: .none, expected: (303, 403, 403, 200)),
+            Row(
+                route: "POST /admin/users/{id}/role", method: .post, path: "/admin/users/{missing}/role", body: .form([("role", "coach")]),
+                expected: (303, 403, 403, 404)),
+            Row(
+                route: "POST /admin/users/{id}/disable", method: .post, path: "/admin/users/{missing}/disable", body: .form([]),
+                expected: (303, 403, 403, 404)),
+            Row(
+                route: "POST /admin/users/{id}/enable", method: .post, path: "/admin/users/{missing}/enable", body: .form([]),
+                expected: (303, 403, 403, 404)),
+            Row(
+                route: "POST /admin/tokens/{id}/revoke", method: .post, path: "/admin/tokens/{missing}/revoke", body: .form([]),
+                expected: (303, 403, 403, 303)),
+            Row(route: "POST /admin/settings", method: .post, path: "/admin/settings", body: .form([]), expected: (303, 403, 403, 422)),
+            Row(route: "POST /admin/backups", method: .post, path: "/admin/backups", body: .form([]), expected: (303, 403, 403, 303)),
+            Row(route: "POST /admin/backups/upload", method: .post, path: "/admin/backups/upload", body: .form([]), expected: (303, 403, 403, 415)),
+            Row(
+                route: "GET /admin/backups/{name}", method: .get, path: "/admin/backups/hyzer-missing.tar.gz", body: .none,
+                expected: (303, 403, 403, 404)),
+            Row(
+                route: "GET /admin/backups/{name}/restore", method: .get, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .none,
+                expected: (303, 403, 403, 404)),
+            Row(
+                route: "POST /admin/backups/{name}/restore", method: .post, path: "/admin/backups/hyzer-missing.tar.gz/restore", body: .form([]),
+                expected: (303, 403, 403, 404)),
+            // Last: it takes the demo round (archived) that rows above use.
+            Row(route: "POST /admin/demo/remove", method: .post, path: "/admin/demo/remove", body: .form([]), expected: (303, 403, 403, 303)),
+        ]
+        + ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"].map {
+            // The API's catch-all: anything else under /api/v1 is a 404 problem for everyone.
+            Row(
+                route: "\($0) /api/v1/**", method: HTTPRequest.Method(rawValue: $0) ?? .get, path: "/api/v1/nothing", body: .none,
+                expected: (404, 404, 404, 404))
+        }
 
     @Test func everyRouteIsInTheTable() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-routes-\(UUID().uuidString)")
@@ -198,8 +301,11 @@ import Testing
                 for who in Who.allCases {
                     let fill = { (text: String) in
                         text.replacingOccurrences(of: "{round}", with: roundID).replacingOccurrences(of: "{event}", with: String(event))
-                            .replacingOccurrences(of: "{player}", with: player).replacingOccurrences(of: "{missing}", with: UUID().uuidString.lowercased())
-                            .replacingOccurrences(of: "{hole}", with: String(holes[who]?.0 ?? 1)).replacingOccurrences(of: "{apihole}", with: String(holes[who]?.1 ?? 1))
+                            .replacingOccurrences(of: "{player}", with: player).replacingOccurrences(
+                                of: "{missing}", with: UUID().uuidString.lowercased()
+                            )
+                            .replacingOccurrences(of: "{hole}", with: String(holes[who]?.0 ?? 1)).replacingOccurrences(
+                                of: "{apihole}", with: String(holes[who]?.1 ?? 1))
                     }
                     let actor = client.as(who)
                     let path = fill(row.path)

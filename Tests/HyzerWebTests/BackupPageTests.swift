@@ -7,6 +7,7 @@ import HyzerCore
 import NIOCore
 import Synchronization
 import Testing
+
 @testable import HyzerStore
 @testable import HyzerWeb
 
@@ -63,7 +64,8 @@ import Testing
 
             // A score after the backup, which the restore takes away.
             let player = try #require(try await client.roundDetail(roundID).playerIDs().last)
-            #expect(try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":18,"strokes":2}"#).status == .created)
+            #expect(
+                try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":18,"strokes":2}"#).status == .created)
             let before = try #require(try await client.standings(roundID)["version"] as? Int)
 
             let uploaded = try await admin.upload(ByteBuffer(data: bytes))
@@ -158,7 +160,8 @@ func waitUntil(_ condition: () async throws -> Bool) async throws {
             let (cookie, _) = try await AccountTests.signIn(client.as(.anonymous), client.users.coach)
             let value = String(try #require(cookie.components(separatedBy: "hyzer_session=").last).prefix { $0 != ";" })
             #expect(value.count > 20)
-            let raw = try Data(contentsOf: client.users.directory.appendingPathComponent("sync.sqlite"))
+            let raw =
+                try Data(contentsOf: client.users.directory.appendingPathComponent("sync.sqlite"))
                 + ((try? Data(contentsOf: client.users.directory.appendingPathComponent("sync.sqlite-wal"))) ?? Data())
             #expect(raw.range(of: Data(value.utf8)) == nil, "the cookie value is stored only as a digest")
             // And the session still works.
@@ -176,8 +179,12 @@ func waitUntil(_ condition: () async throws -> Bool) async throws {
         try await Application(router: buildRouter(web)).test(.router) { raw in
             let browser = Client(raw: raw, users: users).as(.anonymous)
             #expect(try await browser.get("/setup?token=\(link)").status == .forbidden)
-            let made = try await browser.postForm("/setup", [("token", link), ("displayName", "Mallory"), ("handle", "mallory"),
-                                                              ("password", "mallory password 1"), ("confirm", "mallory password 1")])
+            let made = try await browser.postForm(
+                "/setup",
+                [
+                    ("token", link), ("displayName", "Mallory"), ("handle", "mallory"),
+                    ("password", "mallory password 1"), ("confirm", "mallory password 1"),
+                ])
             #expect(made.status == .forbidden)
             #expect(try await web.stores.domain.player(handle: Handle(trusted: "mallory")) == nil)
         }

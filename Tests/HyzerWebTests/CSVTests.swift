@@ -19,7 +19,9 @@ import Testing
     func importingARealRoundReproducesEveryPublishedPosition(_ name: String) async throws {
         let real = try RealRound.load(name)
         try await withApp(seedDemo: false) { client in
-            let players = "Name,Handle\r\n" + real.players.enumerated().map { index, player in "\(Self.quoted(player.name)),p\(index)" }.joined(separator: "\r\n")
+            let players =
+                "Name,Handle\r\n"
+                + real.players.enumerated().map { index, player in "\(Self.quoted(player.name)),p\(index)" }.joined(separator: "\r\n")
             let imported = try LeagueAPITests.object(try await Self.postCSV(client, "/api/v1/players/import", players))
             let ids = try #require(imported["players"] as? [[String: Any]]).compactMap { $0["id"] as? String }
             #expect(ids.count == real.players.count)
@@ -27,19 +29,23 @@ import Testing
             let holes = real.holes.map { "{\"number\":\($0.number),\"par\":\($0.par)}" }.joined(separator: ",")
             let course = try LeagueAPITests.object(await client.postJSON("/api/v1/courses", "{\"name\":\"Layout\",\"holes\":[\(holes)]}"))
             let entries = ids.map { "{\"playerID\":\"\($0)\"}" }.joined(separator: ",")
-            let round = try LeagueAPITests.object(await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[\(entries)]}"))
+            let round = try LeagueAPITests.object(
+                await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[\(entries)]}"))
             let roundID = try #require(round["id"] as? String)
 
             let header = "Name," + real.holes.map { String($0.number) }.joined(separator: ",") + ",Total"
             let lines = real.players.map { player in
-                ([Self.quoted(player.name)] + real.holes.map { real.entry(player, hole: $0.number)?.replacingOccurrences(of: "\"", with: "") ?? "" } + ["ignored"]).joined(separator: ",")
+                ([Self.quoted(player.name)] + real.holes.map { real.entry(player, hole: $0.number)?.replacingOccurrences(of: "\"", with: "") ?? "" }
+                    + ["ignored"]).joined(separator: ",")
             }
-            let results = try LeagueAPITests.object(try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", ([header] + lines).joined(separator: "\n")), .ok)
+            let results = try LeagueAPITests.object(
+                try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", ([header] + lines).joined(separator: "\n")), .ok)
             LeagueAPITests.expectPublished(real, ids: ids, rows: try #require(results["standings"] as? [[String: Any]]))
 
             // Importing the same file again changes nothing.
             let version = results["version"] as? Int
-            _ = try LeagueAPITests.object(try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", ([header] + lines).joined(separator: "\n")), .ok)
+            _ = try LeagueAPITests.object(
+                try await Self.postCSV(client, "/api/v1/rounds/\(roundID)/results", ([header] + lines).joined(separator: "\n")), .ok)
             #expect(try await client.standings(roundID)["version"] as? Int == version)
 
             // The export lists the same positions, in order, with every hole.
@@ -53,7 +59,8 @@ import Testing
             #expect(thru.allSatisfy { Int($0) != nil }, "every row says how many holes were played")
             #expect(rows.count == real.players.count + 1)
             let published = real.players.filter { !$0.dnf }.map(\.published_position).sorted()
-            let exported = rows.dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[0]) }.filter { $0 != "DNF" }.sorted()
+            let exported = rows.dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[0]) }.filter { $0 != "DNF" }
+                .sorted()
             #expect(exported == published)
         }
     }
@@ -92,7 +99,9 @@ import Testing
             // Re-imported without the bad line: the new handle is added, the known one renamed.
             let again = try await Self.postCSV(client, "/api/v1/players/import", "name,handle\nNew One,new.one\nRenamed,\(handles[0])\n")
             #expect(again.status == .created)
-            let names = (try #require(try await client.get("/api/v1/players").json()["players"] as? [[String: Any]])).compactMap { $0["displayName"] as? String }
+            let names = (try #require(try await client.get("/api/v1/players").json()["players"] as? [[String: Any]])).compactMap {
+                $0["displayName"] as? String
+            }
             #expect(names.contains("New One") && names.contains("Renamed"))
             let unchanged = try await Self.postCSV(client, "/api/v1/players/import", "name,handle\nRenamed,\(handles[0])\n")
             #expect(unchanged.status == .ok, "nothing new: 200")
@@ -103,9 +112,12 @@ import Testing
 
     @Test func anExportedNameThatLooksLikeAFormulaStaysText() async throws {
         try await withApp(seedDemo: false) { client in
-            let player = try LeagueAPITests.object(await client.postJSON("/api/v1/players", #"{"displayName":"=HYPERLINK(\"x\")","handle":"formula"}"#))
+            let player = try LeagueAPITests.object(
+                await client.postJSON("/api/v1/players", #"{"displayName":"=HYPERLINK(\"x\")","handle":"formula"}"#))
             let course = try LeagueAPITests.object(await client.postJSON("/api/v1/courses", #"{"name":"C","holes":[{"number":1,"par":3}]}"#))
-            let round = try LeagueAPITests.object(await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[{\"playerID\":\"\(player["id"] ?? "")\"}]}"))
+            let round = try LeagueAPITests.object(
+                await client.postJSON(
+                    "/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"players\":[{\"playerID\":\"\(player["id"] ?? "")\"}]}"))
             let export = try await client.get("/rounds/\(round["id"] ?? "")/results.csv").text
             #expect(export.contains("'=HYPERLINK"))
         }

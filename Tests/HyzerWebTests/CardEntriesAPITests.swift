@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+
 @testable import HyzerWeb
 
 /// The phone's outbox as the server sees it: the card a phone keeps, batches sent again,
@@ -11,11 +12,21 @@ import Testing
     /// A 3-hole round of the athlete and one other player, one card for both starting on hole 2.
     static func card(_ client: Client) async throws -> (round: String, card: String, other: String) {
         let object = LeagueAPITests.object
-        let course = try object(await client.postJSON("/api/v1/courses", #"{"name":"Short","holes":[{"number":1,"par":3},{"number":2,"par":4},{"number":3,"par":3}]}"#), .created)
-        let other = try #require(try object(await client.postJSON("/api/v1/players", #"{"displayName":"Olga","handle":"olga"}"#), .created)["id"] as? String)
+        let course = try object(
+            await client.postJSON("/api/v1/courses", #"{"name":"Short","holes":[{"number":1,"par":3},{"number":2,"par":4},{"number":3,"par":3}]}"#),
+            .created)
+        let other = try #require(
+            try object(await client.postJSON("/api/v1/players", #"{"displayName":"Olga","handle":"olga"}"#), .created)["id"] as? String)
         let athlete = client.users.athlete.playerID.uuidString.lowercased()
-        let round = try #require(try object(await client.postJSON("/api/v1/rounds", #"{"courseID":"\#(course["id"] ?? "")","name":"Night","start":true,"players":[{"playerID":"\#(athlete)"},{"playerID":"\#(other)"}]}"#), .created)["id"] as? String)
-        let cards = try object(await client.postJSON("/api/v1/rounds/\(round)/cards", #"{"cards":[{"name":"Card 1","startingHole":2,"playerIDs":["\#(athlete)","\#(other)"]}]}"#), .ok)
+        let round = try #require(
+            try object(
+                await client.postJSON(
+                    "/api/v1/rounds",
+                    #"{"courseID":"\#(course["id"] ?? "")","name":"Night","start":true,"players":[{"playerID":"\#(athlete)"},{"playerID":"\#(other)"}]}"#
+                ), .created)["id"] as? String)
+        let cards = try object(
+            await client.postJSON(
+                "/api/v1/rounds/\(round)/cards", #"{"cards":[{"name":"Card 1","startingHole":2,"playerIDs":["\#(athlete)","\#(other)"]}]}"#), .ok)
         let card = try #require((cards["cards"] as? [[String: Any]])?.first?["id"] as? String)
         return (round, card, other)
     }
@@ -64,13 +75,18 @@ import Testing
             let sent = try await anonymous.postJSON(path, body, headers: [.cookie: cookie])
             #expect(sent.status == .ok, "\(sent.text)")
             // Another site's page cannot: its origin is refused, and a form post is the wrong type.
-            let forged = try await anonymous.postJSON(path, Self.batch(author: me, [(UUID(), me.uuidString.lowercased(), 3, 4)]), headers: [.cookie: cookie, .origin: "https://evil.example"])
+            let forged = try await anonymous.postJSON(
+                path, Self.batch(author: me, [(UUID(), me.uuidString.lowercased(), 3, 4)]),
+                headers: [.cookie: cookie, .origin: "https://evil.example"])
             #expect(forged.status == .forbidden)
-            let form = try await anonymous.execute(uri: path, method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"], body: .init(string: "scores=1"))
+            let form = try await anonymous.execute(
+                uri: path, method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                body: .init(string: "scores=1"))
             #expect(form.status == .unsupportedMediaType)
             // Entries typed by the athlete, sent while the coach is signed in on that phone.
             let coachCookie = try await AccountTests.signIn(client, client.users.coach).cookie
-            let impostor = try await anonymous.postJSON(path, Self.batch(author: me, [(UUID(), me.uuidString.lowercased(), 1, 2)]), headers: [.cookie: coachCookie])
+            let impostor = try await anonymous.postJSON(
+                path, Self.batch(author: me, [(UUID(), me.uuidString.lowercased(), 1, 2)]), headers: [.cookie: coachCookie])
             #expect(impostor.status == .conflict)
             #expect(try impostor.json()["type"] as? String == "/problems/not-the-author")
             // Signed out: 401, so the phone keeps them and asks to sign in.

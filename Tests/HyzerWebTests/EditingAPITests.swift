@@ -22,7 +22,9 @@ import Testing
             let usual = try await coach.postJSON("/api/v1/players/\(player)", #"{"division":"FPO"}"#, method: .patch)
             #expect(try usual.json()["division"] as? String == "FPO")
             #expect(try await coach.postJSON("/api/v1/players/\(player)", #"{"division":"F/P"}"#, method: .patch).status == .unprocessableContent)
-            #expect(try await coach.postJSON("/api/v1/players/\(player)", #"{"division":""}"#, method: .patch).json()["division"] == nil, "\"\" clears it")
+            #expect(
+                try await coach.postJSON("/api/v1/players/\(player)", #"{"division":""}"#, method: .patch).json()["division"] == nil, "\"\" clears it"
+            )
 
             let holes = (1...18).map { #"{"number":\#($0),"par":\#($0 == 1 ? 4 : 3)}"# }.joined(separator: ",")
             let course = try await coach.postJSON("/api/v1/courses/\(courseID)", #"{"holes":[\#(holes)]}"#, method: .patch)

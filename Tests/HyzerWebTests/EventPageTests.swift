@@ -18,11 +18,16 @@ import Testing
             let eventPath = try #require(created.headers[.location])
             let eventID = String(eventPath.dropFirst("/events/".count))
 
-            let course = try LeagueAPITests.object(await client.postJSON("/api/v1/courses", #"{"name":"Two","holes":[{"number":1,"par":3},{"number":2,"par":3}]}"#))
+            let course = try LeagueAPITests.object(
+                await client.postJSON("/api/v1/courses", #"{"name":"Two","holes":[{"number":1,"par":3},{"number":2,"par":3}]}"#))
             let courseID = try #require(course["id"] as? String)
             var ids: [String] = []
             for handle in ["ann", "ben", "cleo"] {
-                ids.append(try #require(try LeagueAPITests.object(await client.postJSON("/api/v1/players", "{\"displayName\":\"\(handle.capitalized)\",\"handle\":\"\(handle)\"}"))["id"] as? String))
+                ids.append(
+                    try #require(
+                        try LeagueAPITests.object(
+                            await client.postJSON("/api/v1/players", "{\"displayName\":\"\(handle.capitalized)\",\"handle\":\"\(handle)\"}"))["id"]
+                            as? String))
             }
             // The new-round page opened from the event offers its divisions per player.
             let form = try await client.get("/rounds/new?eventID=\(eventID)").text
@@ -41,7 +46,9 @@ import Testing
             let cards = try #require(try await client.get("/api/v1/rounds/\(roundID)/cards").json()["cards"] as? [[String: Any]])
             #expect(cards.map { ($0["playerIDs"] as? [String])?.count } == [2, 1])
             let page = try await client.get("/rounds/\(roundID)").text
-            #expect(page.contains("/rounds/\(roundID)/cards/\(cards[0]["id"] as? String ?? "")") && page.contains("Part of <a href=\"/events/\(eventID)\">"))
+            #expect(
+                page.contains("/rounds/\(roundID)/cards/\(cards[0]["id"] as? String ?? "")")
+                    && page.contains("Part of <a href=\"/events/\(eventID)\">"))
 
             // By hand: Cleo joins Ann's card, Ben gets his own, starting on hole 2; the card
             // that keeps its number keeps its id (and its page on the phones).
@@ -49,8 +56,11 @@ import Testing
             #expect(editor.contains("name=\"card[\(ids[2])]\""))
             let badStart = try await client.postForm("/rounds/\(roundID)/cards/edit", [("card[\(ids[0])]", "1"), ("start[card-1]", "9")])
             #expect(badStart.status == .unprocessableContent && badStart.text.contains("starts on hole 9"))
-            let edited = try await client.postForm("/rounds/\(roundID)/cards/edit", [
-                ("card[\(ids[0])]", "1"), ("card[\(ids[2])]", "1"), ("card[\(ids[1])]", "2"), ("start[card-1]", "1"), ("start[card-2]", "2")])
+            let edited = try await client.postForm(
+                "/rounds/\(roundID)/cards/edit",
+                [
+                    ("card[\(ids[0])]", "1"), ("card[\(ids[2])]", "1"), ("card[\(ids[1])]", "2"), ("start[card-1]", "1"), ("start[card-2]", "2"),
+                ])
             #expect(edited.status == .seeOther)
             let byHand = try #require(try await client.get("/api/v1/rounds/\(roundID)/cards").json()["cards"] as? [[String: Any]])
             #expect(byHand.map { $0["playerIDs"] as? [String] } == [[ids[0], ids[2]], [ids[1]]])
@@ -60,7 +70,9 @@ import Testing
             // Ann and Ben tie for first in MPO; the round is completed: a playoff to decide.
             for (index, strokes) in [(0, [3, 3]), (1, [2, 4]), (2, [3, 4])] {
                 for (hole, value) in strokes.enumerated() {
-                    _ = try LeagueAPITests.object(await client.postJSON("/api/v1/rounds/\(roundID)/scores", "{\"playerID\":\"\(ids[index])\",\"hole\":\(hole + 1),\"strokes\":\(value)}"))
+                    _ = try LeagueAPITests.object(
+                        await client.postJSON(
+                            "/api/v1/rounds/\(roundID)/scores", "{\"playerID\":\"\(ids[index])\",\"hole\":\(hole + 1),\"strokes\":\(value)}"))
                 }
             }
             let early = try await client.postForm("/events/\(eventID)/playoff", [("division", "MPO"), ("winner", ids[1])])
@@ -69,7 +81,8 @@ import Testing
             let tied = try await client.get(eventPath).text
             #expect(tied.contains("Tied for first") && tied.contains("Record the playoff"))
             #expect(tied.contains("Summer &lt;b&gt;Open&lt;/b&gt;"))
-            #expect(try await client.postForm("/events/\(eventID)/playoff", [("division", "MPO"), ("winner", ids[2])]).status == .unprocessableContent)
+            #expect(
+                try await client.postForm("/events/\(eventID)/playoff", [("division", "MPO"), ("winner", ids[2])]).status == .unprocessableContent)
             #expect(try await client.postForm("/events/\(eventID)/playoff", [("division", "MPO"), ("winner", ids[1])]).status == .seeOther)
 
             let standings = try await client.get("/api/v1/events/\(eventID)/standings").json()

@@ -11,7 +11,8 @@ import Testing
 /// an exact moment, a request arriving during shutdown).
 @Suite struct EventStreamHandlerTests {
     func connect(_ hub: StreamHub, path: String = "/tv/events") throws -> EmbeddedChannel {
-        let channel = EmbeddedChannel(handler: EventStreamHandler(hub: hub, access: .open, shares: StreamShares(connectionLimit: 1 << 20, perClient: 0), proxies: .none))
+        let channel = EmbeddedChannel(
+            handler: EventStreamHandler(hub: hub, access: .open, shares: StreamShares(connectionLimit: 1 << 20, perClient: 0), proxies: .none))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
         try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .get, scheme: "http", authority: "hyzer", path: path)))
         try channel.writeInbound(HTTPRequestPart.end(nil))

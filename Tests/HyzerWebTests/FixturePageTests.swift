@@ -27,12 +27,15 @@ import Testing
         let players = expected?["players"] as? Int
         let lastIsDNF = expected?["lastIsDNF"] as? Bool
         let roundName = try #require(expected?["roundName"] as? String)
-        try await withApp(seedDemo: false, prepare: { directory in
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            for name in [Stores.domainFileName, Stores.operationalFileName] {
-                try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        try await withApp(
+            seedDemo: false,
+            prepare: { directory in
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                for name in [Stores.domainFileName, Stores.operationalFileName] {
+                    try FileManager.default.copyItem(at: folder.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+                }
             }
-        }) { client in
+        ) { client in
             #expect(try await client.as(.anonymous).get("/").text.contains(roundName))
             for path in ["/rounds/\(roundID)", "/rounds/\(roundID)/leaderboard", "/tv"] {
                 let page = try await client.as(.anonymous).get(path)
@@ -51,7 +54,8 @@ import Testing
             #expect(rounds.map { $0["id"] as? String } == [roundID])
             // Scoring still works on the migrated data.
             let player = try #require(standings.first?["playerID"] as? String)
-            let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":1,"strokes":2,"supersedes":null}"#)
+            let posted = try await client.postJSON(
+                "/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":1,"strokes":2,"supersedes":null}"#)
             #expect([.created, .conflict].contains(posted.status))
         }
     }

@@ -135,12 +135,14 @@ import Testing
             let strokesBefore = try #require(try await client.standings(roundID).row(playerID)?["strokes"] as? Int)
             let current = try #require(Self.inputValue(in: form.text, name: "strokes").flatMap(Int.init))
 
-            let saved = try await client.postForm("/rounds/\(roundID)/scores", [("playerID", playerID), ("hole", "1"), ("strokes", String(current + 2)), ("supersedes", eventID)])
+            let saved = try await client.postForm(
+                "/rounds/\(roundID)/scores", [("playerID", playerID), ("hole", "1"), ("strokes", String(current + 2)), ("supersedes", eventID)])
             #expect(saved.status == .seeOther)
             #expect(try await client.standings(roundID).row(playerID)?["strokes"] as? Int == strokesBefore + 2)
 
             // The old score was already corrected: a second correction of it is refused on the correction page.
-            let stale = try await client.postForm("/rounds/\(roundID)/scores", [("playerID", playerID), ("hole", "1"), ("strokes", "9"), ("supersedes", eventID)])
+            let stale = try await client.postForm(
+                "/rounds/\(roundID)/scores", [("playerID", playerID), ("hole", "1"), ("strokes", "9"), ("supersedes", eventID)])
             #expect(stale.status == .unprocessableContent)
             #expect(stale.text.contains("That score was already corrected"))
             #expect(stale.text.contains("Correct a score"))
@@ -188,8 +190,9 @@ import Testing
 
     static func capture(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
-              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let range = Range(match.range(at: 1), in: text) else { return nil }
+            let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let range = Range(match.range(at: 1), in: text)
+        else { return nil }
         return String(text[range])
     }
 }

@@ -1,6 +1,7 @@
 import CompressNIO
 import NIOCore
 import Testing
+
 @testable import HyzerWeb
 
 @Suite struct GzipCodingTests {
@@ -9,7 +10,8 @@ import Testing
     /// serve every stream.
     @Test func anySequenceOfPiecesAfterTheHeaderIsOneGzipStream() throws {
         let frames = (0..<12).map { index in
-            "event: standings\nid: \(index)\ndata: " + String(repeating: "<tr><td>player \(index)</td><td>\(50 + index * 7 % 20)</td></tr>", count: 40 + index) + "\n\n"
+            "event: standings\nid: \(index)\ndata: "
+                + String(repeating: "<tr><td>player \(index)</td><td>\(50 + index * 7 % 20)</td></tr>", count: 40 + index) + "\n\n"
         }
         let pieces = try frames.map { try #require(GzipCoding.streamPiece(ByteBuffer(string: $0))) }
         let header = try #require(GzipCoding.streamHeader)

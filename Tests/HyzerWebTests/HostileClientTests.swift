@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import HyzerCore
 import Testing
+
 @testable import HyzerWeb
 
 /// What a hostile client tried against the server, over a real socket where the pipeline
@@ -41,7 +42,10 @@ import Testing
             let roundID = try #require(rounds.firstMatch(of: /"id":"([0-9a-f-]{36})"/).map { String($0.1) })
             let idle = try RawSocket(port: port)
             let stream = try RawSocket(port: port)
-            defer { idle.close(); stream.close() }
+            defer {
+                idle.close()
+                stream.close()
+            }
             try idle.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             try stream.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try await idle.readUntil("200 OK", timeout: 10))
@@ -57,7 +61,10 @@ import Testing
 
     @Test func aBodyTrickledAByteAtATimeIsDropped() async throws {
         try await withLiveApp(configure: { $0.headerTimeout = .milliseconds(400) }) { port, _, _ in
-            let slow = try RawSocket(port: port, receiveBuffer: 4096, sending: "POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\nh")
+            let slow = try RawSocket(
+                port: port, receiveBuffer: 4096,
+                sending:
+                    "POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000\r\n\r\nh")
             defer { slow.close() }
             var closed = false
             for _ in 0..<50 where !closed {
@@ -82,7 +89,8 @@ import Testing
 
     @Test func aRefusedRequestWaitsForTheAnswerBeforeIt() async throws {
         try await withLiveApp { port, _, _ in
-            let socket = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+            let socket = try RawSocket(
+                port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n")
             defer { socket.close() }
             let answers = try await socket.read(until: "add the name to --allowed-hosts", timeout: 10)
             let first = try #require(answers.range(of: "HTTP/1.1 200"), "the first request is answered: \(answers)")
@@ -208,7 +216,8 @@ import Testing
             let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
             let before = try await client.get("/api/v1/rounds/\(roundID)/scores").json()["events"] as? [Any]
             let hole = try await Self.unscoredHole(client, roundID, player)
-            let body = fields.contains("\"hole\"")
+            let body =
+                fields.contains("\"hole\"")
                 ? #"{"playerID": "\#(player)", \#(fields.replacingOccurrences(of: "HOLE", with: String(hole)))}"#
                 : #"{"playerID": "\#(player)", "hole": \#(hole), \#(fields)}"#
             let response = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", body)
@@ -230,7 +239,9 @@ import Testing
             let roundID = try await client.demoRoundID()
             for path in ["/api/v1/rounds/\(roundID)/scores", "/api/v1/courses", "/api/v1/events"] {
                 let response = try await client.postJSON(path, body)
-                #expect(response.status == .badRequest || response.status == .unprocessableContent, "\(path) \(body.debugDescription): \(response.status)")
+                #expect(
+                    response.status == .badRequest || response.status == .unprocessableContent, "\(path) \(body.debugDescription): \(response.status)"
+                )
             }
             #expect(try await client.get("/healthz").status == .ok)
         }
@@ -287,7 +298,8 @@ import Testing
             let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
             let hole = try await Self.unscoredHole(client, roundID, player)
             let before = try await client.get("/api/v1/rounds/\(roundID)/scores").json()["events"] as? [Any]
-            let response = try await client.postForm("/rounds/\(roundID)/scores", [("playerID", player), ("hole", String(hole)), ("strokes", strokes)])
+            let response = try await client.postForm(
+                "/rounds/\(roundID)/scores", [("playerID", player), ("hole", String(hole)), ("strokes", strokes)])
             #expect(response.status == .unprocessableContent, "\(strokes)")
             let after = try await client.get("/api/v1/rounds/\(roundID)/scores").json()["events"] as? [Any]
             #expect(after?.count == before?.count, "nothing written")
@@ -300,9 +312,11 @@ import Testing
         try await withApp { client in
             let before = try await client.get("/api/v1/players").json()["players"] as? [Any]
             let body = "csrf=\(Client.formToken)&displayName=Bad%FF%FEName&handle=badname&role=athlete"
-            let response = try await client.execute(uri: "/players", method: .post, headers: [
-                .contentType: "application/x-www-form-urlencoded", .cookie: "\(CSRF.cookieName)=\(Client.formToken)",
-            ], body: ByteBuffer(string: body))
+            let response = try await client.execute(
+                uri: "/players", method: .post,
+                headers: [
+                    .contentType: "application/x-www-form-urlencoded", .cookie: "\(CSRF.cookieName)=\(Client.formToken)",
+                ], body: ByteBuffer(string: body))
             #expect(response.status == .badRequest, "\(response.text)")
             let after = try await client.get("/api/v1/players").json()["players"] as? [Any]
             #expect(after?.count == before?.count)
@@ -339,11 +353,15 @@ import Testing
             let listedFirst = try #require(listed.first { $0["id"] as? String == firstID })
             #expect(listedFirst["current"] as? Bool == true)
             #expect(listedFirst.keys.contains("supersedes") && listedFirst["supersedes"] is NSNull, "present, and null: the contract lists it")
-            let correction = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID": "\#(player)", "hole": \#(hole), "strokes": 5, "supersedes": "\#(firstID)"}"#)
+            let correction = try await client.postJSON(
+                "/api/v1/rounds/\(roundID)/scores", #"{"playerID": "\#(player)", "hole": \#(hole), "strokes": 5, "supersedes": "\#(firstID)"}"#)
             #expect(correction.status == .created, "\(correction.text)")
             let after = try #require(try await client.get("/api/v1/rounds/\(roundID)/scores").json()["events"] as? [[String: Any]])
             #expect(after.first { $0["id"] as? String == firstID }?["current"] as? Bool == false)
-            #expect(after.filter { $0["current"] as? Bool == true && $0["hole"] as? Int == hole && $0["playerID"] as? String == player }.map { $0["strokes"] as? Int } == [5])
+            #expect(
+                after.filter { $0["current"] as? Bool == true && $0["hole"] as? Int == hole && $0["playerID"] as? String == player }.map {
+                    $0["strokes"] as? Int
+                } == [5])
         }
     }
 

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+
 @testable import HyzerWeb
 
 /// "Could not read who you are" is not "nobody": with the players table of the real

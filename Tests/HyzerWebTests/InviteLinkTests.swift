@@ -25,7 +25,8 @@ import Testing
             #expect(try await client.as(.athlete).postForm("/invites/\(id)/revoke", []).status == .forbidden)
             // A coach cannot make an admin's invite, nor revoke one.
             #expect(try await client.as(.admin).postForm("/invites", [("role", "admin")]).status == .created)
-            let adminInvite = try #require(try await client.as(.admin).get("/invites").text.firstMatch(of: /\/invites\/([0-9a-f-]{36})\/revoke/).map { String($0.1) })
+            let adminInvite = try #require(
+                try await client.as(.admin).get("/invites").text.firstMatch(of: /\/invites\/([0-9a-f-]{36})\/revoke/).map { String($0.1) })
             #expect(try await coach.postForm("/invites/\(adminInvite)/revoke", []).status == .notFound)
             #expect(try await client.as(.admin).postForm("/invites/\(adminInvite)/revoke", []).status == .seeOther)
         }
@@ -39,13 +40,18 @@ import Testing
             #expect(!PublicAddress.isLoopback("https://scores.ourclub.org"))
             #expect(PublicAddress.parse("https://scores.ourclub.org/") == "https://scores.ourclub.org")
             #expect(PublicAddress.parse("ftp://x") == nil && PublicAddress.parse("http://x/path") == nil && PublicAddress.parse("scores.org") == nil)
-            #expect(PublicAddress.parse("http://x:99999") == nil && PublicAddress.parse("http://x:0") == nil && PublicAddress.parse("http://x:8080") == "http://x:8080")
+            #expect(
+                PublicAddress.parse("http://x:99999") == nil && PublicAddress.parse("http://x:0") == nil
+                    && PublicAddress.parse("http://x:8080") == "http://x:8080")
         }
     }
 
     @Test func theClubNameHeadsEveryPageAndTheTV() async throws {
         try await withApp { client in
-            #expect(try await client.as(.admin).postForm("/admin/settings", [("clubName", "Maple Disc Club"), ("tvPageSeconds", "10"), ("publicLeaderboards", "on")]).status == .seeOther)
+            #expect(
+                try await client.as(.admin).postForm(
+                    "/admin/settings", [("clubName", "Maple Disc Club"), ("tvPageSeconds", "10"), ("publicLeaderboards", "on")]
+                ).status == .seeOther)
             for path in ["/", "/events", "/tv", "/signin"] {
                 let page = try await client.as(.anonymous).get(path).text
                 #expect(page.contains("Maple Disc Club"), "\(path)")

@@ -48,7 +48,9 @@ import Testing
 
     /// Creates the course and players, a round in `eventID` with every player in `division`,
     /// plans its cards, and scores it card by card, hole by hole in each card's order.
-    static func play(_ real: RealRound, name: String, division: String?, eventID: String?, client: Client) async throws -> (roundID: String, ids: [String]) {
+    static func play(_ real: RealRound, name: String, division: String?, eventID: String?, client: Client) async throws -> (
+        roundID: String, ids: [String]
+    ) {
         let holes = real.holes.map { "{\"number\":\($0.number),\"par\":\($0.par)}" }.joined(separator: ",")
         let course = try object(await client.postJSON("/api/v1/courses", "{\"name\":\"\(name) layout\",\"holes\":[\(holes)]}"))
         var ids: [String] = []
@@ -58,7 +60,8 @@ import Testing
         }
         let entries = ids.map { "{\"playerID\":\"\($0)\"\(division.map { ",\"division\":\"\($0)\"" } ?? "")}" }.joined(separator: ",")
         let event = eventID.map { ",\"eventID\":\"\($0)\"" } ?? ""
-        let round = try object(await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"name\":\"\(name)\"\(event),\"players\":[\(entries)]}"))
+        let round = try object(
+            await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"name\":\"\(name)\"\(event),\"players\":[\(entries)]}"))
         let roundID = try #require(round["id"] as? String)
         let cards = try object(await client.postJSON("/api/v1/rounds/\(roundID)/cards", "{\"auto\":{\"shotgun\":true}}"), .ok)
         let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
@@ -71,7 +74,9 @@ import Testing
                     return "{\"playerID\":\"\(id)\",\"strokes\":\(value)}"
                 }
                 guard !scores.isEmpty else { continue }
-                _ = try object(await client.postJSON("/api/v1/rounds/\(roundID)/cards/\(cardID)/holes/\(hole)", "{\"scores\":[\(scores.joined(separator: ","))]}"), .ok)
+                _ = try object(
+                    await client.postJSON(
+                        "/api/v1/rounds/\(roundID)/cards/\(cardID)/holes/\(hole)", "{\"scores\":[\(scores.joined(separator: ","))]}"), .ok)
             }
         }
         return (roundID, ids)
@@ -139,7 +144,10 @@ import Testing
                 let player = try Self.object(await client.postJSON("/api/v1/players", "{\"displayName\":\"\(handle)\",\"handle\":\"\(handle)\"}"))
                 entries.append("{\"playerID\":\"\(player["id"] ?? "")\",\"division\":\"\(division)\"}")
             }
-            let round = try Self.object(await client.postJSON("/api/v1/rounds", "{\"courseID\":\"\(course["id"] ?? "")\",\"eventID\":\"\(event["id"] ?? "")\",\"players\":[\(entries.joined(separator: ","))]}"))
+            let round = try Self.object(
+                await client.postJSON(
+                    "/api/v1/rounds",
+                    "{\"courseID\":\"\(course["id"] ?? "")\",\"eventID\":\"\(event["id"] ?? "")\",\"players\":[\(entries.joined(separator: ","))]}"))
             let roundID = try #require(round["id"] as? String)
             let all = try await client.get("/rounds/\(roundID)/leaderboard").text
             #expect(all.contains("data-division=\"MPO\"") && all.contains("data-division=\"Am 2\""))

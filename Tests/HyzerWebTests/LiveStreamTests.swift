@@ -41,8 +41,9 @@ import Testing
             try await withTimeout(20) {
                 let roundID = try await client.demoRoundID()
                 let version = try #require(try await client.standings(roundID)["version"] as? Int)
-                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?scorecard=1",
-                                                      headers: [("accept-encoding", "gzip, deflate, br")])
+                let stream = try await SSEStream.open(
+                    http, port: port, path: "/rounds/\(roundID)/events?scorecard=1",
+                    headers: [("accept-encoding", "gzip, deflate, br")])
                 #expect(stream.contentEncoding == "gzip")
                 #expect(try await stream.next().retry == 2000)
                 let first = try await stream.nextEvent()
@@ -90,7 +91,8 @@ import Testing
                 defer { kept.close() }
                 #expect(try await kept.read(until: "\r\n\r\n", timeout: 10).lowercased().contains("connection: keep-alive"))
                 try kept.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-                #expect(try await kept.read(until: "HTTP/1.0 200", timeout: 10).contains("HTTP/1.0 200"), "a kept connection answers the next request")
+                #expect(
+                    try await kept.read(until: "HTTP/1.0 200", timeout: 10).contains("HTTP/1.0 200"), "a kept connection answers the next request")
             }
         }
     }
@@ -133,7 +135,8 @@ import Testing
             let roundID = try await client.demoRoundID()
             let version = try #require(try await client.standings(roundID)["version"] as? Int)
             let first = try await withTimeout(5) {
-                let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events", headers: [("Last-Event-ID", lastSeen.header(version))])
+                let stream = try await SSEStream.open(
+                    http, port: port, path: "/rounds/\(roundID)/events", headers: [("Last-Event-ID", lastSeen.header(version))])
                 #expect(stream.status == 200)
                 return try await stream.nextEvent()
             }
@@ -233,7 +236,9 @@ import Testing
                 let detail = try await client.roundDetail(roundID)
                 let players = detail.playerIDs()
                 // A client that asks for the biggest frames and then never reads.
-                let stalled = try RawSocket(port: port, receiveBuffer: 2048, sending: "GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                let stalled = try RawSocket(
+                    port: port, receiveBuffer: 2048,
+                    sending: "GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
                 let healthy = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?scorecard=1")
                 _ = try await healthy.nextEvent()
                 _ = try await healthy.nextEvent()
@@ -270,7 +275,8 @@ import Testing
             try await withTimeout(60) {
                 let roundID = try await client.demoRoundID()
                 let players = try await client.roundDetail(roundID).playerIDs()
-                let stalled = try RawSocket(port: port, receiveBuffer: 2048, sending: "GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let stalled = try RawSocket(
+                    port: port, receiveBuffer: 2048, sending: "GET /rounds/\(roundID)/events?scorecard=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 while try await Self.subscribers(client) < 1 { try await Task.sleep(for: .milliseconds(20)) }
                 // Changes until its socket is full, then two heartbeats find it still full.
                 for hole in 9...18 {
@@ -278,7 +284,8 @@ import Testing
                         _ = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":\#(hole),"strokes":3}"#)
                     }
                 }
-                #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 }, "the server let go of a client that could not keep up")
+                #expect(
+                    try await Self.eventually(10) { try await Self.subscribers(client) == 0 }, "the server let go of a client that could not keep up")
                 #expect(try await stalled.readToEnd(timeout: 10), "its connection was closed")
                 stalled.close()
             }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import HyzerWeb
 
 /// `/metrics` as an operator's Prometheus reads it.
@@ -9,11 +10,13 @@ import Testing
     @Test func requestsAreCountedByRouteAndStatusWithDurations() async throws {
         try await withApp { client in
             let roundID = try await client.demoRoundID()
-            let before = try await Self.value(#"hb_requests{http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="200"}"#, client)
+            let before = try await Self.value(
+                #"hb_requests{http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="200"}"#, client)
             for _ in 0..<3 { _ = try await client.get("/api/v1/rounds/\(roundID)/standings") }
             _ = try await client.get("/api/v1/rounds/\(UUID().uuidString.lowercased())/standings")
             let text = try await client.get("/metrics").text
-            let after = try await Self.value(#"hb_requests{http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="200"}"#, client)
+            let after = try await Self.value(
+                #"hb_requests{http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="200"}"#, client)
             // At least: the process's counters are shared by the apps of tests running alongside.
             #expect(after - before >= 3, "three answered 200")
             #expect(text.contains(#"http_route="/api/v1/rounds/{id}/standings",http_request_method="GET",http_response_status_code="404""#))
@@ -25,7 +28,10 @@ import Testing
     @Test func theAppsOwnStateIsReadWhenScraped() async throws {
         try await withApp { client in
             let text = try await client.get("/metrics").text
-            for family in ["hyzer_live_subscribers", "hyzer_live_frames_rendered_total", "hyzer_outbox_pending", "hyzer_outbox_failed", "hyzer_backup_last_age_seconds"] {
+            for family in [
+                "hyzer_live_subscribers", "hyzer_live_frames_rendered_total", "hyzer_outbox_pending", "hyzer_outbox_failed",
+                "hyzer_backup_last_age_seconds",
+            ] {
                 #expect(text.contains("# TYPE \(family) "), "\(family)")
             }
             #expect(try await Self.value(#"hyzer_sync_state{state="idle"}"#, client) == 1)
@@ -36,7 +42,9 @@ import Testing
             let roundID = try await client.demoRoundID()
             let player = try #require(try await client.roundDetail(roundID).playerIDs().first)
             let hole = try await HostileClientTests.unscoredHole(client, roundID, player)
-            #expect(try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID": "\#(player)", "hole": \#(hole), "strokes": 3}"#).status == .created)
+            #expect(
+                try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID": "\#(player)", "hole": \#(hole), "strokes": 3}"#).status
+                    == .created)
             #expect(try await Self.value("hyzer_outbox_pending", client) == pending + 1)
         }
     }
@@ -51,7 +59,8 @@ import Testing
                 #expect(answer.status == .methodNotAllowed)
             }
             let active = try await Self.value(#"http_server_active_requests{http_request_method="PROPFIND"}"#, client)
-            let counted = try await Self.value(#"hb_requests{http_route="NotFound",http_request_method="PROPFIND",http_response_status_code="404"}"#, client)
+            let counted = try await Self.value(
+                #"hb_requests{http_route="NotFound",http_request_method="PROPFIND",http_response_status_code="404"}"#, client)
             #expect(active == 0)
             #expect(counted >= 10)
         }
@@ -83,7 +92,8 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try #require(Self.promtool))
             process.arguments = ["check", "metrics"]
-            let input = Pipe(), output = Pipe()
+            let input = Pipe()
+            let output = Pipe()
             process.standardInput = input
             process.standardOutput = output
             process.standardError = output
@@ -93,7 +103,9 @@ import Testing
             let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             let findings = report.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-            let kept = ["hb_request_errors counter metrics should have \"_total\" suffix", "hb_requests counter metrics should have \"_total\" suffix"]
+            let kept = [
+                "hb_request_errors counter metrics should have \"_total\" suffix", "hb_requests counter metrics should have \"_total\" suffix",
+            ]
             #expect(findings.allSatisfy { kept.contains($0) }, "promtool: \(findings)")
             #expect(!report.contains("no help text"))
         }

@@ -1,8 +1,9 @@
 import Foundation
+import HyzerStore
 import Mustache
 import Testing
+
 @testable import HyzerCore
-import HyzerStore
 @testable import HyzerWeb
 
 @Suite struct MustacheLookupTests {

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerCore
 import Testing
+
 @testable import HyzerWeb
 
 /// The contract lists some optional keys as always present: they are written as `null`, never
@@ -11,8 +12,9 @@ import Testing
     }
 
     @Test func aScoreEventWritesItsEmptyOptionalsAsNull() throws {
-        let event = ScoreEvent(id: UUID(), roundID: UUID(), playerID: UUID(), hole: 3, strokes: .count(4), deviceID: UUID(),
-                               recordedAt: HLC(wallMillis: 1_700_000_000_000, counter: 0, deviceID: UUID()))
+        let event = ScoreEvent(
+            id: UUID(), roundID: UUID(), playerID: UUID(), hole: 3, strokes: .count(4), deviceID: UUID(),
+            recordedAt: HLC(wallMillis: 1_700_000_000_000, counter: 0, deviceID: UUID()))
         let plain = try object(ScoreEventItem(event))
         #expect(plain["reportedBy"] is NSNull && plain["supersedes"] is NSNull)
         #expect(plain["current"] == nil, "current is left out where it means nothing")

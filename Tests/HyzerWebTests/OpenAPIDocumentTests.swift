@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+
 @testable import HyzerWeb
 
 /// The OpenAPI document is the API's full contract: it names exactly the API routes the
@@ -12,16 +13,18 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-openapi-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (web, _, _) = try await assemble(testConfiguration(directory), logger: Logger(label: "test"))
-        let routes = Set(try buildRouter(web).routes.compactMap { route -> String? in
-            let path = route.path.description
-            guard path.hasPrefix("/api/v1/"), !path.hasSuffix("**") else { return nil }
-            return "\(route.method.rawValue) \(path)"
-        })
+        let routes = Set(
+            try buildRouter(web).routes.compactMap { route -> String? in
+                let path = route.path.description
+                guard path.hasPrefix("/api/v1/"), !path.hasSuffix("**") else { return nil }
+                return "\(route.method.rawValue) \(path)"
+            })
         let document = try Self.document()
         let paths = try #require(document["paths"] as? [String: [String: Any]])
-        let documented = Set(paths.flatMap { path, operations in
-            operations.keys.filter { ["get", "post", "put", "patch", "delete"].contains($0) }.map { "\($0.uppercased()) \(path)" }
-        })
+        let documented = Set(
+            paths.flatMap { path, operations in
+                operations.keys.filter { ["get", "post", "put", "patch", "delete"].contains($0) }.map { "\($0.uppercased()) \(path)" }
+            })
         #expect(routes.subtracting(documented).isEmpty, "routes missing from openapi.json: \(routes.subtracting(documented).sorted())")
         #expect(documented.subtracting(routes).isEmpty, "openapi.json names routes the server lacks: \(documented.subtracting(routes).sorted())")
         #expect(document["openapi"] as? String == "3.1.0")

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
 @testable import HyzerStore
 @testable import HyzerWeb
 
@@ -96,7 +97,8 @@ import Testing
                 let inflated = try body.decompress(with: .gzip())
                 #expect(String(buffer: inflated) == plain.text)
                 #expect(zipped.headers[.eTag] != plain.headers[.eTag], "each encoding has its own tag")
-                let revalidated = try await anonymous.get("/rounds/\(roundID)", headers: [.acceptEncoding: accept, .ifNoneMatch: zipped.headers[.eTag] ?? ""])
+                let revalidated = try await anonymous.get(
+                    "/rounds/\(roundID)", headers: [.acceptEncoding: accept, .ifNoneMatch: zipped.headers[.eTag] ?? ""])
                 #expect(revalidated.status == .notModified)
             }
             let refused = try await anonymous.get("/rounds/\(roundID)", headers: [.acceptEncoding: "gzip;q=0, br"])

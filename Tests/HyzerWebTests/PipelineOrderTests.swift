@@ -14,19 +14,24 @@ import Testing
 @Suite struct PipelineOrderTests {
     @Test func theStreamPathSitsWhereItWasBuiltFor() throws {
         let shares = StreamShares(connectionLimit: 1 << 20, perClient: 0)
-        let http1 = HTTP1Channel(responder: { _, _, _ in }, configuration: .init(
-            additionalChannelHandlers: [
-                FrontDoorHandler(hosts: AllowedHosts(["127.0.0.1"]), headTimeout: .seconds(10), shares: shares, proxies: .none),
-                EventStreamHandler(hub: StreamHub(), access: .open, shares: shares, proxies: .none),
-            ],
-            idleTimeout: .seconds(60)
-        ))
+        let http1 = HTTP1Channel(
+            responder: { _, _, _ in },
+            configuration: .init(
+                additionalChannelHandlers: [
+                    FrontDoorHandler(hosts: AllowedHosts(["127.0.0.1"]), headTimeout: .seconds(10), shares: shares, proxies: .none),
+                    EventStreamHandler(hub: StreamHub(), access: .open, shares: shares, proxies: .none),
+                ],
+                idleTimeout: .seconds(60)
+            ))
         let channel = EmbeddedChannel()
         _ = try LiveHTTP1Channel(http1: http1, tasks: ConnectionTasks()).setup(channel: channel, logger: Logger(label: "test")).wait()
         let description = channel.pipeline.debugDescription
-        let wanted = ["ByteToMessageHandler<HTTPDecoder<HTTPPart<HTTPRequestHead", "HTTP10Framing", "HTTP1ToHTTPServerCodec", "FrontDoorHandler",
-                      "EventStreamHandler", "HTTPConnectionStateHandler", "NIOAsyncChannelHandler"]
-        let positions = wanted.map { name in description.range(of: name).map { description.distance(from: description.startIndex, to: $0.lowerBound) } }
+        let wanted = [
+            "ByteToMessageHandler<HTTPDecoder<HTTPPart<HTTPRequestHead", "HTTP10Framing", "HTTP1ToHTTPServerCodec", "FrontDoorHandler",
+            "EventStreamHandler", "HTTPConnectionStateHandler", "NIOAsyncChannelHandler",
+        ]
+        let positions = wanted.map { name in description.range(of: name).map { description.distance(from: description.startIndex, to: $0.lowerBound) }
+        }
         #expect(positions.allSatisfy { $0 != nil }, "every handler is in the pipeline:\n\(description)")
         let found = positions.compactMap { $0 }
         #expect(found == found.sorted(), "in this order: \(wanted)\n\(description)")

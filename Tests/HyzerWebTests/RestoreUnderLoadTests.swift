@@ -4,6 +4,7 @@ import HyzerCore
 import NIOCore
 import Synchronization
 import Testing
+
 @testable import HyzerWeb
 
 /// A restore while browsers read and phones post scores, over real sockets: nobody gets an
@@ -29,7 +30,9 @@ import Testing
                 let players = try await client.roundDetail(roundID).playerIDs()
                 #expect(try await admin.postForm("/admin/backups", []).status == .seeOther)
                 let backup = try #require(admin.backupsFolder.records().first)
-                let backedUp = try #require(try await client.standings(roundID)["standings"] as? [[String: Any]]).map { "\($0["playerID"] ?? "")=\($0["strokes"] ?? "")" }
+                let backedUp = try #require(try await client.standings(roundID)["standings"] as? [[String: Any]]).map {
+                    "\($0["playerID"] ?? "")=\($0["strokes"] ?? "")"
+                }
 
                 let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
                 let first = try await stream.nextEvent()

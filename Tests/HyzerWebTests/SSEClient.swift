@@ -89,7 +89,10 @@ final class SSEStream: @unchecked Sendable {
         var event = SSEEvent()
         var data: [String] = []
         for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix(":") { event.comment = String(line.dropFirst()).trimmingCharacters(in: .whitespaces); continue }
+            if line.hasPrefix(":") {
+                event.comment = String(line.dropFirst()).trimmingCharacters(in: .whitespaces)
+                continue
+            }
             let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let field = String(parts[0])
             var value = parts.count > 1 ? String(parts[1]) : ""

@@ -26,7 +26,8 @@ import Testing
     @Test func theSyncStatusStreamsLive() async throws {
         try await withLiveApp { port, client, http in
             try await withTimeout(20) {
-                let stream = try await SSEStream.open(http, port: port, path: "/sync/events", headers: [("Authorization", "Bearer \(client.users.athlete.token)")])
+                let stream = try await SSEStream.open(
+                    http, port: port, path: "/sync/events", headers: [("Authorization", "Bearer \(client.users.athlete.token)")])
                 #expect(stream.contentType == "text/event-stream")
                 let first = try await stream.nextEvent()
                 #expect(first.event == "sync")
@@ -87,11 +88,14 @@ import Testing
                         let stream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/rounds/\(roundID)/events")
                         let first = try await stream.nextEvent()
                         // The coach created on A has reached B; a token issued on B lets the test follow B's sync page.
-                        let tokenB = try await Accounts(stores: try await Stores(directory: root.appendingPathComponent("b")), cost: 4).issueToken(handle: usersA.coach.handle, name: "test")
-                        let syncStream = try await SSEStream.open(http, port: try #require(clientB.port), path: "/sync/events", headers: [("Authorization", "Bearer \(tokenB)")])
+                        let tokenB = try await Accounts(stores: try await Stores(directory: root.appendingPathComponent("b")), cost: 4).issueToken(
+                            handle: usersA.coach.handle, name: "test")
+                        let syncStream = try await SSEStream.open(
+                            http, port: try #require(clientB.port), path: "/sync/events", headers: [("Authorization", "Bearer \(tokenB)")])
                         let syncFirst = try await syncStream.nextEvent()
 
-                        let posted = try await clientA.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":2}"#)
+                        let posted = try await clientA.postJSON(
+                            "/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":2}"#)
                         #expect(posted.status == .created)
                         let expected = try await clientA.standings(roundID).row(playerID)?["strokes"] as? Int
                         // Remote sync recomputes B's standings and publishes them to B's stream.

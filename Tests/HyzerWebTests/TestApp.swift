@@ -2,11 +2,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HyzerCore
-@testable import HyzerStore
 import HyzerSync
-@testable import HyzerWeb
 import Logging
 import Testing
+
+@testable import HyzerStore
+@testable import HyzerWeb
 
 /// Builds the real app on a fresh data directory with the demo round seeded and three users
 /// (admin, coach, athlete), and runs the body against it. Each test gets its own directory;
@@ -27,12 +28,15 @@ func withApp(
     try await app.test(.router) { raw in try await test(Client(raw: raw, users: users)) }
 }
 
-func testConfiguration(_ directory: URL, seedDemo: Bool = true, heartbeat: Duration = .seconds(15), cloud: CloudAddress = .none, logLevel: Logger.Level = .warning,
-                       backupInterval: Duration? = nil) -> AppConfiguration {
+func testConfiguration(
+    _ directory: URL, seedDemo: Bool = true, heartbeat: Duration = .seconds(15), cloud: CloudAddress = .none, logLevel: Logger.Level = .warning,
+    backupInterval: Duration? = nil
+) -> AppConfiguration {
     // bcrypt at its lowest cost: sign-ins in tests take microseconds, not a quarter second.
     // No scheduled backups unless a test asks: each would otherwise back up at start.
-    var config = AppConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: seedDemo, logLevel: logLevel,
-                                  heartbeatInterval: heartbeat, cloud: cloud, bcryptCost: 4, backupInterval: backupInterval)
+    var config = AppConfiguration(
+        host: "127.0.0.1", port: 0, dataDirectory: directory, resourcesDirectory: repositoryRoot, seedDemo: seedDemo, logLevel: logLevel,
+        heartbeatInterval: heartbeat, cloud: cloud, bcryptCost: 4, backupInterval: backupInterval)
     // A known key, so a test client can hold a valid form token without reading a page first.
     config.formTokenKey = testFormKey
     return config
@@ -66,12 +70,15 @@ struct TestUsers: Sendable {
         func make(_ handle: String, _ role: Role) async throws -> TestUser {
             let password = "\(handle) password 123"
             let player = try await accounts.createUser(displayName: handle.capitalized, handle: handle, role: role, password: password)
-            return TestUser(handle: handle, password: password, playerID: player.id, token: try await accounts.issueToken(handle: handle, name: "tests"))
+            return TestUser(
+                handle: handle, password: password, playerID: player.id, token: try await accounts.issueToken(handle: handle, name: "tests"))
         }
         // Fixture data folders already have ada and cory: these get other handles there.
         let taken = try await accounts.stores.domain.player(handle: Handle(trusted: "ada.admin")) != nil
         let suffix = taken ? ".t" : ""
-        return TestUsers(directory: directory, admin: try await make("ada.admin" + suffix, .admin), coach: try await make("cory.coach" + suffix, .coach), athlete: try await make("abe.athlete" + suffix, .athlete))
+        return TestUsers(
+            directory: directory, admin: try await make("ada.admin" + suffix, .admin), coach: try await make("cory.coach" + suffix, .coach),
+            athlete: try await make("abe.athlete" + suffix, .athlete))
     }
 
     subscript(who: Who) -> TestUser? {

@@ -99,7 +99,9 @@ public struct ClubSettingsDraft: Sendable {
         let name = TextRules.name(clubName, field: "clubName", label: "Club name", maxLength: 60, into: &errors)
         let seconds = TextRules.wholeNumber(TextRules.cleaned(tvPageSeconds))
         if seconds.map({ !Self.tvPageSecondsRange.contains($0) }) ?? true {
-            errors.add("tvPageSeconds", "TV seconds per page must be a whole number from \(Self.tvPageSecondsRange.lowerBound) to \(Self.tvPageSecondsRange.upperBound).")
+            errors.add(
+                "tvPageSeconds",
+                "TV seconds per page must be a whole number from \(Self.tvPageSecondsRange.lowerBound) to \(Self.tvPageSecondsRange.upperBound).")
         }
         try errors.throwIfAny()
         return Valid(clubName: name, tvPageSeconds: seconds ?? 10)

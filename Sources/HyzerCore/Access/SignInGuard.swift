@@ -47,7 +47,9 @@ public struct SignInGuard: Sendable {
         let fromAddress = recent(keys.address, now)
         var waits: [TimeInterval] = []
         if pair.count >= pairLimit, let oldest = pair.first { waits.append(oldest.addingTimeInterval(window).timeIntervalSince(now)) }
-        if fromAddress.count >= addressLimit, let oldest = fromAddress.first { waits.append(oldest.addingTimeInterval(window).timeIntervalSince(now)) }
+        if fromAddress.count >= addressLimit, let oldest = fromAddress.first {
+            waits.append(oldest.addingTimeInterval(window).timeIntervalSince(now))
+        }
         if let wait = waits.max() { return .refuse(retryAfter: max(1, Int(wait.rounded(.up)))) }
         let forHandle = recent(keys.handle, now).count + 1
         for key in [keys.pair, keys.address, keys.handle] { failures[key, default: []].append(now) }

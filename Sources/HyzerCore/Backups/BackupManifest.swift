@@ -48,8 +48,9 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     /// The club's records in the copy: what a person means by "how much is in it".
     public var recordCounts: RecordCounts {
         let counts = file("domain.sqlite")?.counts ?? [:]
-        return RecordCounts(players: counts["players"] ?? 0, courses: counts["courses"] ?? 0,
-                            rounds: counts["rounds"] ?? 0, scoreEvents: counts["score_events"] ?? 0)
+        return RecordCounts(
+            players: counts["players"] ?? 0, courses: counts["courses"] ?? 0,
+            rounds: counts["rounds"] ?? 0, scoreEvents: counts["score_events"] ?? 0)
     }
 }
 
@@ -68,8 +69,10 @@ public struct RecordCounts: Sendable, Equatable {
 
     public var summary: String {
         func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-        return [count(players, "player", "players"), count(courses, "course", "courses"), count(rounds, "round", "rounds"),
-                count(scoreEvents, "score event", "score events")].joined(separator: ", ")
+        return [
+            count(players, "player", "players"), count(courses, "course", "courses"), count(rounds, "round", "rounds"),
+            count(scoreEvents, "score event", "score events"),
+        ].joined(separator: ", ")
     }
 }
 
@@ -99,8 +102,10 @@ public struct BackupRecord: Codable, Sendable, Equatable, Identifiable {
     /// schedule counts from or what an automatic recovery uses. `createdAt` is its arrival.
     public var imported: Bool?
 
-    public init(id: String, createdAt: Date, archiveBytes: Int64, archiveSHA256: String, status: Status,
-                failure: String? = nil, verifiedAt: Date? = nil, manifest: BackupManifest?, imported: Bool? = nil) {
+    public init(
+        id: String, createdAt: Date, archiveBytes: Int64, archiveSHA256: String, status: Status,
+        failure: String? = nil, verifiedAt: Date? = nil, manifest: BackupManifest?, imported: Bool? = nil
+    ) {
         self.imported = imported
         self.id = id
         self.createdAt = createdAt

@@ -68,8 +68,9 @@ public struct EventBoardView: Sendable {
                     inPlayoff: entry.playoff != nil
                 )
             }
-            return Division(name: division.name, hasName: !division.name.isEmpty, rows: rows, playoffPending: division.playoffPending,
-                            tied: division.playoffPending ? rows.filter(\.inPlayoff) : [])
+            return Division(
+                name: division.name, hasName: !division.name.isEmpty, rows: rows, playoffPending: division.playoffPending,
+                tied: division.playoffPending ? rows.filter(\.inPlayoff) : [])
         }
     }
 }

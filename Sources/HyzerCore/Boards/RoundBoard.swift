@@ -17,8 +17,9 @@ public struct RoundBoard: Sendable {
     public init(_ snapshot: RoundSnapshot, scores: CurrentScores) {
         self.snapshot = snapshot
         self.scores = scores
-        standings = Standings.compute(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores,
-                                      divisionOrder: snapshot.event?.divisions ?? [])
+        standings = Standings.compute(
+            course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores,
+            divisionOrder: snapshot.event?.divisions ?? [])
     }
 
     public var version: Int { snapshot.version }
@@ -26,13 +27,17 @@ public struct RoundBoard: Sendable {
     public var header: RoundHeader { RoundHeader(snapshot) }
 
     public var leaderboard: LeaderboardView {
-        LeaderboardView(standings: standings, roundName: snapshot.round.name, courseName: snapshot.course.name, status: snapshot.round.status, version: snapshot.version,
-                        signed: Set(snapshot.signatures.map(\.playerID)))
+        LeaderboardView(
+            standings: standings, roundName: snapshot.round.name, courseName: snapshot.course.name, status: snapshot.round.status,
+            version: snapshot.version,
+            signed: Set(snapshot.signatures.map(\.playerID)))
     }
 
     public var scorecard: ScorecardView {
-        ScorecardView(course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings, version: snapshot.version,
-                      signatures: snapshot.signatures, reporterNames: snapshot.reporterNames)
+        ScorecardView(
+            course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores, standings: standings,
+            version: snapshot.version,
+            signatures: snapshot.signatures, reporterNames: snapshot.reporterNames)
     }
 }
 

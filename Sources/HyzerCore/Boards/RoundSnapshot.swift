@@ -14,7 +14,9 @@ public struct RoundSnapshot: Sendable {
     /// Names of those who entered scores without playing in the round (coaches).
     public var reporterNames: [UUID: String] = [:]
 
-    public init(round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int, event: Event? = nil, signatures: [Signature] = []) {
+    public init(
+        round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int, event: Event? = nil, signatures: [Signature] = []
+    ) {
         self.event = event
         self.signatures = signatures
         self.round = round

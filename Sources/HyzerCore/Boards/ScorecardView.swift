@@ -62,8 +62,10 @@ public struct ScorecardView: Hashable, Sendable {
     /// Some score includes penalty throws: the legend explains the P.
     public var hasPenalties: Bool
 
-    public init(course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int, signatures: [Signature] = [],
-                reporterNames: [UUID: String] = [:]) {
+    public init(
+        course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int, signatures: [Signature] = [],
+        reporterNames: [UUID: String] = [:]
+    ) {
         let signedAt = signatures.firstByPlayer
         roundID = round.id.lowercasedText
         self.version = version
@@ -74,7 +76,9 @@ public struct ScorecardView: Hashable, Sendable {
         rows = round.playerIDs.map { playerID in
             let cells = course.holes.map { hole -> Cell in
                 guard let state = scores[playerID, hole.number] else {
-                    return Cell(hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false, penalty: false, afterSigning: false, title: nil)
+                    return Cell(
+                        hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false, penalty: false,
+                        afterSigning: false, title: nil)
                 }
                 return Cell(
                     hole: hole.number,
@@ -108,8 +112,10 @@ public struct ScorecardView: Hashable, Sendable {
                     displayName: names[key.playerID]?.displayName ?? "Unknown player",
                     hole: key.hole,
                     options: state.leaves.enumerated().map { index, event in
-                        ConflictOption(eventID: event.id.lowercasedText, strokes: event.resultText, winner: index == 0, recordedAt: event.recordedAt.date.formatted(.iso8601),
-                                       enteredBy: event.reportedBy.flatMap { names[$0]?.displayName ?? reporterNames[$0] } ?? "")
+                        ConflictOption(
+                            eventID: event.id.lowercasedText, strokes: event.resultText, winner: index == 0,
+                            recordedAt: event.recordedAt.date.formatted(.iso8601),
+                            enteredBy: event.reportedBy.flatMap { names[$0]?.displayName ?? reporterNames[$0] } ?? "")
                     },
                     winnerID: state.winner.id.lowercasedText
                 )

@@ -52,7 +52,9 @@ public struct Standings: Hashable, Sendable {
         var rows: [StandingsEntry] = []
         for playerID in round.playerIDs {
             let player = playersByID[playerID]
-            var strokes = 0, par = 0, thru = 0
+            var strokes = 0
+            var par = 0
+            var thru = 0
             var dnf = false
             for hole in course.holes {
                 guard let state = scores[playerID, hole.number] else { continue }
@@ -68,13 +70,14 @@ public struct Standings: Hashable, Sendable {
             if round.status == .completed && thru < course.holes.count { dnf = true }
             // A player who withdrew after scoring stays on the board, as did-not-finish.
             if round.withdrawn.contains(playerID) { dnf = true }
-            rows.append(StandingsEntry(
-                position: "", playerID: playerID,
-                displayName: player?.displayName ?? "Unknown player",
-                handle: player?.handle.value ?? "",
-                toPar: strokes - par, thru: thru, strokes: strokes, dnf: dnf,
-                division: round.divisions[playerID] ?? ""
-            ))
+            rows.append(
+                StandingsEntry(
+                    position: "", playerID: playerID,
+                    displayName: player?.displayName ?? "Unknown player",
+                    handle: player?.handle.value ?? "",
+                    toPar: strokes - par, thru: thru, strokes: strokes, dnf: dnf,
+                    division: round.divisions[playerID] ?? ""
+                ))
         }
         Ranking.rank(&rows)
 

@@ -24,8 +24,9 @@ public struct TVBoards: Sendable {
                 return [Board(roundID: id, key: id, name: round.name, division: "", courseName: board.snapshot.course.name, leaderboard: whole)]
             }
             return whole.divisions.map { division in
-                Board(roundID: id, key: "\(id)/\(division.name)", name: round.name, division: division.name,
-                      courseName: board.snapshot.course.name, leaderboard: whole.only(division.name))
+                Board(
+                    roundID: id, key: "\(id)/\(division.name)", name: round.name, division: division.name,
+                    courseName: board.snapshot.course.name, leaderboard: whole.only(division.name))
             }
         }
     }

@@ -45,7 +45,8 @@ public enum CardPlanner {
     public static func sizes(for count: Int) -> [Int] {
         guard count > 0 else { return [] }
         let cards = max(Int((Double(count) / Double(preferredSize)).rounded()), Int((Double(count) / Double(maxSize)).rounded(.up)), 1)
-        let base = count / cards, extra = count % cards
+        let base = count / cards
+        let extra = count % cards
         return (0..<cards).map { $0 < extra ? base + 1 : base }
     }
 
@@ -63,7 +64,9 @@ public enum CardPlanner {
     /// Cards for groups of players (one group per division, each already in order). With
     /// `shotgun` the cards start on successive holes; otherwise all start on the first hole at
     /// tee times `interval` apart from `firstTee`.
-    public static func plan(groups: [[UUID]], holes: [Int], shotgun: Bool, firstTee: Date? = nil, interval: TimeInterval = 600, makeID: () -> UUID = UUID.init) -> [Card] {
+    public static func plan(
+        groups: [[UUID]], holes: [Int], shotgun: Bool, firstTee: Date? = nil, interval: TimeInterval = 600, makeID: () -> UUID = UUID.init
+    ) -> [Card] {
         var cards: [Card] = []
         for group in groups {
             var rest = group[...]
@@ -93,10 +96,16 @@ public enum CardRules {
         for var card in cards {
             card.name = TextRules.name(card.name, field: "cards", label: "A card's name", maxLength: 40, into: &errors)
             checked.append(card)
-            if !names.insert(card.name.lowercased()).inserted { errors.add("cards", "Two cards are named \(card.name): each card needs its own name.") }
+            if !names.insert(card.name.lowercased()).inserted {
+                errors.add("cards", "Two cards are named \(card.name): each card needs its own name.")
+            }
             if card.playerIDs.isEmpty { errors.add("cards", "\(card.name) has no players.") }
-            if card.playerIDs.count > sizeLimit { errors.add("cards", "\(card.name) has \(card.playerIDs.count) players: at most \(sizeLimit) play together.") }
-            if course.hole(card.startingHole) == nil { errors.add("cards", "\(card.name) starts on hole \(card.startingHole), which is not on \(course.name).") }
+            if card.playerIDs.count > sizeLimit {
+                errors.add("cards", "\(card.name) has \(card.playerIDs.count) players: at most \(sizeLimit) play together.")
+            }
+            if course.hole(card.startingHole) == nil {
+                errors.add("cards", "\(card.name) starts on hole \(card.startingHole), which is not on \(course.name).")
+            }
             for player in card.playerIDs {
                 if !round.playerIDs.contains(player) { errors.add("cards", "\(card.name) names a player who is not in this round.") }
                 if !seen.insert(player).inserted { errors.add("cards", "A player is listed twice, on one card or on two.") }

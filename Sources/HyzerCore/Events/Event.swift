@@ -17,7 +17,9 @@ public struct Event: Identifiable, Hashable, Sendable {
 
     public static let divisionCountRange = 0...20
 
-    public init(id: UUID, name: String, divisions: [String], playoffs: [String: Playoff] = [:], createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC) {
+    public init(
+        id: UUID, name: String, divisions: [String], playoffs: [String: Playoff] = [:], createdBy: UUID? = nil, createdAt: Date, updatedAt: HLC
+    ) {
         self.playoffs = playoffs
         self.id = id
         self.name = name
@@ -73,7 +75,9 @@ public struct EventDraft: Sendable, Hashable {
             let division = TextRules.cleaned(raw)
             if division.isEmpty { continue }
             guard let valid = Division.validated(division) else {
-                errors.add("divisions", "Division names are 1 to \(Division.maxLength) letters, digits, spaces or dashes (\"\(division.prefix(40))\" is not).")
+                errors.add(
+                    "divisions",
+                    "Division names are 1 to \(Division.maxLength) letters, digits, spaces or dashes (\"\(division.prefix(40))\" is not).")
                 continue
             }
             if names.contains(where: { $0.caseInsensitiveCompare(valid) == .orderedSame }) {
@@ -107,7 +111,7 @@ public enum Division {
     public static func validated(_ text: String) -> String? {
         let name = TextRules.cleaned(text)
         guard (1...maxLength).contains(name.count),
-              name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || " -+".unicodeScalars.contains($0) })
+            name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || " -+".unicodeScalars.contains($0) })
         else { return nil }
         return name
     }

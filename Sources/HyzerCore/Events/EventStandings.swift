@@ -78,8 +78,9 @@ public struct EventStandings: Hashable, Sendable {
                         rounds: Array(repeating: nil, count: rounds.count), dnf: false, playoff: nil)
                 }
                 guard var row = players[entry.playerID] else { continue }
-                row.rounds[index] = EventRoundResult(roundID: input.round.id, strokes: entry.strokes, toPar: entry.toPar, thru: entry.thru,
-                                                     holeCount: input.standings.holeCount, dnf: entry.dnf)
+                row.rounds[index] = EventRoundResult(
+                    roundID: input.round.id, strokes: entry.strokes, toPar: entry.toPar, thru: entry.thru,
+                    holeCount: input.standings.holeCount, dnf: entry.dnf)
                 if !entry.division.isEmpty { row.division = entry.division }
                 if entry.thru > 0 {
                     row.toPar += entry.toPar
@@ -108,7 +109,8 @@ public struct EventStandings: Hashable, Sendable {
         let isFinal = !rounds.isEmpty && rounds.allSatisfy { $0.round.status == .completed }
         let roundIDs = Set(rounds.map(\.round.id))
         let rows = order.compactMap { players[$0] }
-        let names = event.divisions.isEmpty && rows.allSatisfy({ $0.division.isEmpty })
+        let names =
+            event.divisions.isEmpty && rows.allSatisfy({ $0.division.isEmpty })
             ? [""]
             : Divisions.ordered(present: rows.map(\.division), preferred: event.divisions) + (rows.contains { $0.division.isEmpty } ? [""] : [])
         let divisions = names.map { name in

@@ -10,12 +10,18 @@ public enum ResultsTable {
         let holes = board.snapshot.course.holes
         var rows = [["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par", "Thru"]]
         // With divisions, each division in turn with its own positions, as the boards show them.
-        let entries = board.standings.divisions.isEmpty ? board.standings.entries
+        let entries =
+            board.standings.divisions.isEmpty
+            ? board.standings.entries
             : board.standings.divisions.flatMap(\.entries) + board.standings.entries.filter(\.division.isEmpty)
         for entry in entries {
             let cells = holes.map { hole in board.scores[entry.playerID, hole.number].map { $0.winner.score.map(String.init) ?? "DNF" } ?? "" }
-            rows.append([entry.position, entry.displayName, entry.handle, entry.division] + cells
-                        + [entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar)), String(entry.thru)])
+            rows.append(
+                [entry.position, entry.displayName, entry.handle, entry.division] + cells
+                    + [
+                        entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar)),
+                        String(entry.thru),
+                    ])
         }
         return rows
     }
@@ -29,9 +35,13 @@ public enum ResultsTable {
                     guard let result, result.thru > 0 else { return "" }
                     return result.dnf ? "DNF" : String(result.strokes)
                 }
-                rows.append([entry.position, entry.displayName, entry.handle, entry.division] + rounds
-                            + [entry.holesPlayed == 0 ? "" : String(entry.total), entry.dnf ? "DNF" : (entry.holesPlayed == 0 ? "" : ScoreFormat.toPar(entry.toPar)),
-                               entry.playoff?.rawValue ?? ""])
+                rows.append(
+                    [entry.position, entry.displayName, entry.handle, entry.division] + rounds
+                        + [
+                            entry.holesPlayed == 0 ? "" : String(entry.total),
+                            entry.dnf ? "DNF" : (entry.holesPlayed == 0 ? "" : ScoreFormat.toPar(entry.toPar)),
+                            entry.playoff?.rawValue ?? "",
+                        ])
             }
         }
         return rows
@@ -45,7 +55,9 @@ public enum ResultsTable {
     /// per row. Every row is checked; nothing is valid unless all are.
     public static func players(_ table: [[String]]) throws(FieldErrors) -> [PlayerDraft.Valid] {
         var errors = FieldErrors()
-        guard let header = table.first?.map(normalized) else { throw FieldErrors("csv", "The file is empty: send a header row (name,handle) and one player per row.") }
+        guard let header = table.first?.map(normalized) else {
+            throw FieldErrors("csv", "The file is empty: send a header row (name,handle) and one player per row.")
+        }
         guard let name = header.firstIndex(of: "name"), let handle = header.firstIndex(of: "handle") else {
             throw FieldErrors("csv", "The header row must name the columns name and handle (and optionally role).")
         }
@@ -58,7 +70,9 @@ public enum ResultsTable {
             let line = offset + 2
             func cell(_ index: Int?) -> String? { index.flatMap { $0 < row.count ? row[$0] : nil } }
             do {
-                let valid = try PlayerDraft(displayName: cell(name), handle: cell(handle), role: cell(role).flatMap { $0.isEmpty ? nil : $0 } ?? Role.athlete.rawValue).validated()
+                let valid = try PlayerDraft(
+                    displayName: cell(name), handle: cell(handle), role: cell(role).flatMap { $0.isEmpty ? nil : $0 } ?? Role.athlete.rawValue
+                ).validated()
                 if !handles.insert(valid.handle.value).inserted {
                     errors.add("csv", "Line \(line): @\(valid.handle.value) is listed twice.")
                 }
@@ -77,14 +91,19 @@ public enum ResultsTable {
     /// ignored. A cell is the hole's score, `DNF`, or blank (not played).
     public static func results(_ table: [[String]], round: Round, course: Course, players: [Player]) throws(FieldErrors) -> [ScoreSubmission] {
         var errors = FieldErrors()
-        guard let header = table.first?.map(normalized) else { throw FieldErrors("csv", "The file is empty: send a header row and one player per row.") }
+        guard let header = table.first?.map(normalized) else {
+            throw FieldErrors("csv", "The file is empty: send a header row and one player per row.")
+        }
         guard let key = ["playerid", "handle", "name"].compactMap({ header.firstIndex(of: $0).map { (column: $0, kind: header[$0]) } }).first else {
             throw FieldErrors("csv", "The header row must have a column playerID, handle or name to say whose scores each row holds.")
         }
         let numbered = header.enumerated().compactMap { index, title in Int(title).map { (index, $0) } }
         let offCourse = numbered.map(\.1).filter { course.hole($0) == nil }
         if !offCourse.isEmpty {
-            errors.add("csv", "Column\(offCourse.count == 1 ? "" : "s") \(offCourse.map(String.init).joined(separator: ", ")) \(offCourse.count == 1 ? "is not a hole" : "are not holes") of \(course.name) (1–\(course.holes.count)): nothing would be imported from \(offCourse.count == 1 ? "it" : "them").")
+            errors.add(
+                "csv",
+                "Column\(offCourse.count == 1 ? "" : "s") \(offCourse.map(String.init).joined(separator: ", ")) \(offCourse.count == 1 ? "is not a hole" : "are not holes") of \(course.name) (1–\(course.holes.count)): nothing would be imported from \(offCourse.count == 1 ? "it" : "them")."
+            )
         }
         let repeated = Dictionary(grouping: numbered.map(\.1), by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
         if !repeated.isEmpty { errors.add("csv", "Hole \(repeated.map(String.init).joined(separator: ", ")) has more than one column.") }
@@ -106,7 +125,10 @@ public enum ResultsTable {
                 }
             }
             guard matches.count == 1, let player = matches.first else {
-                errors.add("csv", "Line \(line): \(who.isEmpty ? "no player named" : "\"\(who.prefix(60))\" is \(matches.isEmpty ? "not a player of this round" : "more than one player of this round")").")
+                errors.add(
+                    "csv",
+                    "Line \(line): \(who.isEmpty ? "no player named" : "\"\(who.prefix(60))\" is \(matches.isEmpty ? "not a player of this round" : "more than one player of this round")")."
+                )
                 continue
             }
             if !seen.insert(player.id).inserted { errors.add("csv", "Line \(line): \(player.displayName) has a second row.") }
@@ -125,6 +147,7 @@ public enum ResultsTable {
 
     static func normalized(_ title: String) -> String {
         // A spreadsheet's "CSV UTF-8" starts with a byte-order mark.
-        title.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased().replacingOccurrences(of: " ", with: "")
+        title.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased().replacingOccurrences(
+            of: " ", with: "")
     }
 }

@@ -54,7 +54,7 @@ public enum CloudMerge {
             return nil
         case .clubSettings:
             guard let stored = try? RecordCoding.decode(ClubSettingsPayload.self, existing.payload),
-                  let offered = try? RecordCoding.decode(ClubSettingsPayload.self, incoming.payload)
+                let offered = try? RecordCoding.decode(ClubSettingsPayload.self, incoming.payload)
             else { return incoming.hlc > existing.hlc ? incoming : nil }
             let merged = stored.merged(with: offered)
             guard merged != stored, let payload = try? RecordCoding.encode(merged) else { return nil }

@@ -38,9 +38,10 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
         guard case .success(let handle) = Handle.parse(handle) else { return nil }
         // A role a newer Hyzer names is read as the least one: a device never grants rights it
         // does not know.
-        var player = Player(id: id, displayName: displayName, handle: handle, role: Role(rawValue: role) ?? .athlete,
-                            cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt,
-                            passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)
+        var player = Player(
+            id: id, displayName: displayName, handle: handle, role: Role(rawValue: role) ?? .athlete,
+            cloudRecordName: cloudRecordName, createdAt: createdAt, updatedAt: updatedAt,
+            passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)
         player.archived = archived ?? false
         player.division = division.flatMap(Division.validated) ?? ""
         return player
@@ -92,7 +93,9 @@ public struct RoundPayload: Codable, Hashable, Sendable {
         archived = round.archived ? true : nil
         withdrawn = round.withdrawn.isEmpty ? nil : round.withdrawn.map(\.uppercasedText).sorted()
         eventID = round.eventID
-        divisions = round.divisions.isEmpty ? nil : Dictionary(round.divisions.map { ($0.key.uppercasedText, $0.value) }, uniquingKeysWith: { first, _ in first })
+        divisions =
+            round.divisions.isEmpty
+            ? nil : Dictionary(round.divisions.map { ($0.key.uppercasedText, $0.value) }, uniquingKeysWith: { first, _ in first })
         cards = round.cards.isEmpty ? nil : round.cards
         id = round.id
         name = round.name
@@ -109,9 +112,10 @@ public struct RoundPayload: Codable, Hashable, Sendable {
         let divisions = (divisions ?? [:]).reduce(into: [UUID: String]()) { result, pair in
             if let player = UUID(text: pair.key), let name = Division.validated(pair.value) { result[player] = name }
         }
-        var round = Round(id: id, name: name, courseID: courseID, playerIDs: playerIDs, status: status, startedAt: startedAt,
-                          completedAt: completedAt, createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt,
-                          eventID: eventID, divisions: divisions, cards: cards ?? [])
+        var round = Round(
+            id: id, name: name, courseID: courseID, playerIDs: playerIDs, status: status, startedAt: startedAt,
+            completedAt: completedAt, createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt,
+            eventID: eventID, divisions: divisions, cards: cards ?? [])
         round.archived = archived ?? false
         round.withdrawn = Set((withdrawn ?? []).compactMap(UUID.init(text:))).intersection(playerIDs)
         return round
@@ -191,8 +195,17 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
     /// in the plain form that encoder writes, or a member is missing or of another type:
     /// then `JSONDecoder` decides.
     public init?(plainJSON data: Data) {
-        var id: UUID?, roundID: UUID?, playerID: UUID?, deviceID: UUID?, reportedBy: UUID?, supersedes: UUID?
-        var hole: Int?, strokes: Int?, penalties: Int?, dnf: Bool?, resolves: [UUID]?
+        var id: UUID?
+        var roundID: UUID?
+        var playerID: UUID?
+        var deviceID: UUID?
+        var reportedBy: UUID?
+        var supersedes: UUID?
+        var hole: Int?
+        var strokes: Int?
+        var penalties: Int?
+        var dnf: Bool?
+        var resolves: [UUID]?
         var seen: UInt16 = 0
         let read = data.withUnsafeBytes { bytes in
             PlainJSONObject.read(bytes) { key, value in
@@ -215,15 +228,33 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
                     }
                 }
                 switch field {
-                case .id: guard let value = uuid() else { return false }; id = value
-                case .roundID: guard let value = uuid() else { return false }; roundID = value
-                case .playerID: guard let value = uuid() else { return false }; playerID = value
-                case .deviceID: guard let value = uuid() else { return false }; deviceID = value
-                case .reportedBy: guard let value = uuid() else { return false }; reportedBy = value
-                case .supersedes: guard let value = uuid() else { return false }; supersedes = value
-                case .hole: guard let value = integer() else { return false }; hole = value
-                case .strokes: guard let value = integer() else { return false }; strokes = value
-                case .penalties: guard let value = integer() else { return false }; penalties = value
+                case .id:
+                    guard let value = uuid() else { return false }
+                    id = value
+                case .roundID:
+                    guard let value = uuid() else { return false }
+                    roundID = value
+                case .playerID:
+                    guard let value = uuid() else { return false }
+                    playerID = value
+                case .deviceID:
+                    guard let value = uuid() else { return false }
+                    deviceID = value
+                case .reportedBy:
+                    guard let value = uuid() else { return false }
+                    reportedBy = value
+                case .supersedes:
+                    guard let value = uuid() else { return false }
+                    supersedes = value
+                case .hole:
+                    guard let value = integer() else { return false }
+                    hole = value
+                case .strokes:
+                    guard let value = integer() else { return false }
+                    strokes = value
+                case .penalties:
+                    guard let value = integer() else { return false }
+                    penalties = value
                 case .dnf:
                     guard case .bool(let flag) = value else { return false }
                     dnf = flag
@@ -291,8 +322,9 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         if dnf { value = .dnf } else if let strokes, Strokes.range.contains(strokes) { value = .count(strokes) } else { return nil }
         let penalties = penalties ?? 0
         guard Course.holeCountRange.contains(hole), ScoreEvent.penaltyRange.contains(penalties) else { return nil }
-        return ScoreEvent(id: id, roundID: roundID, playerID: playerID, hole: hole, strokes: value, reportedBy: reportedBy,
-                          deviceID: deviceID, supersedes: supersedes, resolves: resolves, recordedAt: recordedAt, penalties: penalties)
+        return ScoreEvent(
+            id: id, roundID: roundID, playerID: playerID, hole: hole, strokes: value, reportedBy: reportedBy,
+            deviceID: deviceID, supersedes: supersedes, resolves: resolves, recordedAt: recordedAt, penalties: penalties)
     }
 }
 
@@ -311,7 +343,9 @@ public struct EventPayload: Codable, Hashable, Sendable {
         id = event.id
         name = event.name
         divisions = event.divisions
-        playoffs = event.playoffs.isEmpty ? nil : event.playoffs.mapValues { PlayoffPayload(winner: $0.winner.uppercasedText, rounds: $0.rounds.map(\.uppercasedText)) }
+        playoffs =
+            event.playoffs.isEmpty
+            ? nil : event.playoffs.mapValues { PlayoffPayload(winner: $0.winner.uppercasedText, rounds: $0.rounds.map(\.uppercasedText)) }
         createdBy = event.createdBy
         createdAt = event.createdAt
     }
@@ -319,8 +353,9 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public func event(updatedAt: HLC) -> Event? {
         let divisions = divisions.compactMap(Division.validated)
         guard divisions.count == self.divisions.count, !name.isEmpty else { return nil }
-        var event = Event(id: id, name: name, divisions: divisions, playoffs: (playoffs ?? [:]).compactMapValues(\.playoff),
-                          createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+        var event = Event(
+            id: id, name: name, divisions: divisions, playoffs: (playoffs ?? [:]).compactMapValues(\.playoff),
+            createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
         event.archived = archived ?? false
         return event
     }
@@ -391,7 +426,10 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
     /// before accounts existed: off.
     public var openSignUp: StampedValue<Bool>?
 
-    public init(clubName: StampedValue<String>, tvPageSeconds: StampedValue<Int>, publicLeaderboards: StampedValue<Bool>, openSignUp: StampedValue<Bool>? = nil) {
+    public init(
+        clubName: StampedValue<String>, tvPageSeconds: StampedValue<Int>, publicLeaderboards: StampedValue<Bool>,
+        openSignUp: StampedValue<Bool>? = nil
+    ) {
         self.clubName = clubName
         self.tvPageSeconds = tvPageSeconds
         self.publicLeaderboards = publicLeaderboards
@@ -402,7 +440,9 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
 
     public static func defaults(deviceID: UUID) -> ClubSettingsPayload {
         let zero = HLC(wallMillis: 0, counter: 0, deviceID: deviceID)
-        return ClubSettingsPayload(clubName: StampedValue("Our club", hlc: zero), tvPageSeconds: StampedValue(10, hlc: zero), publicLeaderboards: StampedValue(true, hlc: zero))
+        return ClubSettingsPayload(
+            clubName: StampedValue("Our club", hlc: zero), tvPageSeconds: StampedValue(10, hlc: zero),
+            publicLeaderboards: StampedValue(true, hlc: zero))
     }
 
     public func merged(with other: ClubSettingsPayload) -> ClubSettingsPayload {

@@ -33,7 +33,8 @@ public enum RemoteChange: Sendable {
             case .course:
                 let course = try RecordCoding.decode(CoursePayload.self, record.payload).course(updatedAt: record.hlc)
                 guard course.id.lowercasedText == record.id, Course.holeCountRange.contains(course.holes.count),
-                      course.holes.allSatisfy({ Course.parRange.contains($0.par) }) else { return nil }
+                    course.holes.allSatisfy({ Course.parRange.contains($0.par) })
+                else { return nil }
                 return .course(course)
             case .round:
                 let round = try RecordCoding.decode(RoundPayload.self, record.payload).round(updatedAt: record.hlc)

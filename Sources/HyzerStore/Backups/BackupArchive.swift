@@ -20,7 +20,9 @@ enum BackupArchive {
         let (schema, counts) = try queue.read { db in
             let schema = try migrator(for: name).appliedMigrations(db).last ?? "none"
             var counts: [String: Int] = [:]
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name") {
+            for table in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            {
                 counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
             }
             return (schema, counts)
@@ -138,7 +140,9 @@ enum BackupArchive {
             let queue = try DatabaseQueue(path: copy.path)
             let result = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
             try queue.close()
-            guard result == ["ok"] else { throw BackupError.damaged("\(name) fails SQLite's integrity check: \(result.prefix(3).joined(separator: "; "))") }
+            guard result == ["ok"] else {
+                throw BackupError.damaged("\(name) fails SQLite's integrity check: \(result.prefix(3).joined(separator: "; "))")
+            }
         } catch let error as DatabaseError {
             throw BackupError.damaged("\(name) fails SQLite's integrity check: \(error.message ?? "\(error)")")
         }

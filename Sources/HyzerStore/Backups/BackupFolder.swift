@@ -81,8 +81,10 @@ public struct BackupFolder: Sendable {
     func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         let names_ = Set(names)
-        for name in names where name.hasPrefix(".work-") || name.hasPrefix(".upload-")
-            || (name.hasSuffix(Self.archiveSuffix) && !names_.contains(name + ".json")) {
+        for name in names
+        where name.hasPrefix(".work-") || name.hasPrefix(".upload-")
+            || (name.hasSuffix(Self.archiveSuffix) && !names_.contains(name + ".json"))
+        {
             try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
         }
     }

@@ -89,7 +89,9 @@ enum Gzip {
                 }
                 if window.readableBytes > 0 {
                     written += Int64(window.readableBytes)
-                    guard written <= limit else { throw BackupError.damaged("it expands to more than \(limit / 1_000_000) MB, far more than a backup of this size can hold") }
+                    guard written <= limit else {
+                        throw BackupError.damaged("it expands to more than \(limit / 1_000_000) MB, far more than a backup of this size can hold")
+                    }
                     try output.write(contentsOf: Data(window.readableBytesView))
                     window.clear()
                 }

@@ -16,8 +16,10 @@ extension Stores {
     /// Makes a backup of both files while everything keeps serving, then verifies it.
     /// A backup that fails verification is kept, marked failed with its reason, and thrown
     /// as `BackupError.damaged`.
-    public func createBackup(reason: BackupReason = .manual, now: Date = Date(),
-                             progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> BackupRecord {
+    public func createBackup(
+        reason: BackupReason = .manual, now: Date = Date(),
+        progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }
+    ) async throws -> BackupRecord {
         try begin(.backingUp)
         defer { end() }
         return try await makeBackup(reason: reason, now: now, progress: progress)
@@ -25,8 +27,10 @@ extension Stores {
 
     /// `domainCopy`: a copy of domain.sqlite already made (a restore takes it inside the same
     /// write access that replaces the data); otherwise an online copy is taken here.
-    func makeBackup(reason: BackupReason, now exact: Date, domainCopy: URL? = nil,
-                    progress: @escaping @Sendable (BackupProgress) -> Void) async throws -> BackupRecord {
+    func makeBackup(
+        reason: BackupReason, now exact: Date, domainCopy: URL? = nil,
+        progress: @escaping @Sendable (BackupProgress) -> Void
+    ) async throws -> BackupRecord {
         // A store being refilled from the cloud is not the club's data yet.
         guard !isRefilling else { throw BackupError.notReady }
         // Milliseconds, as the JSON keeps them: a record read back equals the one written.
@@ -52,16 +56,19 @@ extension Stores {
                 let partial = work.appendingPathComponent(name)
                 try BackupArchive.write(manifest, from: work, to: partial, progress: progress)
                 try FileManager.default.moveItem(at: partial, to: archive)
-                let made = BackupRecord(id: name, createdAt: now, archiveBytes: try BackupArchive.size(of: archive),
-                                        archiveSHA256: try BackupArchive.sha256(of: archive), status: .verified, manifest: manifest)
+                let made = BackupRecord(
+                    id: name, createdAt: now, archiveBytes: try BackupArchive.size(of: archive),
+                    archiveSHA256: try BackupArchive.sha256(of: archive), status: .verified, manifest: manifest)
                 return try folder.verifyAndRecord(made, progress: progress)
             }
         } catch let error as BackupError {
             throw error
         } catch {
             // Kept with its reason, never offered for restore.
-            try? folder.save(BackupRecord(id: name, createdAt: now, archiveBytes: (try? BackupArchive.size(of: archive)) ?? 0,
-                                          archiveSHA256: "", status: .failed, failure: "\(error)", manifest: nil))
+            try? folder.save(
+                BackupRecord(
+                    id: name, createdAt: now, archiveBytes: (try? BackupArchive.size(of: archive)) ?? 0,
+                    archiveSHA256: "", status: .failed, failure: "\(error)", manifest: nil))
             throw error
         }
     }
@@ -74,8 +81,9 @@ extension Stores {
         let archive = folder.archive(name)
         try FileManager.default.moveItem(at: file, to: archive)
         return try await NIOThreadPool.singleton.runIfActive {
-            let record = BackupRecord(id: name, createdAt: Date(), archiveBytes: try BackupArchive.size(of: archive),
-                                      archiveSHA256: try BackupArchive.sha256(of: archive), status: .verified, manifest: nil, imported: true)
+            let record = BackupRecord(
+                id: name, createdAt: Date(), archiveBytes: try BackupArchive.size(of: archive),
+                archiveSHA256: try BackupArchive.sha256(of: archive), status: .verified, manifest: nil, imported: true)
             // Checked as a restore checks it: a verified upload is one that restores.
             return try folder.verifyAndRecord(record, restorable: true, progress: progress)
         }
@@ -97,8 +105,10 @@ extension Stores {
     /// come back by the next pull, and records only the backup has go up. Sessions and API
     /// tokens belong to this machine and are kept. Callers then call `backUpRestoredData()`,
     /// once the site serves again.
-    public func restore(from file: URL, now: Date = Date(),
-                        progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> RestoreReport {
+    public func restore(
+        from file: URL, now: Date = Date(),
+        progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }
+    ) async throws -> RestoreReport {
         try begin(.preparingRestore)
         defer { end() }
         let folder = backups
@@ -124,10 +134,14 @@ extension Stores {
             // The data before the restore must not vanish with a failed archive.
             let kept = folder.url.appendingPathComponent("before-restore-\(Int(now.timeIntervalSince1970)).sqlite")
             try? FileManager.default.moveItem(at: current, to: kept)
-            throw BackupError.damaged("the restore is done, but the safety backup could not be written (\(error)); the data before it is kept as \(kept.path)")
+            throw BackupError.damaged(
+                "the restore is done, but the safety backup could not be written (\(error)); the data before it is kept as \(kept.path)")
         }
-        try await operational.note(StoreEvent(at: now, kind: .restored, detail:
-            "Restored the backup of \(manifest.summary); the data before it is in the safety backup \(safety.id)."))
+        try await operational.note(
+            StoreEvent(
+                at: now, kind: .restored,
+                detail:
+                    "Restored the backup of \(manifest.summary); the data before it is in the safety backup \(safety.id)."))
         progress(BackupProgress(step: "restored", done: 1, total: 1))
         return RestoreReport(manifest: manifest, safetyBackup: safety)
     }
@@ -150,16 +164,22 @@ extension Stores {
         let found = try queue.read(StoreFile.schema)
         let expected = try StoreFile.expectedSchema(DomainMigrations.migrator)
         guard found == expected else {
-            func names(_ entries: Set<String>) -> String { entries.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.sorted().joined(separator: ", ") }
-            throw BackupError.damaged("its database schema is not the one Hyzer writes (unexpected: \(names(Set(found).subtracting(expected))); missing: \(names(Set(expected).subtracting(found))))")
+            func names(_ entries: Set<String>) -> String {
+                entries.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }.sorted().joined(separator: ", ")
+            }
+            throw BackupError.damaged(
+                "its database schema is not the one Hyzer writes (unexpected: \(names(Set(found).subtracting(expected))); missing: \(names(Set(expected).subtracting(found))))"
+            )
         }
     }
 
     /// `hyzer backup restore` on a data directory whose domain.sqlite cannot be opened: the
     /// damaged file is moved aside, the backup's copy put in its place, and the directory
     /// opened as usual.
-    public static func restoreOverDamaged(directory: URL, from file: URL,
-                                          progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }) async throws -> (Stores, BackupManifest) {
+    public static func restoreOverDamaged(
+        directory: URL, from file: URL,
+        progress: @escaping @Sendable (BackupProgress) -> Void = { _ in }
+    ) async throws -> (Stores, BackupManifest) {
         let folder = BackupFolder(dataDirectory: directory)
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
         let work = try folder.workFolder()
@@ -168,7 +188,8 @@ extension Stores {
         try putInPlace(copy, in: directory)
         let stores = try await Stores(directory: directory)
         try await Stores.rebase(stores.operational, stores.domain, on: try await stores.domain.recordVersions())
-        try await stores.operational.note(StoreEvent(kind: .restored, detail: "Restored the backup of \(manifest.summary) over a damaged domain.sqlite, which was moved aside."))
+        try await stores.operational.note(
+            StoreEvent(kind: .restored, detail: "Restored the backup of \(manifest.summary) over a damaged domain.sqlite, which was moved aside."))
         return (stores, manifest)
     }
 
@@ -255,7 +276,8 @@ extension Stores {
     public func currentCounts() async throws -> RecordCounts {
         try await domain.pool.read { db in
             func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
-            return RecordCounts(players: try count("players"), courses: try count("courses"), rounds: try count("rounds"), scoreEvents: try count("score_events"))
+            return RecordCounts(
+                players: try count("players"), courses: try count("courses"), rounds: try count("rounds"), scoreEvents: try count("score_events"))
         }
     }
 }

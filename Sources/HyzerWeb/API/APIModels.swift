@@ -124,9 +124,13 @@ struct StandingsResponse: ResponseEncodable {
         divisions = standings.divisions.map { Division(name: $0.name, standings: $0.entries.map { Entry($0, signed: signed.contains($0.playerID)) }) }
         conflicts = standings.conflicts.map { conflict in
             let leaves = board.scores[conflict.playerID, conflict.hole]?.leaves ?? []
-            return Conflict(playerID: Format.id(conflict.playerID), hole: conflict.hole, eventIDs: conflict.eventIDs.map(Format.id),
-                            entries: leaves.map { ConflictEntry(eventID: Format.id($0.id), strokes: StrokesValue($0.strokes), penalties: $0.penalties,
-                                                                reportedBy: $0.reportedBy.map(Format.id), reportedByName: $0.reportedBy.flatMap { names[$0] }) })
+            return Conflict(
+                playerID: Format.id(conflict.playerID), hole: conflict.hole, eventIDs: conflict.eventIDs.map(Format.id),
+                entries: leaves.map {
+                    ConflictEntry(
+                        eventID: Format.id($0.id), strokes: StrokesValue($0.strokes), penalties: $0.penalties,
+                        reportedBy: $0.reportedBy.map(Format.id), reportedByName: $0.reportedBy.flatMap { names[$0] })
+                })
         }
     }
 }

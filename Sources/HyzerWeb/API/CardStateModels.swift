@@ -79,7 +79,9 @@ struct CardStateResponse: ResponseEncodable {
         }
         let signed = Set(snapshot.signatures.map(\.playerID))
         players = card.playerIDs.map {
-            Player(id: Format.id($0), displayName: names[$0] ?? "Unknown player", signed: signed.contains($0), withdrawn: snapshot.round.withdrawn.contains($0))
+            Player(
+                id: Format.id($0), displayName: names[$0] ?? "Unknown player", signed: signed.contains($0),
+                withdrawn: snapshot.round.withdrawn.contains($0))
         }
         var scores: [Score] = []
         for player in card.playerIDs {
@@ -89,9 +91,12 @@ struct CardStateResponse: ResponseEncodable {
                 let shown = mine ?? state.winner
                 let others = state.leaves.filter { $0.id != mine?.id && $0.result != shown.result }
                     .map { "\($0.resultText) by \($0.reportedBy.flatMap { names[$0] } ?? "another device")" }
-                scores.append(Score(playerID: Format.id(player), hole: hole.number, strokes: StrokesValue(state.winner.strokes), penalties: state.winner.penalties,
-                                    mine: mine.map { Entry(strokes: StrokesValue($0.strokes), penalties: $0.penalties) },
-                                    mismatch: state.isConflict, others: others.joined(separator: ", ")))
+                scores.append(
+                    Score(
+                        playerID: Format.id(player), hole: hole.number, strokes: StrokesValue(state.winner.strokes),
+                        penalties: state.winner.penalties,
+                        mine: mine.map { Entry(strokes: StrokesValue($0.strokes), penalties: $0.penalties) },
+                        mismatch: state.isConflict, others: others.joined(separator: ", ")))
             }
         }
         self.scores = scores
@@ -128,14 +133,23 @@ struct CardScoresBody: Decodable {
         if self.author != nil, author == nil { errors.add("author", "The author must be a player id (a UUID).") }
         var entries: [DomainStore.CardScoreEntry] = []
         for (index, entry) in scores.enumerated() {
-            guard let id = UUID(text: entry.id) else { errors.add("scores[\(index)].id", "Each entry needs its own id (a UUID)."); continue }
-            guard let player = UUID(text: entry.playerID) else { errors.add("scores[\(index)].playerID", "That is not a player id."); continue }
-            let penalties = entry.penalties ?? 0
-            guard ScoreEvent.penaltyRange.contains(penalties) else {
-                errors.add("scores[\(index)].penalties", "Penalties must be from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
+            guard let id = UUID(text: entry.id) else {
+                errors.add("scores[\(index)].id", "Each entry needs its own id (a UUID).")
                 continue
             }
-            entries.append(DomainStore.CardScoreEntry(id: id, playerID: player, hole: entry.hole, strokes: entry.strokes.strokes, penalties: penalties))
+            guard let player = UUID(text: entry.playerID) else {
+                errors.add("scores[\(index)].playerID", "That is not a player id.")
+                continue
+            }
+            let penalties = entry.penalties ?? 0
+            guard ScoreEvent.penaltyRange.contains(penalties) else {
+                errors.add(
+                    "scores[\(index)].penalties",
+                    "Penalties must be from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
+                continue
+            }
+            entries.append(
+                DomainStore.CardScoreEntry(id: id, playerID: player, hole: entry.hole, strokes: entry.strokes.strokes, penalties: penalties))
         }
         try errors.throwIfAny()
         return (author, entries)

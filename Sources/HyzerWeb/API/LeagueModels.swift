@@ -1,8 +1,8 @@
 import Foundation
-import NIOCore
 import Hummingbird
 import HyzerCore
 import HyzerStore
+import NIOCore
 
 // Bodies and answers of the setup and league API (DESIGN.md, "Contracts"). Bodies are typed
 // JSON: a wrong type or a missing key is a 422 naming the field.
@@ -224,12 +224,17 @@ struct EventStandingsResponse: ResponseEncodable {
         eventID = Format.id(standings.eventID)
         final = standings.isFinal
         divisions = standings.divisions.map { division in
-            Division(name: division.name, playoffPending: division.playoffPending, standings: division.entries.map { entry in
-                Entry(position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName, division: entry.division,
-                      toPar: entry.toPar, total: entry.total, thru: entry.thru,
-                      rounds: entry.rounds.compactMap { $0 }.map { RoundScore(roundID: Format.id($0.roundID), strokes: $0.strokes, toPar: $0.toPar, thru: $0.thru, dnf: $0.dnf) },
-                      dnf: entry.dnf, playoff: entry.playoff?.rawValue)
-            })
+            Division(
+                name: division.name, playoffPending: division.playoffPending,
+                standings: division.entries.map { entry in
+                    Entry(
+                        position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName, division: entry.division,
+                        toPar: entry.toPar, total: entry.total, thru: entry.thru,
+                        rounds: entry.rounds.compactMap { $0 }.map {
+                            RoundScore(roundID: Format.id($0.roundID), strokes: $0.strokes, toPar: $0.toPar, thru: $0.thru, dnf: $0.dnf)
+                        },
+                        dnf: entry.dnf, playoff: entry.playoff?.rawValue)
+                })
         }
     }
 }
@@ -251,8 +256,9 @@ struct CardsResponse: ResponseEncodable {
         roundID = Format.id(snapshot.round.id)
         let holes = snapshot.course.holes.map(\.number)
         cards = snapshot.round.cards.map {
-            CardItem(id: Format.id($0.id), name: $0.name, startingHole: $0.startingHole, teeTime: $0.teeTime,
-                     playerIDs: $0.playerIDs.map(Format.id), holeOrder: $0.holeOrder(holes))
+            CardItem(
+                id: Format.id($0.id), name: $0.name, startingHole: $0.startingHole, teeTime: $0.teeTime,
+                playerIDs: $0.playerIDs.map(Format.id), holeOrder: $0.holeOrder(holes))
         }
     }
 }
@@ -261,7 +267,8 @@ extension DecodingError {
     /// A typed body that does not match: a 422 naming the field; JSON that is not JSON: a 400.
     var problem: Problem {
         func path(_ context: Context) -> String {
-            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(
+                of: ".[", with: "[")
         }
         switch self {
         case .keyNotFound(let key, let context):

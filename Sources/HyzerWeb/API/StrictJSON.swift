@@ -28,7 +28,8 @@ enum StrictJSON {
             // A fraction where a count belongs is named as such, not as a wrong type — but
             // only when it is the reason: with every fraction made whole the body must decode.
             if !findings.fractions.isEmpty, decodes(type, bytes, replacing: findings.fractions, with: "0"),
-               let path = knownFraction(in: bytes, as: type, findings: findings) {
+                let path = knownFraction(in: bytes, as: type, findings: findings)
+            {
                 throw fraction(path)
             }
             throw error.problem
@@ -37,7 +38,9 @@ enum StrictJSON {
         return value
     }
 
-    private static func decodes<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], replacing numbers: some Collection<Scanner.Number>, with text: String) -> Bool {
+    private static func decodes<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], replacing numbers: some Collection<Scanner.Number>, with text: String)
+        -> Bool
+    {
         var probe = bytes
         // From the end, so the earlier ranges stay where they are.
         for number in numbers.reversed() { probe.replaceSubrange(number.range, with: Array(text.utf8)) }
@@ -149,7 +152,8 @@ enum StrictJSON {
                     if expectingKey, case .object = stack.last, !keySets.isEmpty {
                         let raw = bytes[start..<min(index + 1, bytes.count)]
                         // Escapes (`\u0068ole` is `hole`) are decoded; plain keys are read as they are.
-                        let key = raw.contains(UInt8(ascii: "\\"))
+                        let key =
+                            raw.contains(UInt8(ascii: "\\"))
                             ? (try? JSONDecoder().decode(String.self, from: Data(raw))) ?? String(decoding: raw, as: UTF8.self)
                             : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
                         if !keySets[keySets.count - 1].insert(key).inserted, result.duplicate == nil {
@@ -162,8 +166,9 @@ enum StrictJSON {
                     let start = index
                     var fractional = false
                     while index < bytes.count, case let next = bytes[index],
-                          next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next == UInt8(ascii: ".")
-                          || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
+                        next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next == UInt8(ascii: ".")
+                            || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next)
+                    {
                         if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") { fractional = true }
                         index += 1
                     }

@@ -44,9 +44,10 @@ struct AccessMiddleware: RouterMiddleware {
 extension Problem {
     /// The store could not say who is asking: nothing is decided, nobody is signed out.
     static var identityUnavailable: Problem {
-        var problem = Problem(status: .serviceUnavailable, title: "Try again",
-                              detail: "Hyzer could not check who you are just now (its database did not answer). You are still signed in: try again in a moment.",
-                              type: "/problems/unavailable")
+        var problem = Problem(
+            status: .serviceUnavailable, title: "Try again",
+            detail: "Hyzer could not check who you are just now (its database did not answer). You are still signed in: try again in a moment.",
+            type: "/problems/unavailable")
         problem.retryAfter = 2
         return problem
     }
@@ -64,7 +65,8 @@ enum SignInLink {
     /// A `next` value that is safe to redirect to: a path on this server, never another site.
     static func safeNext(_ next: String?) -> String {
         guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),
-              !next.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return "/" }
+            !next.unicodeScalars.contains(where: { $0.value < 0x20 })
+        else { return "/" }
         return next
     }
 }

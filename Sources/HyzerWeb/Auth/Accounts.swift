@@ -93,6 +93,7 @@ public struct Accounts: Sendable {
     /// A single-use link for creating the first admin, when there is no admin yet.
     public func setupTokenIfNeeded() async throws -> String? {
         guard try await !stores.domain.hasEnabledAdmin() else { return nil }
-        return try await stores.operational.createLink(OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: Self.setupLifetime)), grantedBy: nil)
+        return try await stores.operational.createLink(
+            OneTimeLink(kind: .setup, role: .admin, expiresAt: Date(timeIntervalSinceNow: Self.setupLifetime)), grantedBy: nil)
     }
 }

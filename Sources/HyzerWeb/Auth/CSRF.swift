@@ -58,7 +58,8 @@ enum CSRF {
     }
 
     static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
@@ -121,7 +122,9 @@ struct CSRFCheckMiddleware: RouterMiddleware {
             sent = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?.csrf ?? ""
         }
         guard request.cookies[CSRF.cookieName] != nil, CSRF.equal(sent, context.csrfToken) else {
-            throw Problem(status: .forbidden, title: "Form expired", detail: "This form is out of date or was not sent from Hyzer. Go back, reload the page and try again.", type: "/problems/csrf")
+            throw Problem(
+                status: .forbidden, title: "Form expired",
+                detail: "This form is out of date or was not sent from Hyzer. Go back, reload the page and try again.", type: "/problems/csrf")
         }
         return try await next(request, context)
     }
@@ -135,13 +138,18 @@ struct APIGuardMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if CSRF.isStateChanging(request.method) {
             if CSRF.isCrossSite(request) {
-                throw Problem(status: .forbidden, title: "Refused", detail: "State-changing API calls are not accepted from another site's pages.", type: "/problems/csrf")
+                throw Problem(
+                    status: .forbidden, title: "Refused", detail: "State-changing API calls are not accepted from another site's pages.",
+                    type: "/problems/csrf")
             }
             let type = request.headers[.contentType].flatMap(MediaType.init(from:))
             if request.headers[.contentType] != nil || request.headers[.contentLength].map({ $0 != "0" }) == true,
-               type?.isType(.applicationJson) != true, type?.isType(MediaType(type: .text, subType: "csv")) != true {
+                type?.isType(.applicationJson) != true, type?.isType(MediaType(type: .text, subType: "csv")) != true
+            {
                 // Neither type is one a page on another site can send without a CORS preflight.
-                throw Problem(status: .unsupportedMediaType, title: "Unsupported media type", detail: "Send the body as application/json (or text/csv for imports).")
+                throw Problem(
+                    status: .unsupportedMediaType, title: "Unsupported media type",
+                    detail: "Send the body as application/json (or text/csv for imports).")
             }
         }
         return try await next(request, context)

@@ -54,7 +54,8 @@ struct IdentityMiddleware: RouterMiddleware {
                 context.sessions.clearSession()
             }
         } catch {
-            context.logger.error("Could not read who is asking; answering 503 and keeping the session", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            context.logger.error(
+                "Could not read who is asking; answering 503 and keeping the session", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             context.identityUnavailable = true
         }
         return try await next(request, context)

@@ -19,7 +19,10 @@ struct SQLiteSessionDriver: PersistDriver {
     let store: OperationalStore
 
     func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
-        guard try await store.setSession(key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: Self.date(expires), onlyIfAbsent: true) else {
+        guard
+            try await store.setSession(
+                key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: Self.date(expires), onlyIfAbsent: true)
+        else {
             throw PersistError.duplicate
         }
     }
@@ -28,7 +31,8 @@ struct SQLiteSessionDriver: PersistDriver {
         // An update without an expiry keeps the one already stored.
         let existing = try await store.sessionValue(key: key)
         let expiresAt = Self.date(expires) ?? existing?.expiresAt
-        _ = try await store.setSession(key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: expiresAt, onlyIfAbsent: false)
+        _ = try await store.setSession(
+            key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: expiresAt, onlyIfAbsent: false)
     }
 
     func get<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> Object? {

@@ -26,7 +26,9 @@ struct SetupLinkNotice: Service {
             } else if pulled {
                 logger.notice("No admin yet, here or in the cloud. Create the first one at \(link) (single use, valid 24 hours)")
             } else {
-                logger.notice("No admin yet, and the cloud could not be reached to look for one. If this device starts the club, create the first admin at \(link) (single use, valid 24 hours)")
+                logger.notice(
+                    "No admin yet, and the cloud could not be reached to look for one. If this device starts the club, create the first admin at \(link) (single use, valid 24 hours)"
+                )
             }
         }
         // A service that returns would end the server: wait for shutdown like the others.

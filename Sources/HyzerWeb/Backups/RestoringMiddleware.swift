@@ -23,7 +23,8 @@ struct RestoringMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         var response: Response
         if request.uri.path.hasPrefix("/api/") || (request.headers[.accept] ?? "").contains("json") {
-            response = try Problem(status: .serviceUnavailable, title: "Restoring", detail: detail, type: "/problems/restoring").response(from: request, context: context)
+            response = try Problem(status: .serviceUnavailable, title: "Restoring", detail: detail, type: "/problems/restoring").response(
+                from: request, context: context)
         } else {
             response = try renderer.page(RestoringPage(message: detail, retryAfter: Self.retryAfterSeconds), "restoring", status: .serviceUnavailable)
                 .response(from: request, context: context)

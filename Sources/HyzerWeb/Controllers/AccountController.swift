@@ -44,7 +44,8 @@ struct AccountController {
         case .refuse(let wait):
             var state = FormState(values: ["handle": form.handle ?? ""])
             state.message = "Too many failed sign-ins from here. Try again in \(Self.minutes(wait))."
-            var response = try renderer.page(SignInPage(next: next, form: state, canJoin: false), "signin", status: .tooManyRequests).response(from: request, context: context)
+            var response = try renderer.page(SignInPage(next: next, form: state, canJoin: false), "signin", status: .tooManyRequests).response(
+                from: request, context: context)
             response.headers[.retryAfter] = String(wait)
             return response
         case .proceed(let delayOnFailure):
@@ -111,8 +112,10 @@ struct AccountController {
             try await begin(admin, context: context)
             return .redirect(to: "/admin", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(SetupPage(token: token, form: FormState(values: form.values, errors: errors)), "setup", status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try renderer.page(
+                SetupPage(token: token, form: FormState(values: form.values, errors: errors)), "setup", status: .unprocessableContent
+            )
+            .response(from: request, context: context)
         }
     }
 
@@ -134,9 +137,11 @@ struct AccountController {
                 // A profile someone already signs in with, or one that outranks the invite,
                 // cannot be claimed: that would take over an account or raise a role.
                 guard let profile = try await stores.domain.player(claimed), profile.isClaimable(through: link.role),
-                      try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
+                    try await stores.operational.consumeLink(invite, kind: .invite) != nil
+                else { throw Self.invalidLink("invite") }
                 try await stores.operational.voidInvites(for: profile.id)
-                let player = try await stores.domain.setPassword(of: profile.id, hash: try await accounts.hash(form.password ?? ""), actor: link.createdBy)
+                let player = try await stores.domain.setPassword(
+                    of: profile.id, hash: try await accounts.hash(form.password ?? ""), actor: link.createdBy)
                 try await begin(player, context: context)
             } else {
                 try Self.check(form)
@@ -153,7 +158,8 @@ struct AccountController {
                 if !invite.isEmpty {
                     guard try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
                 }
-                let player = try await accounts.createUser(displayName: form.displayName, handle: form.handle, role: link?.role ?? .athlete, password: form.password)
+                let player = try await accounts.createUser(
+                    displayName: form.displayName, handle: form.handle, role: link?.role ?? .athlete, password: form.password)
                 try await begin(player, context: context)
             }
             return .redirect(to: "/", type: .normal)
@@ -168,7 +174,9 @@ struct AccountController {
     private func joinPage(invite: String, form: FormState) async throws -> JoinPage {
         if invite.isEmpty {
             guard try await openSignUp() else {
-                throw Problem(status: .forbidden, title: "Invite needed", detail: "This club signs people up by invite. Ask a coach or an admin for an invite link.")
+                throw Problem(
+                    status: .forbidden, title: "Invite needed",
+                    detail: "This club signs people up by invite. Ask a coach or an admin for an invite link.")
             }
             return JoinPage(invite: "", role: Role.athlete.rawValue, form: form)
         }
@@ -196,12 +204,15 @@ struct AccountController {
     private func checkSetupLink(_ token: String) async throws {
         guard try await stores.operational.link(token, kind: .setup) != nil else { throw Self.invalidLink("setup") }
         guard try await !stores.domain.hasEnabledAdmin() else {
-            throw Problem(status: .forbidden, title: "Link not valid", detail: "This club already has an admin: sign in, or ask an admin for an invite.")
+            throw Problem(
+                status: .forbidden, title: "Link not valid", detail: "This club already has an admin: sign in, or ask an admin for an invite.")
         }
     }
 
     static func invalidLink(_ kind: String) -> Problem {
-        Problem(status: .forbidden, title: "Link not valid", detail: "This \(kind) link has been used, has expired or was never issued. Ask for a new one.")
+        Problem(
+            status: .forbidden, title: "Link not valid",
+            detail: "This \(kind) link has been used, has expired or was never issued. Ask for a new one.")
     }
 
     static func minutes(_ seconds: Int) -> String {

@@ -24,8 +24,11 @@ struct AdminController {
     }
 
     private static func messages(_ key: String) -> String? {
-        ["role": "Role changed.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Token revoked.", "settings": "Settings saved.",
-         "backup": "Backup made and verified.", "restored": "Backup restored. The data before it is in the safety backup listed below."][key]
+        [
+            "role": "Role changed.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Token revoked.",
+            "settings": "Settings saved.",
+            "backup": "Backup made and verified.", "restored": "Backup restored. The data before it is in the safety backup listed below.",
+        ][key]
     }
 
     private func adminPage(message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
@@ -37,13 +40,17 @@ struct AdminController {
         )
         page.mismatches = try await stores.domain.activeRoundBoards().flatMap { board in
             board.scorecard.conflicts.map { conflict in
-                AdminPage.Mismatch(roundID: Format.id(board.snapshot.round.id), roundName: board.snapshot.round.name, player: conflict.displayName, hole: conflict.hole,
-                                   entries: conflict.options.map { $0.enteredBy.isEmpty ? $0.strokes : "\($0.strokes) by \($0.enteredBy)" }.joined(separator: " · "),
-                                   eventID: conflict.winnerID)
+                AdminPage.Mismatch(
+                    roundID: Format.id(board.snapshot.round.id), roundName: board.snapshot.round.name, player: conflict.displayName,
+                    hole: conflict.hole,
+                    entries: conflict.options.map { $0.enteredBy.isEmpty ? $0.strokes : "\($0.strokes) by \($0.enteredBy)" }.joined(separator: " · "),
+                    eventID: conflict.winnerID)
             }
         }
         page.hasMismatches = !page.mismatches.isEmpty
-        page.changes = try await stores.domain.changeLog().map { AdminPage.Audit(at: Format.date($0.at), actor: $0.actor, player: $0.record, change: $0.change) }
+        page.changes = try await stores.domain.changeLog().map {
+            AdminPage.Audit(at: Format.date($0.at), actor: $0.actor, player: $0.record, change: $0.change)
+        }
         page.hasChanges = !page.changes.isEmpty
         page.hasDemoData = try await stores.domain.hasDemoData()
         page.publicURL = publicURL ?? "not set: links use the address the inviter browses from"
@@ -55,7 +62,8 @@ struct AdminController {
         let id = try context.uuid("id", "Player")
         let form = try await request.decode(as: RoleForm.self, context: context)
         guard let role = form.role.flatMap(Role.init(rawValue:)) else {
-            return try await adminPage(error: "Choose athlete, coach or admin.", status: .unprocessableContent).response(from: request, context: context)
+            return try await adminPage(error: "Choose athlete, coach or admin.", status: .unprocessableContent).response(
+                from: request, context: context)
         }
         return try await guarded(request, context) {
             _ = try await stores.domain.changeRole(of: id, to: role, actor: context.identity?.playerID)
@@ -95,7 +103,8 @@ struct AdminController {
             return try await adminPage(error: error.summary, status: .unprocessableContent).response(from: request, context: context)
         }
         _ = try await stores.domain.updateClubSettings(
-            clubName: valid.clubName, tvPageSeconds: valid.tvPageSeconds, publicLeaderboards: form.publicLeaderboards != nil, openSignUp: form.openSignUp != nil
+            clubName: valid.clubName, tvPageSeconds: valid.tvPageSeconds, publicLeaderboards: form.publicLeaderboards != nil,
+            openSignUp: form.openSignUp != nil
         )
         return .redirect(to: "/admin?done=settings", type: .normal)
     }
@@ -135,7 +144,9 @@ struct InvitesController {
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await request.decode(as: ConfirmForm.self, context: context)
         let roles = (context.identity?.role ?? .athlete).grantable
-        guard try await stores.operational.revokeInvite(try context.uuid("id", "Invite"), roles: roles) else { throw StoreError.notFound("Open invite") }
+        guard try await stores.operational.revokeInvite(try context.uuid("id", "Invite"), roles: roles) else {
+            throw StoreError.notFound("Open invite")
+        }
         return .redirect(to: "/invites?notice=revoked", type: .normal)
     }
 
@@ -149,26 +160,32 @@ struct InvitesController {
         var playerID: UUID?
         if let text = form.playerID, !text.isEmpty {
             guard let id = UUID(text: text), let player = try await stores.domain.player(id), player.isClaimable(through: role) else {
-                return try await refused(FieldErrors("playerID", "Choose a player who has no account yet and whose role the invite covers."), request, context)
+                return try await refused(
+                    FieldErrors("playerID", "Choose a player who has no account yet and whose role the invite covers."), request, context)
             }
             playerID = player.id
         }
         let token: String
         do {
-            token = try await stores.operational.createLink(OneTimeLink(
-                kind: .invite, role: role, playerID: playerID, createdBy: context.identity?.playerID,
-                expiresAt: Date(timeIntervalSinceNow: Accounts.inviteLifetime)
-            ), grantedBy: inviter)
+            token = try await stores.operational.createLink(
+                OneTimeLink(
+                    kind: .invite, role: role, playerID: playerID, createdBy: context.identity?.playerID,
+                    expiresAt: Date(timeIntervalSinceNow: Accounts.inviteLifetime)
+                ), grantedBy: inviter)
         } catch let errors as FieldErrors {
             return try await refused(errors, request, context)
         }
         let link = "\(base(request))/join?invite=\(token)"
-        return try renderer.page(try await invitesPage(context, request: request, link: link, form: FormState()), "invites", status: .created).response(from: request, context: context)
+        return try renderer.page(try await invitesPage(context, request: request, link: link, form: FormState()), "invites", status: .created)
+            .response(from: request, context: context)
     }
 
     private func refused(_ errors: FieldErrors, _ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try renderer.page(try await invitesPage(context, request: request, link: nil, form: FormState(values: [:], errors: errors)), "invites", status: .unprocessableContent)
-            .response(from: request, context: context)
+        try renderer.page(
+            try await invitesPage(context, request: request, link: nil, form: FormState(values: [:], errors: errors)), "invites",
+            status: .unprocessableContent
+        )
+        .response(from: request, context: context)
     }
 
     private func invitesPage(_ context: AppRequestContext, request: Request, link: String?, form: FormState) async throws -> InvitesPage {
@@ -183,9 +200,10 @@ struct InvitesController {
             link: link,
             invites: try await stores.operational.invites().map {
                 let open = $0.usedAt == nil && $0.expiresAt > Date()
-                return InvitesPage.Item(id: Format.id($0.id), role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player",
-                                        created: Format.date($0.createdAt), status: $0.usedAt != nil ? "used" : (open ? "open" : "expired or revoked"),
-                                        isOpen: open && grantable.contains($0.role))
+                return InvitesPage.Item(
+                    id: Format.id($0.id), role: $0.role.rawValue, player: $0.playerID.flatMap { names[$0] } ?? "new player",
+                    created: Format.date($0.createdAt), status: $0.usedAt != nil ? "used" : (open ? "open" : "expired or revoked"),
+                    isOpen: open && grantable.contains($0.role))
             },
             form: form,
             base: base(request),

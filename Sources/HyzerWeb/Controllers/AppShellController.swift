@@ -39,7 +39,8 @@ struct AppShellController {
     @Sendable func manifest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let club = context.clubName
         let body = Manifest(name: club.isEmpty ? "Hyzer" : "\(club) · Hyzer", shortName: club.isEmpty ? "Hyzer" : String(club.prefix(12)))
-        return Response(status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: try JSONCoding.encoder.encode(body))))
+        return Response(
+            status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONCoding.encoder.encode(body))))
     }
 }

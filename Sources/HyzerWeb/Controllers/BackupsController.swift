@@ -41,10 +41,12 @@ struct BackupsController {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [
-            .contentType: "application/gzip", .contentLength: String(record.archiveBytes),
-            .contentDisposition: "attachment; filename=\"\(record.id)\"", .cacheControl: "no-store",
-        ], body: body)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/gzip", .contentLength: String(record.archiveBytes),
+                .contentDisposition: "attachment; filename=\"\(record.id)\"", .cacheControl: "no-store",
+            ], body: body)
     }
 
     @Sendable func confirm(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -55,7 +57,8 @@ struct BackupsController {
         let record = try restorable(context)
         let form = try await request.decode(as: RestoreForm.self, context: context)
         guard form.confirm == record.id else {
-            return try await confirmPage(record, error: "Confirm with the button below.", status: .unprocessableContent).response(from: request, context: context)
+            return try await confirmPage(record, error: "Confirm with the button below.", status: .unprocessableContent).response(
+                from: request, context: context)
         }
         do {
             _ = try await desk.restore(stores.backups.url.appendingPathComponent(record.id))
@@ -86,7 +89,8 @@ struct BackupsController {
             for try await buffer in request.body {
                 received += buffer.readableBytes
                 guard received <= maxUpload else {
-                    throw Problem(status: .contentTooLarge, title: "Too large", detail: "A backup upload may be at most \(Format.bytes(Int64(maxUpload))).")
+                    throw Problem(
+                        status: .contentTooLarge, title: "Too large", detail: "A backup upload may be at most \(Format.bytes(Int64(maxUpload))).")
                 }
                 try output.write(contentsOf: Data(buffer.readableBytesView))
             }
@@ -100,7 +104,9 @@ struct BackupsController {
         do {
             record = try await stores.importBackup(incoming)
         } catch let error as BackupError {
-            throw Problem(status: .unprocessableContent, title: "Not a good backup", detail: "\(error.description) It was kept in the backups folder, listed under failed backups.", type: "/problems/backup")
+            throw Problem(
+                status: .unprocessableContent, title: "Not a good backup",
+                detail: "\(error.description) It was kept in the backups folder, listed under failed backups.", type: "/problems/backup")
         } catch let error as StoreError {
             throw Problem(status: .unprocessableContent, title: "Not a good backup", detail: error.description, type: "/problems/backup")
         }
@@ -118,14 +124,19 @@ struct BackupsController {
 
     private func restorable(_ context: AppRequestContext) throws -> BackupRecord {
         let record = try record(context)
-        guard record.isVerified else { throw Problem(status: .conflict, title: "Not restorable", detail: BackupError.notRestorable(record.id).description) }
+        guard record.isVerified else {
+            throw Problem(status: .conflict, title: "Not restorable", detail: BackupError.notRestorable(record.id).description)
+        }
         return record
     }
 
     private func confirmPage(_ record: BackupRecord, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         let current = try await stores.currentCounts()
-        return renderer.page(RestoreConfirmPage(backup: BackupsView.Item(record, now: Date()), thisDevice: record.manifest?.deviceID == stores.domain.deviceID, current: current.summary, hasCloud: desk.hasCloud, error: error),
-                             "restore-confirm", status: status)
+        return renderer.page(
+            RestoreConfirmPage(
+                backup: BackupsView.Item(record, now: Date()), thisDevice: record.manifest?.deviceID == stores.domain.deviceID,
+                current: current.summary, hasCloud: desk.hasCloud, error: error),
+            "restore-confirm", status: status)
     }
 }
 
@@ -139,6 +150,7 @@ struct JSONResponse: ResponseGenerator {
     init(_ values: [String: String]) { self.values = values }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(values))))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(values))))
     }
 }

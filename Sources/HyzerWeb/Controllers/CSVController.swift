@@ -22,12 +22,14 @@ struct CSVController {
 
     @Sendable func eventResults(_ request: Request, context: AppRequestContext) async throws -> Response {
         let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
-        return try CSVTables.response(ResultsTable.event(snapshot.standings, roundNames: snapshot.rounds.map(\.round.name)), filename: snapshot.event.name)
+        return try CSVTables.response(
+            ResultsTable.event(snapshot.standings, roundNames: snapshot.rounds.map(\.round.name)), filename: snapshot.event.name)
     }
 
     @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerListResponse> {
         let imported = try await Self.importPlayers(try await CSVTables.rows(of: request), into: stores, by: context.identity)
-        return EditedResponse(status: imported.created.isEmpty ? .ok : .created, response: PlayerListResponse(players: imported.all.map { PlayerResponse($0) }))
+        return EditedResponse(
+            status: imported.created.isEmpty ? .ok : .created, response: PlayerListResponse(players: imported.all.map { PlayerResponse($0) }))
     }
 
     /// A player list from the API or the import page: checked line by line, then imported whole.

@@ -39,7 +39,11 @@ struct CardPagesController {
                 if let number = form.card?[Format.id(id)].flatMap({ Int($0) }) { numbers[id] = number }
             }
             let starts = (form.start ?? [:]).reduce(into: [Int: Int]()) { result, pair in
-                if let number = TextRules.wholeNumber(pair.key.replacingOccurrences(of: "card-", with: "")), let hole = TextRules.wholeNumber(pair.value) { result[number] = hole }
+                if let number = TextRules.wholeNumber(pair.key.replacingOccurrences(of: "card-", with: "")),
+                    let hole = TextRules.wholeNumber(pair.value)
+                {
+                    result[number] = hole
+                }
             }
             let cards = try CardRules.cards(numbers: numbers, starts: starts, order: board.snapshot.round.playerIDs)
             _ = try await stores.domain.setCards(cards, of: roundID)
@@ -51,11 +55,15 @@ struct CardPagesController {
         }
     }
 
-    private func refusedEdit(_ board: RoundBoard, form: CardEditForm, _ errors: FieldErrors, request: Request, context: AppRequestContext) throws -> Response {
+    private func refusedEdit(_ board: RoundBoard, form: CardEditForm, _ errors: FieldErrors, request: Request, context: AppRequestContext) throws
+        -> Response
+    {
         var state = FormState(values: [:], errors: errors)
         state.message = errors.summary
-        return try renderer.page(CardEditPage(board: board, form: state, chosen: form.card, starts: form.start), "cards-edit", status: .unprocessableContent)
-            .response(from: request, context: context)
+        return try renderer.page(
+            CardEditPage(board: board, form: state, chosen: form.card, starts: form.start), "cards-edit", status: .unprocessableContent
+        )
+        .response(from: request, context: context)
     }
 
     @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -84,7 +92,8 @@ struct CardPagesController {
             values["penalties.\(key)"] = penaltyText
             guard let player = UUID(text: key) else { continue }
             do {
-                let submission = try ScoreSubmission.parse(id: nil, playerID: key, hole: String(hole), strokes: text, supersedes: nil, penalties: penaltyText)
+                let submission = try ScoreSubmission.parse(
+                    id: nil, playerID: key, hole: String(hole), strokes: text, supersedes: nil, penalties: penaltyText)
                 entries.append(DomainStore.CardEntry(playerID: player, strokes: submission.strokes, penalties: submission.penalties))
             } catch {
                 errors.add("strokes.\(key)", error.summary)
@@ -100,18 +109,26 @@ struct CardPagesController {
         } catch ScoreRejection.notYours {
             throw ScoreRejection.notYours
         } catch let rejection as ScoreRejection {
-            return try await refused(roundID: roundID, cardID: cardID, hole: hole, values: values, errors: RoundPagesController.fieldErrors(rejection), status: rejection.status, request: request, context: context)
+            return try await refused(
+                roundID: roundID, cardID: cardID, hole: hole, values: values, errors: RoundPagesController.fieldErrors(rejection),
+                status: rejection.status, request: request, context: context)
         } catch let errors as FieldErrors {
-            return try await refused(roundID: roundID, cardID: cardID, hole: hole, values: values, errors: errors, status: .unprocessableContent, request: request, context: context)
+            return try await refused(
+                roundID: roundID, cardID: cardID, hole: hole, values: values, errors: errors, status: .unprocessableContent, request: request,
+                context: context)
         }
     }
 
-    private func refused(roundID: UUID, cardID: UUID, hole: Int, values: [String: String], errors: FieldErrors, status: HTTPResponse.Status,
-                         request: Request, context: AppRequestContext) async throws -> Response {
+    private func refused(
+        roundID: UUID, cardID: UUID, hole: Int, values: [String: String], errors: FieldErrors, status: HTTPResponse.Status,
+        request: Request, context: AppRequestContext
+    ) async throws -> Response {
         let board = try await stores.domain.board(of: roundID)
         var form = FormState(values: values, errors: errors)
         form.message = errors.summary
-        guard let page = CardPage(board: board, cardID: cardID, hole: hole, viewer: context.identity, form: form) else { throw StoreError.notFound("Card") }
+        guard let page = CardPage(board: board, cardID: cardID, hole: hole, viewer: context.identity, form: form) else {
+            throw StoreError.notFound("Card")
+        }
         return try renderer.page(page, "card", status: status).response(from: request, context: context)
     }
 
@@ -119,7 +136,9 @@ struct CardPagesController {
         let roundID = try context.uuid("id", "Round")
         let form = try await request.decode(as: SignForm.self, context: context)
         guard let player = form.playerID.flatMap(UUID.init(text:)) else { throw FieldErrors("playerID", "Choose who signs.") }
-        let back = form.cardID.flatMap(UUID.init(text:)).map { "/rounds/\(Format.id(roundID))/cards/\(Format.id($0))#sign" } ?? "/rounds/\(Format.id(roundID))"
+        let back =
+            form.cardID.flatMap(UUID.init(text:)).map { "/rounds/\(Format.id(roundID))/cards/\(Format.id($0))#sign" }
+            ?? "/rounds/\(Format.id(roundID))"
         do {
             _ = try await stores.domain.sign(playerID: player, in: roundID, by: context.identity)
             return .redirect(to: back, type: .normal)
@@ -127,7 +146,9 @@ struct CardPagesController {
             let board = try await stores.domain.board(of: roundID)
             var state = FormState()
             state.message = message
-            if let cardID = form.cardID.flatMap(UUID.init(text:)), let page = CardPage(board: board, cardID: cardID, hole: nil, viewer: context.identity, form: state) {
+            if let cardID = form.cardID.flatMap(UUID.init(text:)),
+                let page = CardPage(board: board, cardID: cardID, hole: nil, viewer: context.identity, form: state)
+            {
                 return try renderer.page(page, "card", status: .conflict).response(from: request, context: context)
             }
             return try renderer.page(RoundPage(board: board, form: state), "round", status: .conflict).response(from: request, context: context)

@@ -49,45 +49,60 @@ struct DirectorPagesController {
 
     @Sendable func courses(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let items = try await stores.domain.courses().map { course in
-            DirectoryPage.Item(name: course.name, detail: "\(course.holes.count) holes · par \(course.totalPar)", link: nil, editLink: "/courses/\(Format.id(course.id))/edit")
+            DirectoryPage.Item(
+                name: course.name, detail: "\(course.holes.count) holes · par \(course.totalPar)", link: nil,
+                editLink: "/courses/\(Format.id(course.id))/edit")
         }
         let query = query(request)
-        return renderer.page(DirectoryPage(title: "Courses", query: query, items: DirectoryPage.matching(query, items), total: items.count,
-                                           newLink: "/courses/new", newLabel: "New course"), "directory")
+        return renderer.page(
+            DirectoryPage(
+                title: "Courses", query: query, items: DirectoryPage.matching(query, items), total: items.count,
+                newLink: "/courses/new", newLabel: "New course"), "directory")
     }
 
     @Sendable func players(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let items = try await stores.domain.players().map { player in
-            DirectoryPage.Item(name: player.displayName, detail: "@\(player.handle.value) · \(player.role.rawValue)", link: nil, editLink: "/players/\(Format.id(player.id))/edit")
+            DirectoryPage.Item(
+                name: player.displayName, detail: "@\(player.handle.value) · \(player.role.rawValue)", link: nil,
+                editLink: "/players/\(Format.id(player.id))/edit")
         }
         let query = query(request)
-        return renderer.page(DirectoryPage(title: "Players", query: query, items: DirectoryPage.matching(query, items), total: items.count,
-                                           newLink: "/players/new", newLabel: "New player", importLink: "/players/import"), "directory")
+        return renderer.page(
+            DirectoryPage(
+                title: "Players", query: query, items: DirectoryPage.matching(query, items), total: items.count,
+                newLink: "/players/new", newLabel: "New player", importLink: "/players/import"), "directory")
     }
 
     @Sendable func events(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let coach = context.identity?.role.includes(.coach) == true
         let items = try await stores.domain.events().map { event in
-            DirectoryPage.Item(name: event.name, detail: event.divisions.isEmpty ? "one field" : event.divisions.joined(separator: " · "),
-                               link: "/events/\(Format.id(event.id))", editLink: coach ? "/events/\(Format.id(event.id))/edit" : nil)
+            DirectoryPage.Item(
+                name: event.name, detail: event.divisions.isEmpty ? "one field" : event.divisions.joined(separator: " · "),
+                link: "/events/\(Format.id(event.id))", editLink: coach ? "/events/\(Format.id(event.id))/edit" : nil)
         }
         let query = query(request)
-        return renderer.page(DirectoryPage(title: "Events", query: query, items: DirectoryPage.matching(query, items), total: items.count,
-                                           newLink: coach ? "/events/new" : nil, newLabel: "New event"), "directory")
+        return renderer.page(
+            DirectoryPage(
+                title: "Events", query: query, items: DirectoryPage.matching(query, items), total: items.count,
+                newLink: coach ? "/events/new" : nil, newLabel: "New event"), "directory")
     }
 
     // MARK: Courses
 
     @Sendable func editCourse(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let course = try await stores.domain.course(try context.uuid("id", "Course"))
-        let values = ["name": course.name, "holeCount": String(course.holes.count), "pars": course.holes.map { String($0.par) }.joined(separator: " "),
-                      "distances": course.holes.allSatisfy { $0.distance == nil } ? "" : course.holes.map { $0.distance.map(String.init) ?? "" }.joined(separator: " ")]
+        let values = [
+            "name": course.name, "holeCount": String(course.holes.count), "pars": course.holes.map { String($0.par) }.joined(separator: " "),
+            "distances": course.holes.allSatisfy { $0.distance == nil }
+                ? "" : course.holes.map { $0.distance.map(String.init) ?? "" }.joined(separator: " "),
+        ]
         return coursePage(course, FormState(values: values))
     }
 
     private func coursePage(_ course: Course, _ form: FormState, status: HTTPResponse.Status = .ok) -> HTML {
-        renderer.page(CourseFormPage(title: "Edit \(course.name)", form: form, target: .edit("/courses/\(Format.id(course.id))", course.name), isEdit: true),
-                      "course-new", status: status)
+        renderer.page(
+            CourseFormPage(title: "Edit \(course.name)", form: form, target: .edit("/courses/\(Format.id(course.id))", course.name), isEdit: true),
+            "course-new", status: status)
     }
 
     @Sendable func saveCourse(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -99,9 +114,11 @@ struct DirectorPagesController {
             _ = try await stores.domain.editCourse(id, name: valid.name, holes: valid.holes, actor: context.identity?.playerID)
             return notice("/courses", .saved)
         } catch let errors as FieldErrors {
-            return try coursePage(course, FormState(values: form.values, errors: errors), status: .unprocessableContent).response(from: request, context: context)
+            return try coursePage(course, FormState(values: form.values, errors: errors), status: .unprocessableContent).response(
+                from: request, context: context)
         } catch let rejection as LeagueRejection {
-            return try coursePage(course, FormState(values: form.values, rejection: rejection), status: rejection.status).response(from: request, context: context)
+            return try coursePage(course, FormState(values: form.values, rejection: rejection), status: rejection.status).response(
+                from: request, context: context)
         }
     }
 
@@ -109,8 +126,9 @@ struct DirectorPagesController {
 
     @Sendable func editPlayer(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let player = try await livePlayer(try context.uuid("id", "Player"))
-        return playerPage(player, FormState(values: ["displayName": player.displayName, "handle": player.handle.value, "division": player.division]),
-                          creator: context.identity?.role ?? .coach)
+        return playerPage(
+            player, FormState(values: ["displayName": player.displayName, "handle": player.handle.value, "division": player.division]),
+            creator: context.identity?.role ?? .coach)
     }
 
     private func livePlayer(_ id: UUID) async throws -> Player {
@@ -140,10 +158,12 @@ struct DirectorPagesController {
             do { division = try Division.usual(form.division) } catch { for entry in error.entries { errors.add(entry.field, entry.message) } }
             try errors.throwIfAny()
             guard let valid else { throw errors }
-            _ = try await stores.domain.editPlayer(player.id, displayName: valid.displayName, handle: valid.handle, division: division, actor: context.identity?.playerID)
+            _ = try await stores.domain.editPlayer(
+                player.id, displayName: valid.displayName, handle: valid.handle, division: division, actor: context.identity?.playerID)
             return notice("/players", .saved)
         } catch let errors as FieldErrors {
-            return try playerPage(player, FormState(values: form.values, errors: errors), creator: creator, status: .unprocessableContent).response(from: request, context: context)
+            return try playerPage(player, FormState(values: form.values, errors: errors), creator: creator, status: .unprocessableContent).response(
+                from: request, context: context)
         }
     }
 
@@ -155,7 +175,9 @@ struct DirectorPagesController {
     }
 
     private func eventPage(_ event: Event, _ form: FormState, status: HTTPResponse.Status = .ok) -> HTML {
-        renderer.page(EventFormPage(title: "Edit \(event.name)", form: form, target: .edit("/events/\(Format.id(event.id))", event.name), isEdit: true), "event-new", status: status)
+        renderer.page(
+            EventFormPage(title: "Edit \(event.name)", form: form, target: .edit("/events/\(Format.id(event.id))", event.name), isEdit: true),
+            "event-new", status: status)
     }
 
     @Sendable func saveEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -167,9 +189,11 @@ struct DirectorPagesController {
             _ = try await stores.domain.editEvent(id, name: valid.name, divisions: valid.divisions, actor: context.identity?.playerID)
             return notice("/events/\(Format.id(id))/edit", .saved)
         } catch let errors as FieldErrors {
-            return try eventPage(event, FormState(values: form.values, errors: errors), status: .unprocessableContent).response(from: request, context: context)
+            return try eventPage(event, FormState(values: form.values, errors: errors), status: .unprocessableContent).response(
+                from: request, context: context)
         } catch let rejection as LeagueRejection {
-            return try eventPage(event, FormState(values: form.values, rejection: rejection), status: rejection.status).response(from: request, context: context)
+            return try eventPage(event, FormState(values: form.values, rejection: rejection), status: rejection.status).response(
+                from: request, context: context)
         }
     }
 
@@ -194,21 +218,27 @@ struct DirectorPagesController {
     }
 
     private func roundPage(_ id: UUID, _ form: FormState, status: HTTPResponse.Status = .ok) async throws -> HTML {
-        renderer.page(RoundEditPage(snapshot: try await stores.domain.snapshot(of: id), players: try await stores.domain.players(), form: form), "round-edit", status: status)
+        renderer.page(
+            RoundEditPage(snapshot: try await stores.domain.snapshot(of: id), players: try await stores.domain.players(), form: form), "round-edit",
+            status: status)
     }
 
     /// Runs a round change and comes back to the edit page with a notice, or shows the page
     /// again with the reason.
-    private func changeRound(_ request: Request, context: AppRequestContext, values: [String: String], notice key: Notice,
-                             _ change: (UUID) async throws -> Void) async throws -> Response {
+    private func changeRound(
+        _ request: Request, context: AppRequestContext, values: [String: String], notice key: Notice,
+        _ change: (UUID) async throws -> Void
+    ) async throws -> Response {
         let id = try context.uuid("id", "Round")
         do {
             try await change(id)
             return notice("/rounds/\(Format.id(id))/edit", key)
         } catch let errors as FieldErrors {
-            return try await roundPage(id, FormState(values: values, errors: errors), status: .unprocessableContent).response(from: request, context: context)
+            return try await roundPage(id, FormState(values: values, errors: errors), status: .unprocessableContent).response(
+                from: request, context: context)
         } catch let rejection as LeagueRejection {
-            return try await roundPage(id, FormState(values: values, rejection: rejection), status: rejection.status).response(from: request, context: context)
+            return try await roundPage(id, FormState(values: values, rejection: rejection), status: rejection.status).response(
+                from: request, context: context)
         }
     }
 
@@ -260,9 +290,11 @@ struct DirectorPagesController {
     }
 
     static func playersImport(_ form: FormState) -> ImportPage {
-        ImportPage(title: "Import players", action: "/players/import",
-                   intro: "A CSV file with a header row naming name and handle (and optionally role). A handle that is new adds a player; one that exists corrects that player's name. One bad line refuses the whole file, and every bad line is named.",
-                   example: "name,handle,role\nAnn Lee,ann.lee,athlete\nBen Ortiz,ben,coach", back: "/players", form: form)
+        ImportPage(
+            title: "Import players", action: "/players/import",
+            intro:
+                "A CSV file with a header row naming name and handle (and optionally role). A handle that is new adds a player; one that exists corrects that player's name. One bad line refuses the whole file, and every bad line is named.",
+            example: "name,handle,role\nAnn Lee,ann.lee,athlete\nBen Ortiz,ben,coach", back: "/players", form: form)
     }
 
     @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -271,8 +303,10 @@ struct DirectorPagesController {
             let imported = try await CSVController.importPlayers(try CSVTables.decode(form.csv ?? ""), into: stores, by: context.identity)
             return .redirect(to: "/players?notice=imported&added=\(imported.created.count)&updated=\(imported.updated.count)", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(Self.playersImport(FormState(values: ["csv": form.csv ?? ""], errors: errors)), "import", status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try renderer.page(
+                Self.playersImport(FormState(values: ["csv": form.csv ?? ""], errors: errors)), "import", status: .unprocessableContent
+            )
+            .response(from: request, context: context)
         }
     }
 
@@ -284,9 +318,11 @@ struct DirectorPagesController {
     static func resultsImport(_ snapshot: RoundSnapshot, _ form: FormState) -> ImportPage {
         let id = Format.id(snapshot.round.id)
         let holes = snapshot.course.holes.map { String($0.number) }.joined(separator: ",")
-        return ImportPage(title: "Import results · \(snapshot.round.name)", action: "/rounds/\(id)/results/import",
-                          intro: "A CSV file with a header row: a column handle (or name) and one column per hole number. Holes that already have the same score are left alone; a different score refuses the file (correct it on the round page). One bad line refuses the whole file.",
-                          example: "handle,\(holes)", back: "/rounds/\(id)", form: form)
+        return ImportPage(
+            title: "Import results · \(snapshot.round.name)", action: "/rounds/\(id)/results/import",
+            intro:
+                "A CSV file with a header row: a column handle (or name) and one column per hole number. Holes that already have the same score are left alone; a different score refuses the file (correct it on the round page). One bad line refuses the whole file.",
+            example: "handle,\(holes)", back: "/rounds/\(id)", form: form)
     }
 
     @Sendable func importResults(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -294,12 +330,16 @@ struct DirectorPagesController {
         let form = try await request.decode(as: CSVImportForm.self, context: context)
         let board = try await stores.domain.board(of: id)
         do {
-            let submissions = try ResultsTable.results(try CSVTables.decode(form.csv ?? ""), round: board.snapshot.round, course: board.snapshot.course, players: board.snapshot.players)
+            let submissions = try ResultsTable.results(
+                try CSVTables.decode(form.csv ?? ""), round: board.snapshot.round, course: board.snapshot.course, players: board.snapshot.players)
             _ = try await stores.domain.recordScores(submissions, in: id, by: context.identity)
             return .redirect(to: "/rounds/\(Format.id(id))", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(Self.resultsImport(board.snapshot, FormState(values: ["csv": form.csv ?? ""], errors: errors)), "import", status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try renderer.page(
+                Self.resultsImport(board.snapshot, FormState(values: ["csv": form.csv ?? ""], errors: errors)), "import",
+                status: .unprocessableContent
+            )
+            .response(from: request, context: context)
         } catch let rejection as ScoreRejection {
             var state = FormState(values: ["csv": form.csv ?? ""])
             state.message = rejection.message

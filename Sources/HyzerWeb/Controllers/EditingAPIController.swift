@@ -31,10 +31,13 @@ struct EditingAPIController {
         guard body.displayName != nil || body.handle != nil || body.division != nil else { throw Self.nothingToChange() }
         let id = try context.uuid("id", "Player")
         guard let current = try await stores.domain.player(id), !current.archived else { throw StoreError.notFound("Player") }
-        let valid = try PlayerDraft(displayName: body.displayName ?? current.displayName, handle: body.handle ?? current.handle.value, role: current.role.rawValue).validated()
+        let valid = try PlayerDraft(
+            displayName: body.displayName ?? current.displayName, handle: body.handle ?? current.handle.value, role: current.role.rawValue
+        ).validated()
         let division = try body.division.map { raw throws(FieldErrors) in try Division.usual(raw) }
-        let player = try await stores.domain.editPlayer(id, displayName: body.displayName == nil ? nil : valid.displayName,
-                                                        handle: body.handle == nil ? nil : valid.handle, division: division, actor: context.identity?.playerID)
+        let player = try await stores.domain.editPlayer(
+            id, displayName: body.displayName == nil ? nil : valid.displayName,
+            handle: body.handle == nil ? nil : valid.handle, division: division, actor: context.identity?.playerID)
         return PlayerResponse(player)
     }
 
@@ -45,8 +48,9 @@ struct EditingAPIController {
         let current = try await stores.domain.course(id)
         let holes = body.holes ?? current.holes.map { CourseBody.HoleBody(number: $0.number, par: $0.par, distance: $0.distance) }
         let valid = try CourseBody.HoleBody.draft(name: body.name ?? current.name, holes: holes).validated()
-        let course = try await stores.domain.editCourse(id, name: body.name == nil ? nil : valid.name, holes: body.holes == nil ? nil : valid.holes,
-                                                        actor: context.identity?.playerID)
+        let course = try await stores.domain.editCourse(
+            id, name: body.name == nil ? nil : valid.name, holes: body.holes == nil ? nil : valid.holes,
+            actor: context.identity?.playerID)
         return CourseResponse(course)
     }
 
@@ -56,8 +60,9 @@ struct EditingAPIController {
         let id = try context.uuid("id", "Event")
         let current = try await stores.domain.eventSnapshot(id).event
         let valid = try EventDraft(name: body.name ?? current.name, divisions: body.divisions ?? current.divisions).validated()
-        _ = try await stores.domain.editEvent(id, name: body.name == nil ? nil : valid.name, divisions: body.divisions == nil ? nil : valid.divisions,
-                                              actor: context.identity?.playerID)
+        _ = try await stores.domain.editEvent(
+            id, name: body.name == nil ? nil : valid.name, divisions: body.divisions == nil ? nil : valid.divisions,
+            actor: context.identity?.playerID)
         let snapshot = try await stores.domain.eventSnapshot(id)
         return EventResponse(snapshot.event, rounds: snapshot.rounds)
     }
@@ -77,14 +82,16 @@ struct EditingAPIController {
             guard let id = UUID(text: text) else { throw FieldErrors("cardID", "The card must be a card id.") }
             cardID = id
         }
-        let snapshot = try await stores.domain.addPlayer(playerID, division: body.division, card: cardID, to: try context.uuid("id", "Round"),
-                                                         actor: context.identity?.playerID)
+        let snapshot = try await stores.domain.addPlayer(
+            playerID, division: body.division, card: cardID, to: try context.uuid("id", "Round"),
+            actor: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(snapshot))
     }
 
     @Sendable func withdraw(_ request: Request, context: AppRequestContext) async throws -> RoundDetailResponse {
         let playerID = try context.uuid("playerID", "Player")
-        return RoundDetailResponse(try await stores.domain.withdraw(playerID, from: try context.uuid("id", "Round"), actor: context.identity?.playerID))
+        return RoundDetailResponse(
+            try await stores.domain.withdraw(playerID, from: try context.uuid("id", "Round"), actor: context.identity?.playerID))
     }
 
     @Sendable func reopen(_ request: Request, context: AppRequestContext) async throws -> RoundDetailResponse {

@@ -38,21 +38,26 @@ struct EventPagesController {
     }
 
     private func page(_ snapshot: EventSnapshot, form: FormState) -> EventPage {
-        EventPage(title: snapshot.event.name, board: EventBoardView(event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings), form: form)
+        EventPage(
+            title: snapshot.event.name, board: EventBoardView(event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings),
+            form: form)
     }
 
     @Sendable func playoff(_ request: Request, context: AppRequestContext) async throws -> Response {
         let eventID = try context.uuid("id", "Event")
         let form = try await request.decode(as: PlayoffForm.self, context: context)
         do {
-            guard let winner = form.winner.flatMap(UUID.init(text:)) else { throw LeagueRejection.invalid(FieldErrors("winner", "Choose the playoff winner.")) }
+            guard let winner = form.winner.flatMap(UUID.init(text:)) else {
+                throw LeagueRejection.invalid(FieldErrors("winner", "Choose the playoff winner."))
+            }
             _ = try await stores.domain.recordPlayoff(eventID: eventID, division: form.division ?? "", winner: winner)
             return .redirect(to: "/events/\(Format.id(eventID))", type: .normal)
         } catch let rejection as LeagueRejection {
             var state = FormState()
             state.message = rejection.message
             let status: HTTPResponse.Status = if case .invalid = rejection { .unprocessableContent } else { .conflict }
-            return try renderer.page(page(try await stores.domain.eventSnapshot(eventID), form: state), "event", status: status).response(from: request, context: context)
+            return try renderer.page(page(try await stores.domain.eventSnapshot(eventID), form: state), "event", status: status).response(
+                from: request, context: context)
         }
     }
 }

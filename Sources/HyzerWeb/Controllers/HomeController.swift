@@ -22,7 +22,9 @@ struct HomeController {
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await renderer.cachedPage(request, context, store: stores.domain, page: "home") {
-            .init(html: renderer.page(HomePage(summaries: try await stores.domain.roundSummaries(), events: try await stores.domain.events()), "home"), version: nil)
+            .init(
+                html: renderer.page(HomePage(summaries: try await stores.domain.roundSummaries(), events: try await stores.domain.events()), "home"),
+                version: nil)
         }
     }
 
@@ -37,13 +39,15 @@ struct HomeController {
         if let metricsToken, context.identity?.role != .admin {
             let sent = IdentityResolver.bearerToken(request.headers[.authorization]) ?? ""
             guard CSRF.equal(sent, metricsToken) else {
-                var refusal = Response(status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
-                                       body: .init(byteBuffer: ByteBuffer(string: "Send the metrics token: Authorization: Bearer <token>.\n")))
+                var refusal = Response(
+                    status: .unauthorized, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: "Send the metrics token: Authorization: Bearer <token>.\n")))
                 refusal.headers[.wwwAuthenticate] = "Bearer realm=\"metrics\""
                 return refusal
             }
         }
         let bytes = await metricsRegistry.scrape(hub: hub, connectionTasks: connectionTasks, live: live, engine: engine, stores: stores)
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -87,7 +87,8 @@ struct LeagueAPIController {
         let draft = RoundDraft(
             name: body.name, courseID: body.courseID, playerIDs: body.players.map(\.playerID), startNow: body.start ?? true,
             eventID: body.eventID,
-            divisions: Dictionary(body.players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first })
+            divisions: Dictionary(
+                body.players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first })
         )
         let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))
@@ -123,8 +124,10 @@ struct LeagueAPIController {
                 guard let id = UUID(text: text) else { throw FieldErrors("cards[\(index)].playerIDs", "\"\(text.prefix(40))\" is not a player id.") }
                 return id
             }
-            cards.append(Card(id: UUID(), name: card.name ?? "Card \(index + 1)", startingHole: card.startingHole ?? snapshot.course.holes.first?.number ?? 1,
-                              teeTime: card.teeTime, playerIDs: ids))
+            cards.append(
+                Card(
+                    id: UUID(), name: card.name ?? "Card \(index + 1)", startingHole: card.startingHole ?? snapshot.course.holes.first?.number ?? 1,
+                    teeTime: card.teeTime, playerIDs: ids))
         }
         return CardsResponse(try await stores.domain.setCards(cards, of: roundID))
     }
@@ -160,7 +163,9 @@ struct LeagueAPIController {
         let (author, entries) = try await request.decodeBody(CardScoresBody.self, context: context).entries()
         let written = try await stores.domain.recordCardEntries(entries, card: cardID, in: roundID, author: author, by: context.identity)
         let board = try await stores.domain.board(of: roundID)
-        guard let card = CardStateResponse(board: board, cardID: cardID, viewer: context.identity, at: Date()) else { throw StoreError.notFound("Card") }
+        guard let card = CardStateResponse(board: board, cardID: cardID, viewer: context.identity, at: Date()) else {
+            throw StoreError.notFound("Card")
+        }
         let results = zip(entries, written.outcomes).map { entry, outcome in
             CardScoresResponse.Result(id: Format.id(entry.id), outcome: outcome.name, reason: outcome.reason)
         }

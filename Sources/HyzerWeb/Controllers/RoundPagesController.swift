@@ -25,8 +25,10 @@ struct RoundPagesController {
             // An athlete scores only themselves: their name is already chosen.
             var form = FormState()
             if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
-            return .init(html: renderer.page(RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role), "round"),
-                         version: board.version)
+            return .init(
+                html: renderer.page(
+                    RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role), "round"),
+                version: board.version)
         }
     }
 
@@ -70,14 +72,18 @@ struct RoundPagesController {
         }
     }
 
-    private func refused(roundID: UUID, form submitted: ScoreForm, errors: FieldErrors, request: Request, context: AppRequestContext) async throws -> Response {
+    private func refused(roundID: UUID, form submitted: ScoreForm, errors: FieldErrors, request: Request, context: AppRequestContext) async throws
+        -> Response
+    {
         let board = try await stores.domain.board(of: roundID)
         let form = FormState(values: submitted.values, errors: errors)
         if let corrected = submitted.supersedes.flatMap(UUID.init(text:)),
-           let page = CorrectionPage(board: board, eventID: corrected, form: form) {
+            let page = CorrectionPage(board: board, eventID: corrected, form: form)
+        {
             return try renderer.page(page, "score-correct", status: .unprocessableContent).response(from: request, context: context)
         }
-        return try renderer.page(RoundPage(board: board, form: form), "round", status: .unprocessableContent).response(from: request, context: context)
+        return try renderer.page(RoundPage(board: board, form: form), "round", status: .unprocessableContent).response(
+            from: request, context: context)
     }
 
     static func fieldErrors(_ rejection: ScoreRejection) -> FieldErrors {

@@ -31,8 +31,10 @@ struct SetupPagesController {
             let course = try await stores.domain.createCourse(valid)
             return .redirect(to: "/rounds/new?courseID=\(Format.id(course.id))", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(CourseFormPage(form: FormState(values: form.values, errors: errors)), "course-new", status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try renderer.page(
+                CourseFormPage(form: FormState(values: form.values, errors: errors)), "course-new", status: .unprocessableContent
+            )
+            .response(from: request, context: context)
         }
     }
 
@@ -49,8 +51,11 @@ struct SetupPagesController {
             _ = try await stores.domain.createPlayer(valid, by: context.identity?.playerID)
             return .redirect(to: "/rounds/new", type: .normal)
         } catch let errors as FieldErrors {
-            return try renderer.page(PlayerFormPage(form: FormState(values: form.values, errors: errors), creator: context.identity?.role ?? .athlete), "player-new", status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try renderer.page(
+                PlayerFormPage(form: FormState(values: form.values, errors: errors), creator: context.identity?.role ?? .athlete), "player-new",
+                status: .unprocessableContent
+            )
+            .response(from: request, context: context)
         }
     }
 
@@ -64,19 +69,24 @@ struct SetupPagesController {
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: RoundForm.self, context: context)
-        let draft = RoundDraft(name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil,
-                               eventID: form.eventID, divisions: form.divisions ?? [:])
+        let draft = RoundDraft(
+            name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil,
+            eventID: form.eventID, divisions: form.divisions ?? [:])
         do {
             let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
             return .redirect(to: "/rounds/\(Format.id(round.id))", type: .normal)
         } catch let errors as FieldErrors {
-            return try await roundForm(FormState(values: form.values, errors: errors), chosenPlayers: Set(form.playerIDs ?? []), startNow: draft.startNow,
-                                       chosenDivisions: form.divisions ?? [:], status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try await roundForm(
+                FormState(values: form.values, errors: errors), chosenPlayers: Set(form.playerIDs ?? []), startNow: draft.startNow,
+                chosenDivisions: form.divisions ?? [:], status: .unprocessableContent
+            )
+            .response(from: request, context: context)
         }
     }
 
-    private func roundForm(_ form: FormState, chosenPlayers: Set<String>, startNow: Bool, chosenDivisions: [String: String] = [:], status: HTTPResponse.Status = .ok) async throws -> HTML {
+    private func roundForm(
+        _ form: FormState, chosenPlayers: Set<String>, startNow: Bool, chosenDivisions: [String: String] = [:], status: HTTPResponse.Status = .ok
+    ) async throws -> HTML {
         let page = RoundFormPage(
             courses: try await stores.domain.courses(), players: try await stores.domain.players(),
             form: form, chosenPlayers: chosenPlayers, startNow: startNow, events: try await stores.domain.events(), chosenDivisions: chosenDivisions

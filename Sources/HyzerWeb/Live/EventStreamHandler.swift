@@ -249,11 +249,13 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// (an async read of the session and settings), then the stream opens or is refused.
     private func authorize(_ request: StreamRequest, _ context: ChannelHandlerContext) {
         state = .authorizing(request.topic)
-        let client = TrustedProxies.limitKey(proxies.client(peer: context.channel.remoteAddress?.ipAddress ?? "unknown", fields: request.head.headerFields))
+        let client = TrustedProxies.limitKey(
+            proxies.client(peer: context.channel.remoteAddress?.ipAddress ?? "unknown", fields: request.head.headerFields))
         switch shares.take(for: client) {
         case .clientFull(let limit):
-            refuse(.tooManyRequests, "This address has \(limit) live streams open, the most one client may. Close some pages and try again.\n",
-                   extra: [.retryAfter: "30"])
+            refuse(
+                .tooManyRequests, "This address has \(limit) live streams open, the most one client may. Close some pages and try again.\n",
+                extra: [.retryAfter: "30"])
             return
         case .serverFull:
             refuse(.serviceUnavailable, "The server has every live stream it takes open. Try again shortly.\n", extra: [.retryAfter: "30"])

@@ -103,11 +103,15 @@ public actor LiveStandings: Service {
             return
         }
         let id = String(roundBoard.version)
-        var bytes = ByteBuffer(string: ServerSentEvent.encode(event: "standings", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.leaderboard, "leaderboard"))))
+        var bytes = ByteBuffer(
+            string: ServerSentEvent.encode(
+                event: "standings", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.leaderboard, "leaderboard"))))
         framesRendered += 1
         if wantsBoard { hub.publish(StreamFrame(version: roundBoard.version, bytes: bytes), to: board) }
         if wantsFull {
-            bytes.writeString(ServerSentEvent.encode(event: "scorecard", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.scorecard, "scorecard"))))
+            bytes.writeString(
+                ServerSentEvent.encode(
+                    event: "scorecard", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.scorecard, "scorecard"))))
             hub.publish(StreamFrame(version: roundBoard.version, bytes: bytes), to: full)
         }
     }
@@ -120,7 +124,9 @@ public actor LiveStandings: Service {
             let boards = try await store.activeRoundBoards()
             let html = ServerSentEvent.compactHTML(renderer.render(TVBoards(boards: boards), "tv-boards"))
             framesRendered += 1
-            hub.publish(StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "tv", id: String(sequence), data: html))), to: .tv)
+            hub.publish(
+                StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "tv", id: String(sequence), data: html))),
+                to: .tv)
         } catch {
             logger.error("Could not render the TV boards", metadata: ["error": "\(error)"])
         }

@@ -4,13 +4,13 @@
 enum MemoryRelease {
     static func now() {
         #if os(Linux)
-        _ = glibcMallocTrim(0)
+            _ = glibcMallocTrim(0)
         #endif
     }
 }
 
 #if os(Linux)
-// glibc's `int malloc_trim(size_t pad)`, from <malloc.h>, which the Glibc module leaves out.
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
+    // glibc's `int malloc_trim(size_t pad)`, from <malloc.h>, which the Glibc module leaves out.
+    @_silgen_name("malloc_trim")
+    private func glibcMallocTrim(_ pad: Int) -> Int32
 #endif

@@ -1,8 +1,8 @@
 import Foundation
-import HyzerCore
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HyzerCore
 import NIOCore
 
 /// What one event stream follows. Each topic numbers its own frames.

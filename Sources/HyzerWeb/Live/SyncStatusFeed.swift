@@ -47,7 +47,9 @@ actor SyncStatusFeed: Service {
             // Numbered after the read, so that frames leave in the order of their numbers.
             sequence += 1
             let html = ServerSentEvent.compactHTML(renderer.render(view, "sync-status"))
-            hub.publish(StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "sync", id: String(sequence), data: html))), to: .sync)
+            hub.publish(
+                StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "sync", id: String(sequence), data: html))),
+                to: .sync)
         } catch {
             logger.error("Could not render the sync status", metadata: ["error": "\(error)"])
         }

@@ -50,16 +50,23 @@ final class ServerMetrics: Sendable {
         func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "hyzer", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
         }
-        subscribers = registry.makeGauge(descriptor: name("live", "subscribers", "", "Open live streams (round pages, leaderboards, TVs, sync pages)."))
-        connectionTasks = registry.makeGauge(descriptor: name("http", "connection_tasks", "", "Connections with a request task (one opened for a live stream has none)."))
-        framesRendered = registry.makeCounter(descriptor: name("live", "frames_rendered", "total", "Standings and TV frames rendered (each sent to every subscriber)."))
-        framesSkipped = registry.makeCounter(descriptor: name("live", "frames_skipped", "total", "States a slow client never saw because a newer one replaced them."))
+        subscribers = registry.makeGauge(
+            descriptor: name("live", "subscribers", "", "Open live streams (round pages, leaderboards, TVs, sync pages)."))
+        connectionTasks = registry.makeGauge(
+            descriptor: name("http", "connection_tasks", "", "Connections with a request task (one opened for a live stream has none)."))
+        framesRendered = registry.makeCounter(
+            descriptor: name("live", "frames_rendered", "total", "Standings and TV frames rendered (each sent to every subscriber)."))
+        framesSkipped = registry.makeCounter(
+            descriptor: name("live", "frames_skipped", "total", "States a slow client never saw because a newer one replaced them."))
         let state = name("sync", "state", "", "1 for the sync engine's current state, 0 for the others.")
-        syncStates = Dictionary(uniqueKeysWithValues: ["idle", "syncing", "offline", "error"].map { ($0, registry.makeGauge(descriptor: state, labels: [("state", $0)])) })
+        syncStates = Dictionary(
+            uniqueKeysWithValues: ["idle", "syncing", "offline", "error"].map { ($0, registry.makeGauge(descriptor: state, labels: [("state", $0)])) }
+        )
         outboxPending = registry.makeGauge(descriptor: name("outbox", "pending", "", "Local changes waiting to be pushed to the cloud."))
         outboxInFlight = registry.makeGauge(descriptor: name("outbox", "in_flight", "", "Local changes being pushed now."))
         outboxFailed = registry.makeGauge(descriptor: name("outbox", "failed", "", "Local changes the cloud refused; see /sync."))
-        lastBackupAge = registry.makeGauge(descriptor: name("backup", "last_age", "seconds", "Seconds since the newest verified backup; -1 when there is none."))
+        lastBackupAge = registry.makeGauge(
+            descriptor: name("backup", "last_age", "seconds", "Seconds since the newest verified backup; -1 when there is none."))
     }
 
     /// Reads the app's state and writes both registries.
@@ -108,7 +115,8 @@ final class ServerMetrics: Sendable {
         while index < lines.count {
             let parts = lines[index].split(separator: " ")
             if parts.count >= 3, parts[0] == "#", parts[1] == "TYPE", let help = recordedHelp[String(parts[2])],
-               index == 0 || !lines[index - 1].hasPrefix("# HELP \(parts[2]) ") {
+                index == 0 || !lines[index - 1].hasPrefix("# HELP \(parts[2]) ")
+            {
                 lines.insert("# HELP \(parts[2]) \(help)", at: index)
                 index += 1
             }

@@ -89,16 +89,19 @@ struct Problem: Error, ResponseGenerator, Encodable {
         case ScoreRejection.invalid(let errors):
             self = Problem(invalid: errors)
         case ScoreRejection.conflict(let field, let message, let current):
-            self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict", errors: [FieldProblem(field: field, message: message)])
+            self.init(
+                status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict",
+                errors: [FieldProblem(field: field, message: message)])
             currentEventID = current.map(\.lowercasedText)
         case ScoreRejection.notYours:
             self.init(status: .forbidden, title: "Not allowed", detail: ScoreRejection.notYours.message, type: "/problems/forbidden")
         case ScoreRejection.signed(let name):
             self.init(status: .conflict, title: "Card signed", detail: ScoreRejection.signed(name).message, type: "/problems/signed")
         case DomainStore.CardBatchRejection.notTheAuthor(let author):
-            self.init(status: .conflict, title: "Made by someone else",
-                      detail: "These entries were made by \(author). Sign in as \(author) to send them; they are never sent as another person's.",
-                      type: "/problems/not-the-author")
+            self.init(
+                status: .conflict, title: "Made by someone else",
+                detail: "These entries were made by \(author). Sign in as \(author) to send them; they are never sent as another person's.",
+                type: "/problems/not-the-author")
         case LeagueRejection.invalid(let errors):
             self = Problem(invalid: errors)
         case LeagueRejection.conflict(let message):
@@ -115,7 +118,9 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self.init(status: .serviceUnavailable, title: "Busy", detail: "Too many sign-ins and sign-ups at once. Try again in a few seconds.")
             retryAfter = busy.retryAfter
         case is NIOTooManyBytesError:
-            self.init(status: .contentTooLarge, title: "Too large", detail: "The body is larger than this address accepts (\(AppRequestContext.maxBodyBytes / 1024) KB).")
+            self.init(
+                status: .contentTooLarge, title: "Too large",
+                detail: "The body is larger than this address accepts (\(AppRequestContext.maxBodyBytes / 1024) KB).")
         case let error as URLEncodedFormError:
             self.init(status: .badRequest, title: "Malformed form", detail: "The form could not be read: \(error).")
         case let http as HTTPError where http.status == .notFound:
@@ -123,7 +128,8 @@ struct Problem: Error, ResponseGenerator, Encodable {
         case let http as HTTPError:
             self.init(status: http.status, title: http.status.reasonPhrase, detail: http.body ?? http.status.reasonPhrase)
         default:
-            self.init(status: .internalServerError, title: "Something went wrong", detail: "The server could not complete the request. It has been logged.")
+            self.init(
+                status: .internalServerError, title: "Something went wrong", detail: "The server could not complete the request. It has been logged.")
         }
     }
 

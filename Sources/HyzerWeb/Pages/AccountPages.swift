@@ -111,7 +111,10 @@ struct AdminPage: Sendable {
     var message: String?
     var error: String?
 
-    init(users: [UserEntry], signIns: [UUID: Date], tokens: [APITokenEntry], audit: [AuditEntry], settings: ClubSettingsPayload, deviceID: UUID, backups: BackupsView, message: String? = nil, error: String? = nil) {
+    init(
+        users: [UserEntry], signIns: [UUID: Date], tokens: [APITokenEntry], audit: [AuditEntry], settings: ClubSettingsPayload, deviceID: UUID,
+        backups: BackupsView, message: String? = nil, error: String? = nil
+    ) {
         self.backups = backups
         self.users = users.map { entry in
             let player = entry.player
@@ -127,8 +130,9 @@ struct AdminPage: Sendable {
         }
         let handles = Dictionary(users.map { ($0.player.id, $0.player.handle.value) }, uniquingKeysWith: { first, _ in first })
         self.tokens = tokens.map {
-            Token(id: Format.id($0.id), name: $0.name, owner: handles[$0.playerID].map { "@\($0)" } ?? "unknown", created: Format.date($0.createdAt),
-                  lastUsed: $0.lastUsedAt.map { Format.date($0) } ?? "never", revoked: $0.revoked)
+            Token(
+                id: Format.id($0.id), name: $0.name, owner: handles[$0.playerID].map { "@\($0)" } ?? "unknown", created: Format.date($0.createdAt),
+                lastUsed: $0.lastUsedAt.map { Format.date($0) } ?? "never", revoked: $0.revoked)
         }
         hasTokens = !tokens.isEmpty
         self.audit = audit.map { Audit(at: Format.date($0.at), actor: $0.actor, player: $0.player, change: $0.change) }

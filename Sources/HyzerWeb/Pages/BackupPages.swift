@@ -70,7 +70,10 @@ struct BackupsView: Sendable {
         var lastSync: String
     }
 
-    init(records: [BackupRecord], interval: Duration?, retention: BackupRetention, nextAt: Date?, sync: SyncEngine.Status?, events: [StoreEvent], now: Date = Date()) {
+    init(
+        records: [BackupRecord], interval: Duration?, retention: BackupRetention, nextAt: Date?, sync: SyncEngine.Status?, events: [StoreEvent],
+        now: Date = Date()
+    ) {
         let verified = records.filter(\.isVerified)
         last = records.first(where: \.isOwnRecoveryPoint).map { Item($0, now: now) }
         if let newest = records.first(where: \.isOwnRecoveryPoint), let interval {
@@ -78,7 +81,9 @@ struct BackupsView: Sendable {
         } else {
             stale = verified.isEmpty
         }
-        next = interval == nil ? "not scheduled (--backup-interval off)" : nextAt.map { $0 <= now ? "now" : "in \(Format.age($0.timeIntervalSince(now)))" } ?? "soon"
+        next =
+            interval == nil
+            ? "not scheduled (--backup-interval off)" : nextAt.map { $0 <= now ? "now" : "in \(Format.age($0.timeIntervalSince(now)))" } ?? "soon"
         self.interval = interval.map { Format.age($0.seconds) } ?? "off"
         items = verified.map { Item($0, now: now) }
         hasItems = !items.isEmpty
@@ -86,8 +91,9 @@ struct BackupsView: Sendable {
         hasFailed = !failed.isEmpty
         self.sync = sync.map { status in
             let unsynced = status.counts.pending + status.counts.inFlight + status.counts.failed
-            return Sync(unsynced: unsynced, allSynced: unsynced == 0, cloud: status.cloud,
-                        lastSync: status.lastSyncAt.map { "\(Format.age(now.timeIntervalSince($0))) ago" } ?? "not yet since this start")
+            return Sync(
+                unsynced: unsynced, allSynced: unsynced == 0, cloud: status.cloud,
+                lastSync: status.lastSyncAt.map { "\(Format.age(now.timeIntervalSince($0))) ago" } ?? "not yet since this start")
         }
         self.retention = "the newest \(retention.recent) plus one a day for \(retention.days) days"
         self.events = events.map { Event(at: Format.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }

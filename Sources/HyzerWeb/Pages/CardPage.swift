@@ -103,7 +103,8 @@ struct CardPage: Sendable {
             let state = scores[id, hole]
             let mine = state?.leaves.first { $0.reportedBy != nil && $0.reportedBy == viewer?.playerID }
             let shown = mine ?? state?.winner
-            let others = state?.leaves.filter { $0.id != mine?.id && $0.result != shown?.result }
+            let others =
+                state?.leaves.filter { $0.id != mine?.id && $0.result != shown?.result }
                 .map { "\($0.resultText) by \($0.reportedBy.flatMap { names[$0] } ?? "another device")" } ?? []
             let entry = totals[id]
             let played = (entry?.thru ?? 0) > 0
@@ -113,7 +114,8 @@ struct CardPage: Sendable {
                 current: state?.winner.resultText ?? "–",
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
                 mismatch: state?.isConflict ?? false, others: others.joined(separator: ", "),
-                signed: signed.contains(id), locked: signed.contains(id) && !coach, canSign: !signed.contains(id) && (coach || viewer?.playerID == id),
+                signed: signed.contains(id), locked: signed.contains(id) && !coach,
+                canSign: !signed.contains(id) && (coach || viewer?.playerID == id),
                 total: played ? String(entry?.strokes ?? 0) : "–",
                 toPar: entry?.dnf == true ? "DNF" : (played ? ScoreFormat.toPar(entry?.toPar ?? 0) : "–")
             )
@@ -124,10 +126,11 @@ struct CardPage: Sendable {
                 holes: snapshot.course.holes.map { HoleHeader(number: $0.number, par: $0.par) }, totalPar: snapshot.course.totalPar,
                 rows: card.playerIDs.map { id in
                     let entry = totals[id]
-                    return Review.Row(displayName: names[id] ?? "Unknown player",
-                                      cells: snapshot.course.holes.map { scores[id, $0.number]?.winner.resultText ?? "–" },
-                                      total: String(entry?.strokes ?? 0),
-                                      toPar: entry?.dnf == true ? "DNF" : ScoreFormat.toPar(entry?.toPar ?? 0))
+                    return Review.Row(
+                        displayName: names[id] ?? "Unknown player",
+                        cells: snapshot.course.holes.map { scores[id, $0.number]?.winner.resultText ?? "–" },
+                        total: String(entry?.strokes ?? 0),
+                        toPar: entry?.dnf == true ? "DNF" : ScoreFormat.toPar(entry?.toPar ?? 0))
                 })
         }
     }
@@ -162,12 +165,14 @@ struct CardEditPage: Sendable {
         let names = snapshot.playerNames
         players = snapshot.round.playerIDs.map { id in
             let value = chosen?[Format.id(id)] ?? current[id].map(String.init) ?? ""
-            return PlayerRow(playerID: Format.id(id), displayName: names[id] ?? "Unknown player", division: snapshot.round.divisions[id] ?? "",
-                             choices: [Option(value: "", label: "No card", selected: value.isEmpty)]
-                                + (1...count).map { Option(value: String($0), label: "Card \($0)", selected: value == String($0)) })
+            return PlayerRow(
+                playerID: Format.id(id), displayName: names[id] ?? "Unknown player", division: snapshot.round.divisions[id] ?? "",
+                choices: [Option(value: "", label: "No card", selected: value.isEmpty)]
+                    + (1...count).map { Option(value: String($0), label: "Card \($0)", selected: value == String($0)) })
         }
         cards = (1...count).map { number in
-            let existing = number <= snapshot.round.cards.count ? snapshot.round.cards[number - 1].startingHole : (snapshot.course.holes.first?.number ?? 1)
+            let existing =
+                number <= snapshot.round.cards.count ? snapshot.round.cards[number - 1].startingHole : (snapshot.course.holes.first?.number ?? 1)
             return CardRow(number: number, startingHole: starts?["card-\(number)"] ?? String(existing))
         }
         self.form = form

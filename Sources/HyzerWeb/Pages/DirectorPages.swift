@@ -80,8 +80,9 @@ struct RoundEditPage: Sendable {
         let scored = Set(snapshot.events.map(\.playerID))
         let names = snapshot.playerNames
         entries = round.playerIDs.map { id in
-            Entry(id: Format.id(id), name: names[id] ?? "Unknown player", division: round.divisions[id] ?? "",
-                  withdrawn: round.withdrawn.contains(id), hasScores: scored.contains(id))
+            Entry(
+                id: Format.id(id), name: names[id] ?? "Unknown player", division: round.divisions[id] ?? "",
+                withdrawn: round.withdrawn.contains(id), hasScores: scored.contains(id))
         }
         let present = Set(round.playerIDs).subtracting(round.withdrawn)
         let chosen = form.values["playerID"] ?? ""
@@ -120,7 +121,9 @@ struct CompleteRoundPage: Sendable {
         roundID = Format.id(round.id)
         roundName = round.name
         holeCount = board.standings.holeCount
-        unfinished = board.standings.entries.filter { !$0.dnf && $0.thru < board.standings.holeCount }.map { Unfinished(name: $0.displayName, thru: $0.thru) }
+        unfinished = board.standings.entries.filter { !$0.dnf && $0.thru < board.standings.holeCount }.map {
+            Unfinished(name: $0.displayName, thru: $0.thru)
+        }
         hasUnfinished = !unfinished.isEmpty
     }
 }

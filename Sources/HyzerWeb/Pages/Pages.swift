@@ -78,8 +78,9 @@ struct RoundPage: Sendable {
         let snapshot = board.snapshot
         let names = snapshot.playerNames
         cards = snapshot.round.cards.map { card in
-            CardLink(id: Format.id(card.id), name: card.name, startingHole: card.startingHole,
-                     players: card.playerIDs.compactMap { names[$0] }.joined(separator: ", "), mine: viewer.map(card.playerIDs.contains) ?? false)
+            CardLink(
+                id: Format.id(card.id), name: card.name, startingHole: card.startingHole,
+                players: card.playerIDs.compactMap { names[$0] }.joined(separator: ", "), mine: viewer.map(card.playerIDs.contains) ?? false)
         }
         hasCards = !cards.isEmpty
         canPlanCards = snapshot.events.isEmpty && snapshot.round.status != .completed
@@ -93,10 +94,15 @@ struct RoundPage: Sendable {
         let chosenPlayer = form.values["playerID"]
         let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: board.scores)
         // An athlete scores themselves and the players of their card: offer only those.
-        let scorable = viewer.flatMap { id in viewerRole == .athlete ? Set(snapshot.round.cards.filter { $0.playerIDs.contains(id) }.flatMap(\.playerIDs).map(Format.id) + [Format.id(id)]) : nil }
+        let scorable = viewer.flatMap { id in
+            viewerRole == .athlete
+                ? Set(snapshot.round.cards.filter { $0.playerIDs.contains(id) }.flatMap(\.playerIDs).map(Format.id) + [Format.id(id)]) : nil
+        }
         playerOptions = scorecard.rows.filter { scorable?.contains($0.playerID) ?? true }
             .map { Option(value: $0.playerID, label: $0.displayName, selected: $0.playerID == chosenPlayer) }
-        holeOptions = snapshot.course.holes.map { Option(value: String($0.number), label: "Hole \($0.number) · par \($0.par)", selected: String($0.number) == chosenHole) }
+        holeOptions = snapshot.course.holes.map {
+            Option(value: String($0.number), label: "Hole \($0.number) · par \($0.par)", selected: String($0.number) == chosenHole)
+        }
         self.form = form
     }
 
@@ -124,7 +130,8 @@ struct LeaderboardPage: Sendable {
         let chosen = whole.divisions.contains { $0.name == division } ? division ?? "" : ""
         self.division = chosen
         leaderboard = chosen.isEmpty ? whole : whole.only(chosen)
-        filters = [Option(value: "", label: "All", selected: chosen.isEmpty)]
+        filters =
+            [Option(value: "", label: "All", selected: chosen.isEmpty)]
             + whole.divisions.map { Option(value: Self.query($0.name), label: $0.name, selected: $0.name == chosen) }
         hasFilters = whole.hasDivisions
     }
@@ -177,9 +184,10 @@ struct CorrectionPage: Sendable {
         others = state?.leaves.filter { $0.id != eventID }.map(\.strokes.description) ?? []
         let names = snapshot.names
         entries = (state?.leaves ?? [event]).enumerated().map { index, leaf in
-            Entry(value: leaf.resultText, strokes: leaf.strokes.description, penalties: leaf.penalties,
-                  enteredBy: leaf.reportedBy.flatMap { names[$0] } ?? "a device without a signed-in scorer",
-                  isCurrent: index == 0)
+            Entry(
+                value: leaf.resultText, strokes: leaf.strokes.description, penalties: leaf.penalties,
+                enteredBy: leaf.reportedBy.flatMap { names[$0] } ?? "a device without a signed-in scorer",
+                isCurrent: index == 0)
         }
         self.form = form ?? FormState(values: ["strokes": event.strokes.description, "penalties": String(event.penalties)])
     }
@@ -239,17 +247,25 @@ struct RoundFormPage: Sendable {
     var form: FormState
     var events: [Option]
 
-    init(courses: [Course], players: [Player], form: FormState, chosenPlayers: Set<String>, startNow: Bool, events: [Event] = [], chosenDivisions: [String: String] = [:]) {
+    init(
+        courses: [Course], players: [Player], form: FormState, chosenPlayers: Set<String>, startNow: Bool, events: [Event] = [],
+        chosenDivisions: [String: String] = [:]
+    ) {
         let chosenEvent = form.values["eventID"]
         self.events = events.map { Option(value: Format.id($0.id), label: $0.name, selected: Format.id($0.id) == chosenEvent) }
         let divisionNames = events.first { Format.id($0.id) == chosenEvent }?.divisions ?? []
         let chosenCourse = form.values["courseID"]
-        self.courses = courses.map { Option(value: Format.id($0.id), label: "\($0.name) · \($0.holes.count) holes, par \($0.totalPar)", selected: Format.id($0.id) == chosenCourse) }
+        self.courses = courses.map {
+            Option(
+                value: Format.id($0.id), label: "\($0.name) · \($0.holes.count) holes, par \($0.totalPar)", selected: Format.id($0.id) == chosenCourse
+            )
+        }
         self.players = players.map { player in
             let id = Format.id(player.id)
-            return PlayerChoice(id: id, displayName: player.displayName, handle: player.handle.value, checked: chosenPlayers.contains(id),
-                                hasDivisions: !divisionNames.isEmpty,
-                                divisions: divisionNames.map { Option(value: $0, label: $0, selected: (chosenDivisions[id] ?? player.division) == $0) })
+            return PlayerChoice(
+                id: id, displayName: player.displayName, handle: player.handle.value, checked: chosenPlayers.contains(id),
+                hasDivisions: !divisionNames.isEmpty,
+                divisions: divisionNames.map { Option(value: $0, label: $0, selected: (chosenDivisions[id] ?? player.division) == $0) })
         }
         hasCourses = !courses.isEmpty
         hasPlayers = !players.isEmpty

@@ -1,8 +1,8 @@
 import Foundation
+import Hummingbird
 import HyzerCore
 import HyzerStore
 import HyzerSync
-import Hummingbird
 
 /// The sync-status page and its live fragment.
 struct SyncStatusView: Sendable {
@@ -70,13 +70,15 @@ struct SyncStatusView: Sendable {
         initialTotal = status.initialSync?.total ?? 0
         initialPercent = status.initialSync.map { $0.total > 0 ? $0.pulled * 100 / $0.total : 0 } ?? 0
         self.log = log.map {
-            LogLine(at: $0.at.formatted(.iso8601), time: $0.at.formatted(date: .omitted, time: .standard), operation: $0.operation,
-                    records: $0.records, durationMs: $0.durationMs, result: $0.result, ok: $0.result == "ok", message: $0.message)
+            LogLine(
+                at: $0.at.formatted(.iso8601), time: $0.at.formatted(date: .omitted, time: .standard), operation: $0.operation,
+                records: $0.records, durationMs: $0.durationMs, result: $0.result, ok: $0.result == "ok", message: $0.message)
         }
         hasLog = !log.isEmpty
         self.failed = failed.map {
-            FailedRecord(type: $0.type.rawValue, id: $0.id, attempts: $0.attempts, error: $0.lastError ?? "",
-                         nextAttempt: $0.nextAttemptAt.map { $0.formatted(date: .omitted, time: .standard) } ?? "now")
+            FailedRecord(
+                type: $0.type.rawValue, id: $0.id, attempts: $0.attempts, error: $0.lastError ?? "",
+                nextAttempt: $0.nextAttemptAt.map { $0.formatted(date: .omitted, time: .standard) } ?? "now")
         }
         hasFailed = !failed.isEmpty
         canSync = status.account != .noAccount

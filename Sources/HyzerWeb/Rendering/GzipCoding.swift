@@ -50,7 +50,9 @@ enum GzipCoding {
     static func streamPiece(_ bytes: ByteBuffer) -> ByteBuffer? {
         // Level 3: a frame is compressed on an event loop, once per change of what it shows,
         // and HTML this repetitive gains little from more.
-        guard let compressor = try? ZlibCompressor(algorithm: .deflate, configuration: .init(compressionLevel: .compressionLevel3)) else { return nil }
+        guard let compressor = try? ZlibCompressor(algorithm: .deflate, configuration: .init(compressionLevel: .compressionLevel3)) else {
+            return nil
+        }
         var input = bytes
         var output = ByteBufferAllocator().buffer(capacity: compressor.maxSize(from: input))
         guard (try? compressor.deflate(from: &input, to: &output, flush: .sync)) != nil, input.readableBytes == 0 else { return nil }

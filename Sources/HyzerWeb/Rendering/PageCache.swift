@@ -62,8 +62,10 @@ final class PageCache: Sendable {
     /// Serves `page` (the controller's normalised name for what it renders) from its render
     /// when nothing changed since, else renders it with `render` (which reads the store and
     /// must use only what `page` names) and keeps it.
-    func serve(_ request: Request, context: AppRequestContext, store: DomainStore, page: String,
-               render: () async throws -> Render) async throws -> Response {
+    func serve(
+        _ request: Request, context: AppRequestContext, store: DomainStore, page: String,
+        render: () async throws -> Render
+    ) async throws -> Response {
         let audience = Audience(identity: context.identity, formToken: context.identity == nil ? "" : context.csrfToken)
         let key = Key(page: page, audience: audience)
         // A signed-in client that keeps no form-token cookie (an API client) would get a new

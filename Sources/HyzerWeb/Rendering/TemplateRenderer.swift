@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
-import Mustache
 import HyzerCore
 import HyzerStore
+import Mustache
 
 /// The Mustache templates of `Templates/`, loaded once at start-up. A missing template is
 /// a start-up failure, never a blank page later.
@@ -39,8 +39,10 @@ public struct TemplateRenderer: Sendable {
 
     /// A page served from its cached render while the store has not changed; `render` reads
     /// what it shows and makes it on a miss (see `PageCache`).
-    func cachedPage(_ request: Request, _ context: AppRequestContext, store: DomainStore, page: String,
-                    render: () async throws -> PageCache.Render) async throws -> Response {
+    func cachedPage(
+        _ request: Request, _ context: AppRequestContext, store: DomainStore, page: String,
+        render: () async throws -> PageCache.Render
+    ) async throws -> Response {
         try await cache.serve(request, context: context, store: store, page: page, render: render)
     }
 }
@@ -73,7 +75,9 @@ struct PageChrome: Sendable {
         self.clubName = clubName
         self.notice = notice
         viewer = identity.map {
-            Viewer(playerID: Format.id($0.playerID), handle: $0.handle, displayName: $0.displayName, role: $0.role.rawValue, isCoach: $0.role.includes(.coach), isAdmin: $0.role == .admin)
+            Viewer(
+                playerID: Format.id($0.playerID), handle: $0.handle, displayName: $0.displayName, role: $0.role.rawValue,
+                isCoach: $0.role.includes(.coach), isAdmin: $0.role == .admin)
         }
     }
 }
@@ -110,9 +114,10 @@ struct HTML: ResponseGenerator {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let chrome = (context as? AppRequestContext).map {
-            PageChrome(csrf: $0.csrfToken, identity: $0.identity, clubName: $0.clubName, notice: Notice.text(of: request))
-        } ?? PageChrome()
+        let chrome =
+            (context as? AppRequestContext).map {
+                PageChrome(csrf: $0.csrfToken, identity: $0.identity, clubName: $0.clubName, notice: Notice.text(of: request))
+            } ?? PageChrome()
         return Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

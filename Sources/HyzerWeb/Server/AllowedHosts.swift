@@ -41,9 +41,10 @@ public struct AllowedHosts: Sendable, Equatable {
     static func isAddress(_ host: Substring) -> Bool {
         if host.contains(":") { return host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigitCharacter) && (Int(part) ?? 256) <= 255
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigitCharacter) && (Int(part) ?? 256) <= 255
+            }
     }
 
     /// The host of `host[:port]` or `[v6][:port]`; nil when what follows it is not a port.

@@ -61,7 +61,8 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// clients: its connections are not counted.
     private func admit(_ context: ChannelHandlerContext) {
         if heldConnection == nil, let peer = context.channel.remoteAddress?.ipAddress,
-           let bytes = TrustedProxies.bytes(of: peer), !proxies.trusts(bytes) {
+            let bytes = TrustedProxies.bytes(of: peer), !proxies.trusts(bytes)
+        {
             let key = TrustedProxies.limitKey(peer)
             guard shares.takeConnection(for: key) else {
                 context.close(promise: nil)
@@ -184,7 +185,8 @@ enum RequestTarget {
         while let byte = bytes.next() {
             var value = byte
             if byte == UInt8(ascii: "%"), let high = bytes.next(), let low = bytes.next(),
-               let decoded = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                let decoded = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
                 value = decoded
             }
             if value < 0x20 || value == 0x7F { return true }

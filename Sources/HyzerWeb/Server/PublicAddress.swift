@@ -7,8 +7,9 @@ public enum PublicAddress {
         var text = text.trimmingCharacters(in: .whitespaces)
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil,
-              url.port.map({ (1...65535).contains($0) }) ?? true else { return nil }
+            let host = url.host, !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil,
+            url.port.map({ (1...65535).contains($0) }) ?? true
+        else { return nil }
         return text
     }
 

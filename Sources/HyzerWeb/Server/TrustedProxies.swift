@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who a request comes from, for the sign-in throttle and the live streams' share per client.
