@@ -269,3 +269,21 @@ def test_a_session_ended_while_offline_asks_to_sign_in_and_never_sends_as_the_ne
     wait(page, 30).until(lambda d: counter(d)[0] == {"waiting": 0, "refused": 0, "flagged": 0})
     sent = events(server, round_id)
     assert len(sent) == 4 and all(e["reportedBy"] == me for e in sent)
+
+
+def test_without_javascript_the_card_page_is_plain_forms_and_still_scores(server, browser_factory):
+    round_id, card_id, (me, other) = nine_hole_round(server, [ATHLETE[0], another_player(server)])
+    page = phone(browser_factory)
+    page.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    sign_in(page, server, ATHLETE[0], ATHLETE[2])
+    page.get(f"{server.base}/rounds/{round_id}/cards/{card_id}")
+    assert not page.find_elements(By.CSS_SELECTOR, ".offline-ready"), "no script ran"
+    field = page.find_element(By.CSS_SELECTOR, f"fieldset[data-player='{me}'] input[name^=strokes]")
+    field.clear()
+    field.send_keys("4")
+    page.find_element(By.CSS_SELECTOR, "button.save-hole").click()
+    # A form post and a redirect to the next hole, as before the phone kept anything.
+    wait(page).until(lambda d: "hole=2" in d.current_url)
+    assert hole_shown(page) == "Hole 2"
+    assert sorted((e["playerID"], e["strokes"]) for e in events(server, round_id)) == sorted([(me, 4), (other, 3)])
+    assert page.execute_script("return document.documentElement.scrollWidth") <= 360

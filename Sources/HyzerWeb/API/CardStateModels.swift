@@ -87,16 +87,13 @@ struct CardStateResponse: ResponseEncodable {
         for player in card.playerIDs {
             for hole in holes {
                 guard let state = board.scores[player, hole.number] else { continue }
-                let mine = state.leaves.first { $0.reportedBy != nil && $0.reportedBy == viewer?.playerID }
-                let shown = mine ?? state.winner
-                let others = state.leaves.filter { $0.id != mine?.id && $0.result != shown.result }
-                    .map { "\($0.resultText) by \($0.reportedBy.flatMap { names[$0] } ?? "another device")" }
+                let (mine, _, others) = state.seen(by: viewer?.playerID, names: names)
                 scores.append(
                     Score(
                         playerID: Format.id(player), hole: hole.number, strokes: StrokesValue(state.winner.strokes),
                         penalties: state.winner.penalties,
                         mine: mine.map { Entry(strokes: StrokesValue($0.strokes), penalties: $0.penalties) },
-                        mismatch: state.isConflict, others: others.joined(separator: ", ")))
+                        mismatch: state.isConflict, others: others))
             }
         }
         self.scores = scores

@@ -101,11 +101,8 @@ struct CardPage: Sendable {
         let par = self.par
         players = card.playerIDs.map { id in
             let state = scores[id, hole]
-            let mine = state?.leaves.first { $0.reportedBy != nil && $0.reportedBy == viewer?.playerID }
-            let shown = mine ?? state?.winner
-            let others =
-                state?.leaves.filter { $0.id != mine?.id && $0.result != shown?.result }
-                .map { "\($0.resultText) by \($0.reportedBy.flatMap { names[$0] } ?? "another device")" } ?? []
+            let seen = state?.seen(by: viewer?.playerID, names: names)
+            let shown = seen?.shown
             let entry = totals[id]
             let played = (entry?.thru ?? 0) > 0
             return Player(
@@ -113,7 +110,7 @@ struct CardPage: Sendable {
                 value: form.values["strokes.\(Format.id(id))"] ?? shown?.strokes.description ?? String(par),
                 current: state?.winner.resultText ?? "–",
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
-                mismatch: state?.isConflict ?? false, others: others.joined(separator: ", "),
+                mismatch: state?.isConflict ?? false, others: seen?.others ?? "",
                 signed: signed.contains(id), locked: signed.contains(id) && !coach,
                 canSign: !signed.contains(id) && (coach || viewer?.playerID == id),
                 total: played ? String(entry?.strokes ?? 0) : "–",
@@ -176,5 +173,18 @@ struct CardEditPage: Sendable {
             return CardRow(number: number, startingHole: starts?["card-\(number)"] ?? String(existing))
         }
         self.form = form
+    }
+}
+
+extension HoleState {
+    /// A hole as one scorekeeper sees it, on the card page and in the card a phone keeps: their
+    /// own current entry, what their stepper shows (theirs, else the hole's score), and the other
+    /// scorekeepers' entries that differ from it.
+    func seen(by viewer: UUID?, names: [UUID: String]) -> (mine: ScoreEvent?, shown: ScoreEvent, others: String) {
+        let mine = leaves.first { $0.reportedBy != nil && $0.reportedBy == viewer }
+        let shown = mine ?? winner
+        let others = leaves.filter { $0.id != mine?.id && $0.result != shown.result }
+            .map { "\($0.resultText) by \($0.reportedBy.flatMap { names[$0] } ?? "another device")" }
+        return (mine, shown, others.joined(separator: ", "))
     }
 }
