@@ -29,7 +29,7 @@ extension DomainStore {
         let people = DemoSeed.people
         var players: [Player] = []
         for (name, handle) in people {
-            let existing = try await pool.read { db in try PlayerRecord.filter(Column("handle") == handle).fetchOne(db) }
+            let existing = try await pool.read { db in try PlayerRecord.filter(PlayerRecord.Columns.handle == handle).fetchOne(db) }
             if let existing {
                 players.append(try existing.domain())
             } else {

@@ -154,8 +154,10 @@ extension DomainStore {
     /// The canonical player with this handle, for signing in.
     public func player(handle: Handle) async throws -> Player? {
         try await pool.read { db in
-            try PlayerRecord.filter(Column("handle") == handle.value && Column("aliasOf") == nil && Column("archived") == false).fetchOne(db)?
-                .domain()
+            try PlayerRecord.filter(
+                PlayerRecord.Columns.handle == handle.value && PlayerRecord.Columns.aliasOf == nil && PlayerRecord.Columns.archived == false
+            ).fetchOne(db)?
+            .domain()
         }
     }
 
@@ -214,7 +216,7 @@ extension DomainStore {
         )
         return try await write(queueing: { [(.player, $0.id.text, $0.updatedAt)] }) { db in
             try Self.checkGrants(valid.role, actor: actor, field: "role", db)
-            if try PlayerRecord.filter(Column("handle") == valid.handle.value).fetchCount(db) > 0 {
+            if try PlayerRecord.filter(PlayerRecord.Columns.handle == valid.handle.value).fetchCount(db) > 0 {
                 throw FieldErrors("handle", AccountError.handleTaken(valid.handle.value).description)
             }
             try Self.savePlayer(player, db)
@@ -244,8 +246,8 @@ extension DomainStore {
     /// Everyone, canonical players first with their aliases, by name.
     public func users() async throws -> [UserEntry] {
         try await pool.read { db in
-            let records = try PlayerRecord.filter(Column("archived") == false).order(
-                Column("displayName").collating(.localizedCaseInsensitiveCompare)
+            let records = try PlayerRecord.filter(PlayerRecord.Columns.archived == false).order(
+                PlayerRecord.Columns.displayName.collating(.localizedCaseInsensitiveCompare)
             ).fetchAll(db)
             var aliases: [String: [Player]] = [:]
             for record in records { if let canonical = record.aliasOf { aliases[canonical, default: []].append(try record.domain()) } }

@@ -41,7 +41,9 @@ extension DomainStore {
 
     public func events() async throws -> [Event] {
         try await pool.read { db in
-            try EventRecord.filter(Column("archived") == false).order(Column("createdAt").desc).fetchAll(db).map { try $0.domain() }
+            try EventRecord.filter(EventRecord.Columns.archived == false).order(EventRecord.Columns.createdAt.desc).fetchAll(db).map {
+                try $0.domain()
+            }
         }
     }
 
@@ -310,7 +312,8 @@ extension DomainStore {
                     refusal.entries.forEach { errors.add($0.field, $0.message) }
                 }
                 guard
-                    let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
+                    let existing = try PlayerRecord.filter(PlayerRecord.Columns.handle == valid.handle.value && PlayerRecord.Columns.aliasOf == nil)
+                        .fetchOne(db)?.domain()
                 else { continue }
                 if existing.archived {
                     errors.add("csv", "@\(valid.handle.value) belongs to a removed player: choose another handle.")
@@ -322,7 +325,8 @@ extension DomainStore {
             }
             try errors.throwIfAny()
             for (valid, stamp) in zip(list, stamps) {
-                let existing = try PlayerRecord.filter(Column("handle") == valid.handle.value && Column("aliasOf") == nil).fetchOne(db)?.domain()
+                let existing = try PlayerRecord.filter(PlayerRecord.Columns.handle == valid.handle.value && PlayerRecord.Columns.aliasOf == nil)
+                    .fetchOne(db)?.domain()
                 guard var player = existing else {
                     let player = Player(
                         id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: stamp,

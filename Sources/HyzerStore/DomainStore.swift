@@ -92,8 +92,8 @@ public final class DomainStore: Sendable {
     /// Players to choose from: one per person (aliases are left out).
     public func players() async throws -> [Player] {
         try await pool.read { db in
-            try PlayerRecord.filter(Column("aliasOf") == nil && Column("archived") == false)
-                .order(Column("displayName").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try $0.domain() }
+            try PlayerRecord.filter(PlayerRecord.Columns.aliasOf == nil && PlayerRecord.Columns.archived == false)
+                .order(PlayerRecord.Columns.displayName.collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map { try $0.domain() }
         }
     }
 
@@ -109,7 +109,9 @@ public final class DomainStore: Sendable {
 
     public func courses() async throws -> [Course] {
         try await pool.read { db in
-            try CourseRecord.filter(Column("archived") == false).order(Column("name").collating(.localizedCaseInsensitiveCompare)).fetchAll(db).map {
+            try CourseRecord.filter(CourseRecord.Columns.archived == false).order(
+                CourseRecord.Columns.name.collating(.localizedCaseInsensitiveCompare)
+            ).fetchAll(db).map {
                 try Self.course($0, db)
             }
         }
@@ -124,7 +126,7 @@ public final class DomainStore: Sendable {
     }
 
     static func course(_ record: CourseRecord, _ db: Database) throws -> Course {
-        let holes = try HoleRecord.filter(Column("courseID") == record.id).order(Column("number")).fetchAll(db)
+        let holes = try HoleRecord.filter(HoleRecord.Columns.courseID == record.id).order(HoleRecord.Columns.number).fetchAll(db)
         var course = Course(
             id: try StoredValue.uuid(record.id, "courses.id"), name: record.name,
             holes: holes.map { Hole(number: $0.number, par: $0.par, distance: $0.distance) },
@@ -238,7 +240,7 @@ public final class DomainStore: Sendable {
             return card
         }
         let event = try record.eventID.flatMap { try EventRecord.fetchOne(db, key: $0) }?.domain()
-        let signatures = try SignatureRecord.filter(Column("roundID") == record.id).fetchAll(db).map { row in
+        let signatures = try SignatureRecord.filter(SignatureRecord.Columns.roundID == record.id).fetchAll(db).map { row in
             var signature = try row.domain()
             if let canonical = aliases[row.playerID].flatMap(UUID.init(text:)) { signature.playerID = canonical }
             return signature

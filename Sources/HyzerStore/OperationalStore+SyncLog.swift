@@ -58,8 +58,8 @@ extension OperationalStore {
     /// Entries of the outbox as versions before 0.7 kept it, in this file.
     func legacyOutboxEntries() async throws -> [(entry: OutboxEntry, sequence: Int)] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY sequence").compactMap { row in
-                Outbox.entry(row).map { ($0, row["sequence"]) }
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY sequence").map { row in
+                (try Outbox.entry(row), row["sequence"])
             }
         }
     }

@@ -140,10 +140,22 @@ public final class Outbox: Sendable {
                 WHERE status = 'pending' OR (status = 'failed' AND (nextAttemptAt IS NULL OR nextAttemptAt <= ?))
                 ORDER BY sequence LIMIT ?
                 """, arguments: [now, limit])
-        let entries = rows.compactMap(Self.entry)
+        var entries: [OutboxEntry] = []
         let mark = try db.cachedStatement(sql: "UPDATE outbox SET status = 'inFlight' WHERE recordType = ? AND recordID = ?")
-        for entry in entries {
-            try mark.execute(arguments: [entry.type.rawValue, entry.id])
+        for row in rows {
+            do {
+                let entry = try Self.entry(row)
+                try mark.execute(arguments: [entry.type.rawValue, entry.id])
+                entries.append(entry)
+            } catch let error as StoreError {
+                // Parked as failed with its reason (shown on /sync) rather than claimed again
+                // on every push or dropped unseen; a later version may read it.
+                try db.execute(
+                    sql: """
+                        UPDATE outbox SET status = 'failed', lastError = ?, nextAttemptAt = ?, attempts = attempts + 1
+                        WHERE recordType = ? AND recordID = ?
+                        """, arguments: ["\(error)", Date.distantFuture, row["recordType"] as String?, row["recordID"] as String?])
+            }
         }
         return entries
     }
@@ -231,14 +243,17 @@ public final class Outbox: Sendable {
 
     public func failedEntries(limit: Int = 50) async throws -> [OutboxEntry] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE status = 'failed' ORDER BY sequence LIMIT ?", arguments: [limit]).compactMap(
-                Self.entry)
+            // An entry this version cannot read was parked as failed by `claim` with its reason;
+            // it counts in the failed total, and the list shows what can be named.
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE status = 'failed' ORDER BY sequence LIMIT ?", arguments: [limit]).compactMap {
+                try? Self.entry($0)
+            }
         }
     }
 
     public func entry(type: RecordType, id: String) async throws -> OutboxEntry? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE recordType = ? AND recordID = ?", arguments: [type.rawValue, id]).flatMap(
+            try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE recordType = ? AND recordID = ?", arguments: [type.rawValue, id]).map(
                 Self.entry)
         }
     }
@@ -263,12 +278,15 @@ public final class Outbox: Sendable {
             .values(in: pool, bufferingPolicy: .bufferingNewest(1))
     }
 
-    static func entry(_ row: Row) -> OutboxEntry? {
-        guard let type = RecordType(rawValue: row["recordType"]), let hlc = HLC(row["hlc"]),
-            let status = OutboxEntry.Status(rawValue: row["status"])
-        else { return nil }
+    /// An entry as stored; a type, version or state this version cannot read is an error
+    /// naming the entry, never a silent skip that would leave a record unpushed unseen.
+    static func entry(_ row: Row) throws -> OutboxEntry {
+        let id: String = row["recordID"]
+        let name = "outbox entry \(row["recordType"] as String? ?? "?")/\(id)"
         return OutboxEntry(
-            type: type, id: row["recordID"], hlc: hlc, status: status, attempts: row["attempts"],
+            type: try StoredValue.raw(row["recordType"], "outbox.recordType", of: name), id: id,
+            hlc: try StoredValue.hlc(row["hlc"], "outbox.hlc of \(name)"),
+            status: try StoredValue.raw(row["status"], "outbox.status", of: name), attempts: row["attempts"],
             lastError: row["lastError"], nextAttemptAt: row["nextAttemptAt"])
     }
 }

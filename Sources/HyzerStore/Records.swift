@@ -73,19 +73,19 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// Column by column rather than Codable's way: every board reads its whole field.
     init(row: Row) throws {
-        id = row["id"]
-        displayName = row["displayName"]
-        handle = row["handle"]
-        role = row["role"]
-        cloudRecordName = row["cloudRecordName"]
-        createdAt = row["createdAt"]
-        updatedAt = row["updatedAt"]
-        passwordHash = row["passwordHash"]
-        disabled = row["disabled"]
-        originDeviceID = row["originDeviceID"]
-        aliasOf = row["aliasOf"]
-        archived = row["archived"]
-        division = row["division"]
+        id = row[Columns.id]
+        displayName = row[Columns.displayName]
+        handle = row[Columns.handle]
+        role = row[Columns.role]
+        cloudRecordName = row[Columns.cloudRecordName]
+        createdAt = row[Columns.createdAt]
+        updatedAt = row[Columns.updatedAt]
+        passwordHash = row[Columns.passwordHash]
+        disabled = row[Columns.disabled]
+        originDeviceID = row[Columns.originDeviceID]
+        aliasOf = row[Columns.aliasOf]
+        archived = row[Columns.archived]
+        division = row[Columns.division]
     }
 
     func domain() throws -> Player {
@@ -438,5 +438,115 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
             recordedAt: try StoredValue.hlc(row[offset + 10], "score_events.recordedAt"),
             penalties: row[offset + 11]
         )
+    }
+}
+
+// MARK: Columns
+
+// Column names come from each record's coding keys (as GRDB's demo does), so a renamed or
+// dropped property is a compile error in every query instead of a runtime one.
+
+extension PlayerRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let displayName = Column(CodingKeys.displayName)
+        static let handle = Column(CodingKeys.handle)
+        static let role = Column(CodingKeys.role)
+        static let cloudRecordName = Column(CodingKeys.cloudRecordName)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+        static let passwordHash = Column(CodingKeys.passwordHash)
+        static let disabled = Column(CodingKeys.disabled)
+        static let originDeviceID = Column(CodingKeys.originDeviceID)
+        static let aliasOf = Column(CodingKeys.aliasOf)
+        static let archived = Column(CodingKeys.archived)
+        static let division = Column(CodingKeys.division)
+    }
+}
+
+extension CourseRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+        static let archived = Column(CodingKeys.archived)
+    }
+}
+
+extension HoleRecord {
+    enum Columns {
+        static let courseID = Column(CodingKeys.courseID)
+        static let number = Column(CodingKeys.number)
+        static let par = Column(CodingKeys.par)
+        static let distance = Column(CodingKeys.distance)
+    }
+}
+
+extension RoundRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let courseID = Column(CodingKeys.courseID)
+        static let status = Column(CodingKeys.status)
+        static let startedAt = Column(CodingKeys.startedAt)
+        static let completedAt = Column(CodingKeys.completedAt)
+        static let createdBy = Column(CodingKeys.createdBy)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+        static let version = Column(CodingKeys.version)
+        static let eventID = Column(CodingKeys.eventID)
+        static let cards = Column(CodingKeys.cards)
+        static let archived = Column(CodingKeys.archived)
+    }
+}
+
+extension RoundPlayerRecord {
+    enum Columns {
+        static let roundID = Column(CodingKeys.roundID)
+        static let playerID = Column(CodingKeys.playerID)
+        static let position = Column(CodingKeys.position)
+        static let division = Column(CodingKeys.division)
+        static let withdrawn = Column(CodingKeys.withdrawn)
+    }
+}
+
+extension EventRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let divisions = Column(CodingKeys.divisions)
+        static let playoffs = Column(CodingKeys.playoffs)
+        static let createdBy = Column(CodingKeys.createdBy)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+        static let archived = Column(CodingKeys.archived)
+    }
+}
+
+extension SignatureRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let roundID = Column(CodingKeys.roundID)
+        static let playerID = Column(CodingKeys.playerID)
+        static let signedBy = Column(CodingKeys.signedBy)
+        static let signedAt = Column(CodingKeys.signedAt)
+    }
+}
+
+extension ScoreEventRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let roundID = Column(CodingKeys.roundID)
+        static let playerID = Column(CodingKeys.playerID)
+        static let hole = Column(CodingKeys.hole)
+        static let strokes = Column(CodingKeys.strokes)
+        static let dnf = Column(CodingKeys.dnf)
+        static let reportedBy = Column(CodingKeys.reportedBy)
+        static let deviceID = Column(CodingKeys.deviceID)
+        static let supersedes = Column(CodingKeys.supersedes)
+        static let resolves = Column(CodingKeys.resolves)
+        static let recordedAt = Column(CodingKeys.recordedAt)
+        static let penalties = Column(CodingKeys.penalties)
     }
 }

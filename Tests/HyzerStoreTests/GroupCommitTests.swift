@@ -134,6 +134,33 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         #expect(unqueued == 0)
     }
 
+    /// An outbox entry this version cannot read (a type from a newer version, a damaged
+    /// clock) is parked as failed with a reason naming it, neither skipped unseen on every
+    /// push nor holding back the entries after it.
+    @Test func anUnreadableOutboxEntryIsParkedWithItsReason() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let ann = try await stores.domain.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
+        let bob = try await stores.domain.createPlayer(PlayerDraft(displayName: "Bob", handle: "bob").validated(), by: nil)
+        try await stores.outbox.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE outbox SET recordType = 'hologram' WHERE recordID = ?", arguments: [ann.id.text])
+            try db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
+        }
+        let (entries, records) = try await stores.outbox.claimDueRecords(limit: 10, now: Date())
+        #expect(records.map(\.id).contains(bob.id.text), "the push goes on")
+        #expect(!entries.map(\.id).contains(ann.id.text))
+        let parked = try await stores.outbox.pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT status, lastError FROM outbox WHERE recordID = ?", arguments: [ann.id.text])
+        }
+        #expect(parked?["status"] == "failed")
+        let reason: String? = parked?["lastError"]
+        #expect(reason?.contains("hologram") == true && reason?.contains(ann.id.text) == true)
+        let again = try await stores.outbox.claimDueRecords(limit: 10, now: Date().addingTimeInterval(3600))
+        #expect(!again.entries.map(\.id).contains(ann.id.text), "not claimed again on every push")
+        #expect(try await stores.outbox.counts().failed == 1)
+    }
+
     /// A record that cannot be read (a damaged row) is marked failed and left out of the
     /// push; the records queued after it still go.
     @Test func anUnreadableRecordDoesNotHoldBackThePush() async throws {
