@@ -190,7 +190,17 @@ public final class DomainStore: Sendable {
         }
     }
 
-    public func roundSummaries(limit: Int = 50) async throws -> [RoundSummary] {
+    /// Rounds a list shows at once: the home page and `GET /api/v1/rounds` page through the rest.
+    public static let roundsPerPage = 50
+
+    /// One page of the rounds (1: live rounds first, then the newest), and whether another
+    /// page follows.
+    public func roundSummaries(page: Int, perPage: Int = roundsPerPage) async throws -> (summaries: [RoundSummary], hasMore: Bool) {
+        let rows = try await roundSummaries(limit: perPage + 1, offset: (max(page, 1) - 1) * perPage)
+        return (Array(rows.prefix(perPage)), rows.count > perPage)
+    }
+
+    public func roundSummaries(limit: Int = roundsPerPage, offset: Int = 0) async throws -> [RoundSummary] {
         try await pool.read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -200,9 +210,9 @@ public final class DomainStore: Sendable {
                     FROM rounds r JOIN courses c ON c.id = r.courseID
                     WHERE r.archived = 0
                     ORDER BY CASE r.status WHEN 'active' THEN 0 WHEN 'scheduled' THEN 1 ELSE 2 END,
-                             COALESCE(r.startedAt, r.createdAt) DESC
-                    LIMIT ?
-                    """, arguments: [limit])
+                             COALESCE(r.startedAt, r.createdAt) DESC, r.id
+                    LIMIT ? OFFSET ?
+                    """, arguments: [limit, offset])
             return try rows.map { row in
                 RoundSummary(
                     id: try StoredValue.uuid(row["id"], "rounds.id"), name: row["name"], courseName: row["courseName"],

@@ -158,10 +158,11 @@ struct WebParts: Sendable {
 
 func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     let (stores, renderer, config) = (web.stores, web.renderer, web.config)
-    let router = Router(context: AppRequestContext.self)
+    // HEAD for every GET route, by the router (see `RequestMetricsMiddleware`).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Outermost: every request is counted by route and status, errors and refusals included.
     _ = ServerMetrics.process
-    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
     if !web.proxies.isEmpty { router.add(middleware: ClientAddressMiddleware(proxies: web.proxies)) }
     router.add(middleware: SecurityHeadersMiddleware(tvFrameAncestors: config.tvFrameAncestors))
     router.add(middleware: RestoringMiddleware(stores: stores, renderer: renderer))
@@ -173,6 +174,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     router.add(middleware: ErrorMiddleware(renderer: renderer))
     // Serves a file when no route matches (it acts on the router's 404), so it sits inside
     // the error middleware, which would otherwise turn that 404 into a page first.
+    router.add(middleware: IgnoreRangesMiddleware())
     router.add(
         middleware: FileMiddleware(
             config.publicDirectory.path, cacheControl: .init([(MediaType(type: .any), [.maxAge(300)])]), searchForIndexHtml: false))
@@ -199,7 +201,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     TVController(stores: stores, renderer: renderer).addRoutes(to: pages)
     AppShellController().addRoutes(to: pages)
     SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
-    RoundsAPIController(stores: stores).addRoutes(to: api)
+    RoundsAPIController(stores: stores, renderer: renderer).addRoutes(to: api)
     LeagueAPIController(stores: stores).addRoutes(to: api)
     EditingAPIController(stores: stores).addRoutes(to: api)
     CSVController(stores: stores).addRoutes(pages: pages, api: api)

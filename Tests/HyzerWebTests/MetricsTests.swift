@@ -49,8 +49,9 @@ import Testing
         }
     }
 
-    /// HEAD and 405 answers are built in front of the router: they are counted too, and end
-    /// their "active request" mark (which once climbed by one with each of them).
+    /// 405 answers are built in front of the router, HEAD by the router from the GET route:
+    /// they are counted too, and end their "active request" mark (which once climbed by one
+    /// with each of them).
     @Test func answersMadeInFrontOfTheRouterAreCountedAndEnd() async throws {
         try await withApp { client in
             let propfind = HTTPRequest.Method("PROPFIND")!
@@ -63,6 +64,13 @@ import Testing
                 #"hb_requests{http_route="NotFound",http_request_method="PROPFIND",http_response_status_code="404"}"#, client)
             #expect(active == 0)
             #expect(counted >= 10)
+            // HEAD is the router's (it drops the GET's body unwritten): still counted, by route.
+            for _ in 0..<10 {
+                #expect(try await client.execute(uri: "/api/v1/courses", method: .head).status == .ok)
+            }
+            let heads = try await Self.value(
+                #"hb_requests{http_route="/api/v1/courses",http_request_method="HEAD",http_response_status_code="200"}"#, client)
+            #expect(heads >= 10)
         }
     }
 

@@ -15,11 +15,17 @@ struct RoundListResponse: ResponseEncodable {
     }
 
     var rounds: [Item]
+    /// This page (`?page=N`, 1 by default: live rounds first, then the newest) and the next
+    /// one, `null` on the last.
+    var page: Int
+    @NullWhenNone var nextPage: Int?
 
-    init(_ summaries: [RoundSummary]) {
+    init(_ summaries: [RoundSummary], page: Int = 1, hasMore: Bool = false) {
         rounds = summaries.map {
             Item(id: Format.id($0.id), name: $0.name, courseName: $0.courseName, status: $0.status.rawValue, startedAt: $0.startedAt)
         }
+        self.page = page
+        nextPage = hasMore ? page + 1 : nil
     }
 }
 

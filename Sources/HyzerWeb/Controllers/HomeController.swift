@@ -21,10 +21,11 @@ struct HomeController {
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await renderer.cachedPage(request, context, store: stores.domain, page: "home") {
-            .init(
-                html: renderer.page(HomePage(summaries: try await stores.domain.roundSummaries(), events: try await stores.domain.events()), "home"),
-                version: nil)
+        let page = PageNumber.lenient(request)
+        return try await renderer.cachedPage(request, context, store: stores.domain, page: .home(page: page)) {
+            let (summaries, hasMore) = try await stores.domain.roundSummaries(page: page)
+            let events = page == 1 ? try await stores.domain.events() : []
+            return .init(html: renderer.page(HomePage(summaries: summaries, events: events, page: page, hasMore: hasMore), "home"), version: nil)
         }
     }
 

@@ -20,7 +20,7 @@ struct RoundPagesController {
 
     @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> Response {
         let roundID = try context.uuid("id", "Round")
-        return try await renderer.cachedPage(request, context, store: stores.domain, page: "round \(Format.id(roundID))") {
+        return try await renderer.cachedPage(request, context, store: stores.domain, page: .round(roundID)) {
             let board = try await stores.domain.board(of: roundID)
             // An athlete scores only themselves: their name is already chosen.
             var form = FormState()
@@ -36,7 +36,7 @@ struct RoundPagesController {
         let roundID = try context.uuid("id", "Round")
         // A division is a division's name or nothing: anything else shows every division.
         let division = request.uri.queryParameters.get("division").flatMap { Division.validated(String($0)) }
-        return try await renderer.cachedPage(request, context, store: stores.domain, page: "leaderboard \(Format.id(roundID)) \(division ?? "")") {
+        return try await renderer.cachedPage(request, context, store: stores.domain, page: .leaderboard(roundID, division: division)) {
             let board = try await stores.domain.board(of: roundID)
             return .init(html: renderer.page(LeaderboardPage(board: board, division: division), "leaderboard-page"), version: board.version)
         }

@@ -6,6 +6,7 @@ import HyzerStore
 /// `/api/v1/rounds…`: the JSON mirror of the round pages.
 struct RoundsAPIController {
     let stores: Stores
+    let renderer: TemplateRenderer
 
     func addRoutes(to api: RouteGroups) {
         api.viewer.get("/rounds", use: list)
@@ -16,7 +17,9 @@ struct RoundsAPIController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> RoundListResponse {
-        RoundListResponse(try await stores.domain.roundSummaries())
+        let page = try PageNumber.parse(request)
+        let (summaries, hasMore) = try await stores.domain.roundSummaries(page: page)
+        return RoundListResponse(summaries, page: page, hasMore: hasMore)
     }
 
     @Sendable func detail(_ request: Request, context: AppRequestContext) async throws -> RoundDetailResponse {
@@ -27,8 +30,14 @@ struct RoundsAPIController {
         StandingsResponse(try await stores.domain.board(of: try context.uuid("id", "Round")))
     }
 
-    @Sendable func scores(_ request: Request, context: AppRequestContext) async throws -> RoundScoresResponse {
-        RoundScoresResponse(try await stores.domain.board(of: try context.uuid("id", "Round")))
+    /// Kept as bytes per round version (with its ETag): a round of thousands of events is
+    /// encoded once per change, not once per call.
+    @Sendable func scores(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        return try await renderer.cachedPage(request, context, store: stores.domain, page: .roundScores(roundID)) {
+            let board = try await stores.domain.board(of: roundID)
+            return .init(json: RoundScoresResponse(board), version: board.version)
+        }
     }
 
     /// 201 with the new event; 200 with `duplicate: true` when the same id and content was

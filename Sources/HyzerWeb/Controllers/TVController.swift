@@ -15,9 +15,10 @@ struct TVController {
     /// The wall display. `?round=ID` pins one round; `?page=N` overrides the club setting for
     /// the seconds each page of a long board (and each round) stays up.
     @Sendable func tv(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let pinned = request.uri.queryParameters.get("round").flatMap(UUID.init(text:)).map(Format.id) ?? ""
+        let pinnedID = request.uri.queryParameters.get("round").flatMap(UUID.init(text:))
+        let pinned = pinnedID.map(Format.id) ?? ""
         let chosen = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) }
-        return try await renderer.cachedPage(request, context, store: stores.domain, page: "tv \(pinned) \(chosen.map(String.init) ?? "")") {
+        return try await renderer.cachedPage(request, context, store: stores.domain, page: .tv(pinned: pinnedID, pageSeconds: chosen)) {
             let boards = try await stores.domain.activeRoundBoards()
             let seconds = if let chosen { chosen } else { try await stores.domain.clubSettings().tvPageSeconds.value }
             return .init(html: renderer.page(TVPage(boards: TVBoards(boards: boards), pinnedRound: pinned, pageSeconds: seconds), "tv"), version: nil)

@@ -7,12 +7,13 @@ import NIOCore
 import Synchronization
 
 /// Rendered page bytes, kept until what they show changes: the leaderboard, round, TV and home
-/// pages are rendered once per change and then served as they are, gzipped once when asked.
+/// pages (and a round's score history in JSON) are rendered once per change and then served as
+/// they are, gzipped once when asked.
 ///
 /// - **When a render is stale.** Each entry holds the store's change count read *before* the
 ///   data it shows (`DomainStore.changeCount`, bumped at every commit that changes the user's
 ///   data, before the write returns): an entry is served only while the count is unchanged.
-/// - **Whose render it is.** The key is the request's path and query plus its audience: who is
+/// - **Whose render it is.** The key is the page with its parameters (`CachedPage`) plus its audience: who is
 ///   signed in (id, role, name: what the page and its menu show them) and, for them, their form
 ///   token, which their page carries. Anonymous pages have no forms and carry no form token, so
 ///   every anonymous viewer shares one render; nothing of a signed-in view reaches anyone else.
@@ -25,10 +26,7 @@ final class PageCache: Sendable {
     }
 
     struct Key: Hashable, Sendable {
-        /// The page and the parameters it was rendered with, as the controller normalised them
-        /// (a round id as Hyzer writes it, a clamped number): two requests with one key get
-        /// the same bytes, and made-up parameters cannot make new keys.
-        var page: String
+        var page: CachedPage
         var audience: Audience
     }
 
@@ -37,14 +35,16 @@ final class PageCache: Sendable {
         let etag: String
         let body: ByteBuffer
         let status: HTTPResponse.Status
+        let contentType: String
         /// Compressed on first request that accepts gzip, then kept.
         let gzipped = Mutex<ByteBuffer?>(nil)
 
-        init(changeCount: UInt64, etag: String, body: ByteBuffer, status: HTTPResponse.Status) {
+        init(changeCount: UInt64, etag: String, body: ByteBuffer, status: HTTPResponse.Status, contentType: String) {
             self.changeCount = changeCount
             self.etag = etag
             self.body = body
             self.status = status
+            self.contentType = contentType
         }
     }
 
@@ -53,24 +53,41 @@ final class PageCache: Sendable {
     static let byteCapacity = 64 << 20
     private let entries = Mutex<(map: [Key: (entry: Entry, used: UInt64)], clock: UInt64, bytes: Int)>(([:], 0, 0))
 
-    /// What a miss renders: the page, and the version of the round it shows (if one).
+    /// What a miss renders: the page (or the JSON document), and the version of the round
+    /// it shows (if one).
     struct Render: Sendable {
-        var html: HTML
+        enum Body: Sendable {
+            case html(HTML)
+            /// The same for every reader (`CachedPage.isShared`).
+            case json(any Encodable & Sendable)
+        }
+
+        var body: Body
         var version: Int?
+
+        init(html: HTML, version: Int?) {
+            body = .html(html)
+            self.version = version
+        }
+
+        init(json: any Encodable & Sendable, version: Int?) {
+            body = .json(json)
+            self.version = version
+        }
     }
 
     /// Serves `page` (the controller's normalised name for what it renders) from its render
     /// when nothing changed since, else renders it with `render` (which reads the store and
     /// must use only what `page` names) and keeps it.
     func serve(
-        _ request: Request, context: AppRequestContext, store: DomainStore, page: String,
+        _ request: Request, context: AppRequestContext, store: DomainStore, page: CachedPage,
         render: () async throws -> Render
     ) async throws -> Response {
         let audience = Audience(identity: context.identity, formToken: context.identity == nil ? "" : context.csrfToken)
-        let key = Key(page: page, audience: audience)
+        let key = Key(page: page, audience: page.isShared ? Audience(identity: nil, formToken: "") : audience)
         // A signed-in client that keeps no form-token cookie (an API client) would get a new
-        // token, so a new key, each time: its renders are not kept.
-        let keepable = context.identity == nil || request.cookies[CSRF.cookieName] != nil
+        // token, so a new key, each time: its renders are not kept, unless shared by everyone.
+        let keepable = page.isShared || context.identity == nil || request.cookies[CSRF.cookieName] != nil
         let count = store.changeCount
         let entry: Entry
         let hit: Bool
@@ -80,11 +97,21 @@ final class PageCache: Sendable {
         } else {
             hit = false
             let made = try await render()
-            let chrome = PageChrome(csrf: audience.formToken, identity: audience.identity, clubName: context.clubName)
-            let body = ByteBuffer(string: made.html.render(chrome))
+            let body: ByteBuffer
+            let status: HTTPResponse.Status
+            let contentType: String
+            switch made.body {
+            case .html(let html):
+                let chrome = PageChrome(csrf: audience.formToken, identity: audience.identity, clubName: context.clubName)
+                (body, status, contentType) = (ByteBuffer(string: html.render(chrome)), html.status, "text/html; charset=utf-8")
+            case .json(let document):
+                (body, status, contentType) = (
+                    ByteBuffer(bytes: try context.responseEncoder.encode(document)), .ok, "application/json; charset=utf-8"
+                )
+            }
             let etag = "\"" + (made.version.map { "r\($0)-" } ?? "") + Self.digest(body) + "\""
-            entry = Entry(changeCount: count, etag: etag, body: body, status: made.html.status)
-            if made.html.status == .ok, keepable { keep(entry, for: key) }
+            entry = Entry(changeCount: count, etag: etag, body: body, status: status, contentType: contentType)
+            if status == .ok, keepable { keep(entry, for: key) }
         }
         return respond(entry, to: request, signedIn: audience.identity != nil, hit: hit)
     }
@@ -96,7 +123,7 @@ final class PageCache: Sendable {
         // Each encoding is its own representation, with its own tag.
         let etag = gzip == nil ? entry.etag : String(entry.etag.dropLast()) + "-gz\""
         var headers: HTTPFields = [
-            .contentType: "text/html; charset=utf-8",
+            .contentType: entry.contentType,
             // An anonymous page is kept by the browser and asked about each time (a 304 when
             // unchanged). A signed-in view (a name, forms, a form token) is never stored, so it
             // does not outlive a sign-out on a shared tablet.

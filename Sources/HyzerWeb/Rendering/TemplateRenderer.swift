@@ -40,7 +40,7 @@ public struct TemplateRenderer: Sendable {
     /// A page served from its cached render while the store has not changed; `render` reads
     /// what it shows and makes it on a miss (see `PageCache`).
     func cachedPage(
-        _ request: Request, _ context: AppRequestContext, store: DomainStore, page: String,
+        _ request: Request, _ context: AppRequestContext, store: DomainStore, page: CachedPage,
         render: () async throws -> PageCache.Render
     ) async throws -> Response {
         try await cache.serve(request, context: context, store: store, page: page, render: render)

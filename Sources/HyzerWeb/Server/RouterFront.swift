@@ -2,10 +2,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Wraps the router, because router middleware only runs once a route has matched:
-/// - HEAD is answered for every GET route: the same status and headers, no body.
-/// - A method the path does not take is a 405 naming the ones it does (`Allow`), where the
-///   router alone would say 404.
+/// Wraps the router, because router middleware only runs once a route has matched: a method
+/// the path does not take is a 405 naming the ones it does (`Allow`), where the router alone
+/// would say 404. (HEAD is the router's own: `RouterOptions.autoGenerateHeadEndpoints`.)
 struct RouterFront<Router: HTTPResponderBuilder>: HTTPResponderBuilder {
     let router: Router
     let table: RouteTable
@@ -21,18 +20,10 @@ struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
     let table: RouteTable
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        guard request.method == .head else {
-            let response = try await wrapped.respond(to: request, context: context)
-            guard response.status == .notFound, let refusal = methodNotAllowed(request) else { return response }
-            try await Self.discard(response)
-            return refusal
-        }
-        var head = request.head
-        head.method = .get
-        let response = try await wrapped.respond(to: Request(head: head, body: request.body), context: context)
-        let headers = response.headers
+        let response = try await wrapped.respond(to: request, context: context)
+        guard response.status == .notFound, let refusal = methodNotAllowed(request) else { return response }
         try await Self.discard(response)
-        return Response(status: response.status, headers: headers, body: .init())
+        return refusal
     }
 
     /// Writes a response that is replaced nowhere, so whatever runs after its body is written
