@@ -24,9 +24,11 @@ test: deps browser-deps system-deps lint
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
 
 ## The code as `swift format` (the toolchain's) writes it, with `.swift-format`: fix with
-## `swift format format --in-place --recursive Sources Tests Benchmarks Package.swift`.
+## `swift format format --in-place --recursive Sources Tests Benchmarks Package.swift`;
+## and every target declares in Package.swift each module it imports.
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
+	python3 scripts/check-imports.py
 
 ## The fault and load tests at full size: 100 kill -9 trials, 500 three-device interleavings,
 ## 1,000 subscribers for 60 s, 200 schemathesis examples per operation. Figures: test-output/soak-*.txt.
@@ -65,12 +67,13 @@ demo: build
 clean:
 	rm -rf .build
 
-## Chromium, its driver and Selenium for the browser tests, installed when missing.
+## Chromium, its driver, Selenium and axe-core (axe-selenium-python) for the browser tests,
+## installed when missing.
 browser-deps:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
 		echo "installing chromium and chromium-driver"; \
 		apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }
-	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest
+	@python3 -c "import selenium, pytest, axe_selenium_python" 2>/dev/null || python3 -m pip install -q selenium pytest axe-selenium-python
 
 ## pytest and schemathesis for the system tests, and promtool (Debian's prometheus) to lint
 ## /metrics, installed when missing.

@@ -46,6 +46,7 @@ let package = Package(
         .target(
             name: "HyzerSync",
             dependencies: [
+                "HyzerCore",
                 "HyzerStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -57,6 +58,8 @@ let package = Package(
         .target(
             name: "HyzerWeb",
             dependencies: [
+                "HyzerCore",
+                "HyzerStore",
                 "HyzerSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -80,15 +83,23 @@ let package = Package(
         .executableTarget(
             name: "hyzer",
             dependencies: [
+                "HyzerCore",
+                "HyzerStore",
+                "HyzerSync",
                 "HyzerWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // `make bench`: load generators run against a real server process, not tests.
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
+                "HyzerCore",
+                "HyzerStore",
                 "HyzerSync",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -98,11 +109,18 @@ let package = Package(
             path: "Benchmarks/HyzerBench"
         ),
         .testTarget(name: "HyzerCoreTests", dependencies: ["HyzerCore"]),
-        .testTarget(name: "HyzerStoreTests", dependencies: ["HyzerStore"]),
+        .testTarget(
+            name: "HyzerStoreTests",
+            dependencies: ["HyzerCore", "HyzerStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "HyzerSyncTests",
             dependencies: [
+                "HyzerCore",
+                "HyzerStore",
                 "HyzerSync",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -112,7 +130,16 @@ let package = Package(
         .testTarget(
             name: "HyzerWebTests",
             dependencies: [
+                "HyzerCore",
+                "HyzerStore",
+                "HyzerSync",
                 "HyzerWeb",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -169,18 +169,7 @@ enum DomainMigrations {
         // are one transaction (and one fsync). Entries still in sync.sqlite are carried over
         // on open (`Stores.adoptLegacyOutbox`).
         migrator.registerMigration("v5-outbox") { db in
-            try db.create(table: "outbox") { t in
-                t.column("recordType", .text).notNull()
-                t.column("recordID", .text).notNull()
-                t.column("hlc", .text).notNull()
-                t.column("status", .text).notNull().check(sql: "status IN ('pending', 'inFlight', 'synced', 'failed')")
-                t.column("attempts", .integer).notNull().defaults(to: 0)
-                t.column("lastError", .text)
-                t.column("nextAttemptAt", .datetime)
-                t.column("sequence", .integer).notNull()
-                t.primaryKey(["recordType", "recordID"])
-            }
-            try db.create(index: "outbox_by_status", on: "outbox", columns: ["status", "nextAttemptAt"])
+            try Outbox.createTable(db)
             try db.create(index: "outbox_by_sequence", on: "outbox", columns: ["sequence"])
         }
         // Editing and removing: players, courses, events and rounds can be archived (hidden

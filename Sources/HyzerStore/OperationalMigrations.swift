@@ -12,19 +12,13 @@ enum OperationalMigrations {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+        // The outbox of versions before 0.7 lived here. Since then it lives in domain.sqlite
+        // (`DomainMigrations` "v5-outbox", the same table), written in the transaction of the
+        // change it announces; entries left here are moved over on open
+        // (`Stores.adoptLegacyOutbox`) and nothing is written here again. The migration stays
+        // as it shipped: migrations are append-only, and a file made by 0.6 must still open.
         migrator.registerMigration("v2-outbox") { db in
-            try db.create(table: "outbox") { t in
-                t.column("recordType", .text).notNull()
-                t.column("recordID", .text).notNull()
-                t.column("hlc", .text).notNull()
-                t.column("status", .text).notNull().check(sql: "status IN ('pending', 'inFlight', 'synced', 'failed')")
-                t.column("attempts", .integer).notNull().defaults(to: 0)
-                t.column("lastError", .text)
-                t.column("nextAttemptAt", .datetime)
-                t.column("sequence", .integer).notNull()
-                t.primaryKey(["recordType", "recordID"])
-            }
-            try db.create(index: "outbox_by_status", on: "outbox", columns: ["status", "nextAttemptAt"])
+            try Outbox.createTable(db)
             try db.create(table: "change_tokens") { t in
                 t.primaryKey("zone", .text)
                 t.column("token", .integer).notNull()

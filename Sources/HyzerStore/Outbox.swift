@@ -104,6 +104,24 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// The outbox table as both stores' migrations made it (sync.sqlite's before 0.7,
+    /// domain.sqlite's since): one definition, so the two can never differ. Shipped schema:
+    /// change it only through a new migration.
+    static func createTable(_ db: Database) throws {
+        try db.create(table: "outbox") { t in
+            t.column("recordType", .text).notNull()
+            t.column("recordID", .text).notNull()
+            t.column("hlc", .text).notNull()
+            t.column("status", .text).notNull().check(sql: "status IN ('pending', 'inFlight', 'synced', 'failed')")
+            t.column("attempts", .integer).notNull().defaults(to: 0)
+            t.column("lastError", .text)
+            t.column("nextAttemptAt", .datetime)
+            t.column("sequence", .integer).notNull()
+            t.primaryKey(["recordType", "recordID"])
+        }
+        try db.create(index: "outbox_by_status", on: "outbox", columns: ["status", "nextAttemptAt"])
+    }
+
     // MARK: Pushing
 
     /// Takes up to `limit` entries that are due (pending, or failed and past their retry

@@ -55,6 +55,15 @@ public func buildApplication(
             availableConnectionsDelegate: MaximumAvailableConnections(config.connectionLimit, logger: logger)
         ),
         onServerRunning: { channel in
+            // One connection accepted per read of the listening socket: the connection limit
+            // stops reading once it is reached, and NIO's default of four a read would take up
+            // to three more past it.
+            do {
+                try await channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            } catch {
+                logger.warning(
+                    "Could not accept one connection at a time; --max-connections may be passed by up to 3", metadata: ["error": "\(error)"])
+            }
             let port = channel.localAddress?.port ?? config.port
             logger.info("Hyzer is serving http://\(config.host):\(port)", metadata: ["dataDirectory": "\(config.dataDirectory.path)"])
             if let setupToken {

@@ -67,7 +67,7 @@ import Testing
         let card = try #require(try await store.snapshot(of: round.id).round.cards.first { $0.playerIDs.contains(players[1].id) })
         try await change("holes entered on a card") {
             for hole in course.holes.map(\.number) where hole != 3 {
-                try await store.recordCardHole(
+                _ = try await store.recordCardHole(
                     card.playerIDs.map { DomainStore.CardEntry(playerID: $0, strokes: .count(3)) }, hole: hole, card: card.id, in: round.id,
                     by: coach)
             }

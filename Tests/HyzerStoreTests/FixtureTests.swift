@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HyzerCore
 import Testing
 
@@ -78,5 +79,35 @@ import Testing
         if let pending = expected.outboxPending {
             #expect(try await again.outbox.counts().pending == pending)
         }
+    }
+}
+
+/// Both stores' outbox migrations make their table from one definition (`Outbox.createTable`):
+/// what today's code makes must be, statement for statement, what the released versions made.
+@Suite struct OutboxSchemaTests {
+    static func outboxSchema(_ file: URL) throws -> [String] {
+        let queue = try DatabaseQueue(
+            path: file.path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
+        return try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = 'outbox' AND sql IS NOT NULL ORDER BY name")
+        }
+    }
+
+    @Test func todaysOutboxTablesAreTheReleasedOnes() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try await Stores(directory: directory.url)
+        let released = FixtureTests.root.appendingPathComponent("v5-outbox")
+        let releasedDomain = try Self.outboxSchema(released.appendingPathComponent(Stores.domainFileName))
+        #expect(releasedDomain.count == 3, "the table and its two indexes")
+        #expect(try Self.outboxSchema(directory.url.appendingPathComponent(Stores.domainFileName)) == releasedDomain)
+        let releasedSync = try Self.outboxSchema(
+            FixtureTests.root.appendingPathComponent("v2-sync").appendingPathComponent(Stores.operationalFileName))
+        #expect(releasedSync.count == 2, "the table and its index")
+        #expect(try Self.outboxSchema(directory.url.appendingPathComponent(Stores.operationalFileName)) == releasedSync)
     }
 }

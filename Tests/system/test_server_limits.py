@@ -1,5 +1,6 @@
 """The real binary's front door: --version, the connection limit and the header timeout,
 exercised with raw sockets (Host: 127.0.0.1; the server refuses other names)."""
+import os
 import re
 import signal
 import selectors
@@ -78,6 +79,54 @@ def test_connections_beyond_the_limit_wait_their_turn(servers):
         assert time.monotonic() - started < 10
     finally:
         for sock in held:
+            sock.close()
+
+
+def test_a_burst_of_connections_never_exceeds_the_limit(servers):
+    """40 clients at once against --max-connections 5: the server holds at most 5 (counted
+    by its own open sockets and by who was answered), and every other one is answered in
+    turn as those leave."""
+    server = servers.server("limits-burst", extra=["--cloud", "none", "--backup-interval", "off", "--max-connections", "5",
+                                                   "--max-streams-per-client", "0"])
+    assert server.start()
+    time.sleep(0.5)  # let start-up settle before counting sockets
+
+    def sockets():
+        # Sockets only: database files opened by the requests are not connections.
+        folder = f"/proc/{server.process.pid}/fd"
+        return sum(1 for name in os.listdir(folder) if os.readlink(f"{folder}/{name}").startswith("socket:"))
+
+    baseline = sockets()
+    waiting = [connect(server) for _ in range(40)]
+    for sock in waiting:
+        sock.sendall(REQUEST)
+    answered = []
+    try:
+        deadline = time.monotonic() + 60
+        while waiting and time.monotonic() < deadline:
+            # Whoever is answered now keeps its connection open (keep-alive) while the
+            # server's sockets are counted: never more than the limit.
+            selector = selectors.DefaultSelector()
+            for sock in waiting:
+                selector.register(sock, selectors.EVENT_READ)
+            ready = [key.fileobj for key, _ in selector.select(timeout=2)]
+            selector.close()
+            now = []
+            for sock in ready:
+                status, _ = read_response(sock, timeout=5)
+                assert status == "HTTP/1.1 200 OK", status
+                now.append(sock)
+            assert len(now) <= 5, f"{len(now)} answered at once with a limit of 5"
+            held = sockets() - baseline
+            assert held <= 5, f"the server holds {held} connections with a limit of 5"
+            for sock in now:
+                waiting.remove(sock)
+                answered.append(sock)
+                sock.close()
+        assert not waiting, f"{len(waiting)} of 40 never answered"
+        assert len(answered) == 40
+    finally:
+        for sock in waiting + answered:
             sock.close()
 
 

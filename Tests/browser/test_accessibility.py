@@ -1,0 +1,62 @@
+"""axe-core (through axe-selenium-python) on every page a club uses, as the public sees them
+and as a coach does, on a desktop and on a 360 px phone: no violations of WCAG 2 A/AA or
+axe's best practices (landmarks, regions, contrast, labels, names)."""
+import json
+
+import pytest
+from axe_selenium_python import Axe
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import OUTPUT
+from test_backups import sign_in
+
+COACH = ("cory.coach", "coach password 123")
+
+
+def violations(page):
+    axe = Axe(page)
+    axe.inject()
+    found = axe.run()["violations"]
+    return [f"{v['id']} ({v['impact']}): {', '.join(str(n['target']) for n in v['nodes'][:3])}" for v in found]
+
+
+@pytest.fixture
+def club(server):
+    """The demo round (scored), an event, and a round planned on cards (for the card page)."""
+    demo_id = server.get("/api/v1/rounds")["rounds"][0]["id"]
+    demo = server.get(f"/api/v1/rounds/{demo_id}")
+    course = server.get("/api/v1/courses")["courses"][0]["id"]
+    _, event = server.post("/api/v1/events", {"name": "Thursday League", "divisions": ["MPO", "FPO"]})
+    _, carded = server.post("/api/v1/rounds", {"courseID": course, "name": "Cards night", "eventID": event["id"],
+                                               "players": [{"playerID": p["id"], "division": "MPO"} for p in demo["players"]]})
+    _, cards = server.post(f"/api/v1/rounds/{carded['id']}/cards", {"auto": {"shotgun": True}})
+    card = f"/rounds/{carded['id']}/cards/{cards['cards'][0]['id']}"
+    public = ["/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card]
+    coach = public + ["/rounds/new", "/courses", "/courses/new", "/players", "/players/new", "/events/new", "/sync",
+                      f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}"]
+    return public, coach, demo_id, demo["players"]
+
+
+@pytest.mark.parametrize("width,height", [(1280, 900), (360, 740)])
+def test_pages_have_no_accessibility_violations(server, browser_factory, club, width, height):
+    public, coach, demo_id, demo_players = club
+    found = {}
+    anonymous = browser_factory(width, height)
+    for path in public:
+        anonymous.get(server.base + path)
+        found.update({f"{path} (public)": v for v in [violations(anonymous)] if v})
+    # The TV while a row flashes for a new score (its colours for 2.5 s).
+    anonymous.get(server.base + "/tv")
+    server.post(f"/api/v1/rounds/{demo_id}/scores", {"playerID": demo_players[0]["id"], "hole": 18, "strokes": 2})
+    WebDriverWait(anonymous, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "tr.updated"))
+    # Held at the flash's first frame, its strongest colour: what a viewer reads first.
+    anonymous.execute_script("document.getAnimations().forEach(function (a) { a.pause(); a.currentTime = 0; })")
+    found.update({"/tv (a row flashing)": v for v in [violations(anonymous)] if v})
+    signed_in = browser_factory(width, height)
+    sign_in(signed_in, server, *COACH)
+    for path in coach:
+        signed_in.get(server.base + path)
+        found.update({f"{path} (coach)": v for v in [violations(signed_in)] if v})
+    (OUTPUT / f"axe-{width}.json").write_text(json.dumps(found, indent=2))
+    assert not found, f"axe-core found violations at {width} px: {json.dumps(found, indent=2)}"
