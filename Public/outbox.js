@@ -194,14 +194,19 @@
   // Sends every waiting entry, one request per card and author, oldest first. Stops at the
   // first answer that says "not now" (no network, a server error, signed out) and tries again
   // later; entries the server refuses stay, with its reason, until the scorer dismisses them.
+  var BATCH = 100;
+
   function sendAll() {
     return entries().then(function (list) {
       var me = viewer();
       var waiting = list.filter(function (e) { return e.state === "pending" || e.state === "sending" || e.state === "flagged"; });
       var groups = [], byKey = {};
+      // One request per card and author, of at most BATCH entries: a phone that scored a
+      // whole round with no signal sends it in a few requests, each well inside what the
+      // server takes (500 entries, 64 KB).
       waiting.forEach(function (entry) {
         var key = entry.cardID + "/" + (entry.author || "");
-        if (!byKey[key]) { byKey[key] = []; groups.push(byKey[key]); }
+        if (!byKey[key] || byKey[key].length >= BATCH) { byKey[key] = []; groups.push(byKey[key]); }
         byKey[key].push(entry);
       });
       sendState.needsSignIn = false;
@@ -275,7 +280,8 @@
     if (status === 409 && problem.type === "/problems/not-the-author") {
       return update(group, { state: "flagged", reason: detail }).then(function () { return true; });
     }
-    if (status >= 500 || status === 408 || status === 429) {
+    // Too large (413) says nothing about the entries: they go again, in smaller requests.
+    if (status >= 500 || status === 408 || status === 429 || status === 413) {
       return update(group, { state: "pending" }).then(function () { scheduleRetry(); return false; });
     }
     // The round, card or person's rights changed: no retry can succeed, the scorer decides.

@@ -201,6 +201,24 @@ enum DomainMigrations {
         migrator.registerMigration("v7-player-division") { db in
             try db.alter(table: "players") { t in t.add(column: "division", .text).notNull().defaults(to: "") }
         }
+        // League seasons: a season's rules are read and written whole (JSON); a league night is
+        // an event that names its season.
+        migrator.registerMigration("v8-seasons") { db in
+            try db.create(table: "seasons") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("startsOn", .text)
+                t.column("endsOn", .text)
+                t.column("divisions", .text).notNull().defaults(to: "[]")
+                t.column("points", .text).notNull()
+                t.column("handicap", .text)
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+            try db.alter(table: "events") { t in t.add(column: "seasonID", .text) }
+            try db.create(index: "events_by_season", on: "events", columns: ["seasonID"])
+        }
         return migrator
     }
 }

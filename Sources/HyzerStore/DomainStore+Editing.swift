@@ -297,6 +297,7 @@ extension DomainStore {
     }
 
     static func remove(_ type: RecordType, _ id: String, at stamp: HLC, actor: UUID?, moment: Date, _ db: Database) throws -> Removal {
+        guard Removals.removable(type) else { throw StoreError.notFound("Record") }
         let table = try Self.table(of: type)
         guard let row = try Row.fetchOne(db, sql: "SELECT archived FROM \(table) WHERE id = ?", arguments: [id]) else {
             throw StoreError.notFound(type.noun)
@@ -319,7 +320,7 @@ extension DomainStore {
         case .course: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE courseID = ?)", arguments: [id]) ?? true
         case .event: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?)", arguments: [id]) ?? true
         case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
-        case .scoreEvent, .signature, .clubSettings: throw StoreError.notFound("Record")
+        case .scoreEvent, .signature, .clubSettings, .season: throw StoreError.notFound("Record")
         }
         if referenced {
             if (row["archived"] as Bool?) == true { return .archived }
@@ -456,6 +457,7 @@ extension RecordType {
         case .scoreEvent: "Score"
         case .signature: "Signature"
         case .clubSettings: "Club settings"
+        case .season: "Season"
         }
     }
 }

@@ -32,8 +32,13 @@ extension DomainStore {
     // MARK: Events
 
     public func createEvent(_ valid: EventDraft.Valid, createdBy: UUID? = nil) async throws -> Event {
-        let event = Event(id: UUID(), name: valid.name, divisions: valid.divisions, createdBy: createdBy, createdAt: now(), updatedAt: tick())
+        var made = Event(id: UUID(), name: valid.name, divisions: valid.divisions, createdBy: createdBy, createdAt: now(), updatedAt: tick())
+        made.seasonID = valid.seasonID
+        let event = made
         return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
+            if let seasonID = valid.seasonID, try SeasonRecord.fetchOne(db, key: seasonID.text) == nil {
+                throw LeagueRejection.invalid(FieldErrors("seasonID", "There is no such season."))
+            }
             try EventRecord(event).insert(db)
             return event
         }

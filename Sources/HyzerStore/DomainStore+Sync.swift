@@ -108,6 +108,9 @@ extension DomainStore {
         case .signature:
             guard let signature = try SignatureRecord.fetchOne(db, key: id)?.domain() else { return nil }
             return CloudRecord(type: type, id: id, hlc: signature.signedAt, payload: try RecordCoding.encode(SignaturePayload(signature)))
+        case .season:
+            guard let season = try SeasonRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: season.updatedAt, payload: try RecordCoding.encode(SeasonPayload(season)))
         }
     }
 
@@ -275,6 +278,12 @@ extension DomainStore {
             // Its rounds' boards show the event's divisions and playoff.
             let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [id])
             result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
+            return true
+
+        case .season(let season):
+            let id = season.id.text
+            if let local = try SeasonRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= season.updatedAt { return false }
+            try SeasonRecord(season).save(db)
             return true
 
         case .signature(let signature):

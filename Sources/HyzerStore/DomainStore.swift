@@ -200,6 +200,13 @@ public final class DomainStore: Sendable {
         return (Array(rows.prefix(perPage)), rows.count > perPage)
     }
 
+    /// Whether a round (not removed) is stored.
+    public func roundExists(_ id: UUID) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE id = ? AND archived = 0)", arguments: [id.text]) ?? false
+        }
+    }
+
     public func roundSummaries(limit: Int = roundsPerPage, offset: Int = 0) async throws -> [RoundSummary] {
         try await pool.read { db in
             let rows = try Row.fetchAll(
@@ -209,8 +216,7 @@ public final class DomainStore: Sendable {
                            (SELECT COUNT(*) FROM round_players p WHERE p.roundID = r.id) AS playerCount
                     FROM rounds r JOIN courses c ON c.id = r.courseID
                     WHERE r.archived = 0
-                    ORDER BY CASE r.status WHEN 'active' THEN 0 WHEN 'scheduled' THEN 1 ELSE 2 END,
-                             COALESCE(r.startedAt, r.createdAt) DESC, r.id
+                    ORDER BY CASE r.status WHEN 'active' THEN 0 ELSE 1 END, COALESCE(r.startedAt, r.createdAt) DESC, r.id
                     LIMIT ? OFFSET ?
                     """, arguments: [limit, offset])
             return try rows.map { row in

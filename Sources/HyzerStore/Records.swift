@@ -214,6 +214,7 @@ enum VersionedTables {
         (.clubSettings, "club_settings", "updatedAt"),
         (.event, "events", "updatedAt"),
         (.signature, "signatures", "signedAt"),
+        (.season, "seasons", "updatedAt"),
     ]
 }
 
@@ -237,8 +238,10 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     var createdAt: Date
     var updatedAt: String
     var archived: Bool
+    var seasonID: String?
 
     init(_ event: Event) {
+        seasonID = event.seasonID?.text
         archived = event.archived
         id = event.id.text
         name = event.name
@@ -258,7 +261,46 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
             updatedAt: try StoredValue.hlc(updatedAt, "events.updatedAt")
         )
         event.archived = archived
+        event.seasonID = try seasonID.map { try StoredValue.uuid($0, "events.seasonID") }
         return event
+    }
+}
+
+struct SeasonRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "seasons"
+    var id: String
+    var name: String
+    var startsOn: String?
+    var endsOn: String?
+    /// JSON, read and written whole, like the points rule and the handicap method.
+    var divisions: String
+    var points: String
+    var handicap: String?
+    var createdBy: String?
+    var createdAt: Date
+    var updatedAt: String
+
+    init(_ season: Season) throws {
+        id = season.id.text
+        name = season.name
+        startsOn = season.startsOn
+        endsOn = season.endsOn
+        divisions = String(decoding: try RecordCoding.encode(season.divisions), as: UTF8.self)
+        points = String(decoding: try RecordCoding.encode(season.points), as: UTF8.self)
+        handicap = try season.handicap.map { String(decoding: try RecordCoding.encode($0), as: UTF8.self) }
+        createdBy = season.createdBy?.text
+        createdAt = season.createdAt
+        updatedAt = season.updatedAt.description
+    }
+
+    func domain() throws -> Season {
+        Season(
+            id: try StoredValue.uuid(id, "seasons.id"), name: name, startsOn: startsOn, endsOn: endsOn,
+            divisions: try StoredValue.json(divisions, [String].self, "seasons.divisions", of: id),
+            points: try StoredValue.json(points, PointsRule.self, "seasons.points", of: id),
+            handicap: try handicap.map { try StoredValue.json($0, HandicapMethod.self, "seasons.handicap", of: id) },
+            createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
+            updatedAt: try StoredValue.hlc(updatedAt, "seasons.updatedAt"))
     }
 }
 
@@ -521,6 +563,16 @@ extension EventRecord {
         static let createdAt = Column(CodingKeys.createdAt)
         static let updatedAt = Column(CodingKeys.updatedAt)
         static let archived = Column(CodingKeys.archived)
+        static let seasonID = Column(CodingKeys.seasonID)
+    }
+}
+
+extension SeasonRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
     }
 }
 

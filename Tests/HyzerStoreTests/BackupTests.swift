@@ -161,7 +161,7 @@ import Testing
         #expect(names == ["manifest.json", "domain.sqlite", "sync.sqlite"])
         let manifest = try #require(backup.manifest)
         #expect(manifest.deviceID == fixture.store.deviceID)
-        #expect(manifest.file("domain.sqlite")?.schema == "v7-player-division")
+        #expect(manifest.file("domain.sqlite")?.schema == DomainMigrations.migrator.migrations.last)
         #expect(manifest.file("sync.sqlite")?.schema == OperationalMigrations.migrator.migrations.last)
         #expect(manifest.recordCounts == RecordCounts(players: 3, courses: 1, rounds: 1, scoreEvents: 0))
     }

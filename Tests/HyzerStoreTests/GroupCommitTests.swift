@@ -150,7 +150,7 @@ private func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Err
         let (entries, records) = try await stores.outbox.claimDueRecords(limit: 10, now: Date())
         #expect(records.map(\.id).contains(bob.id.text), "the push goes on")
         #expect(!entries.map(\.id).contains(ann.id.text))
-        let parked = try await stores.outbox.pool.read { db in
+        let parked = try stores.outbox.pool.read { db in
             try Row.fetchOne(db, sql: "SELECT status, lastError FROM outbox WHERE recordID = ?", arguments: [ann.id.text])
         }
         #expect(parked?["status"] == "failed")

@@ -93,7 +93,9 @@ import Testing
             }
         }
         let before = try schema()
-        await #expect(throws: StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v7-player-division")) {
+        await #expect(
+            throws: StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: DomainMigrations.migrator.migrations.last ?? "")
+        ) {
             _ = try await Stores(directory: directory.url)
         }
         let message = StoreError.newerSchema(file: "domain.sqlite", found: "v9-from-the-future", known: "v7-player-division").description

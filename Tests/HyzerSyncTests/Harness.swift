@@ -59,13 +59,18 @@ struct Device {
     }
 
     /// A 9-hole course, three players and an active round, created on this device.
-    func setUpRound(handles: [String] = ["ann", "ben", "cleo"]) async throws -> (round: UUID, players: [UUID]) {
+    func setUpRound(handles: [String] = ["ann", "ben", "cleo"], eventID: UUID? = nil, division: String? = nil) async throws -> (
+        round: UUID, players: [UUID]
+    ) {
         let course = try await domain.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
         var players: [UUID] = []
         for handle in handles {
             players.append(try await domain.createPlayer(PlayerDraft(displayName: handle.capitalized, handle: handle).validated(), by: nil).id)
         }
-        let round = try await domain.createRound(RoundDraft.Valid(name: "League", courseID: course.id, playerIDs: players, startNow: true))
+        let round = try await domain.createRound(
+            RoundDraft.Valid(
+                name: "League", courseID: course.id, playerIDs: players, startNow: true, eventID: eventID,
+                divisions: division.map { name in Dictionary(uniqueKeysWithValues: players.map { ($0, name) }) } ?? [:]))
         return (round.id, players)
     }
 

@@ -111,6 +111,19 @@ import Testing
             Row(route: "GET /api/v1/players", method: .get, path: "/api/v1/players", body: .none, expected: (200, 200, 200, 200)),
             Row(route: "POST /api/v1/players", method: .post, path: "/api/v1/players", body: .json("{}"), expected: (401, 403, 422, 422)),
             Row(route: "GET /api/v1/events", method: .get, path: "/api/v1/events", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /api/v1/seasons", method: .get, path: "/api/v1/seasons", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "POST /api/v1/seasons", method: .post, path: "/api/v1/seasons", body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(route: "GET /api/v1/seasons/{id}", method: .get, path: "/api/v1/seasons/{missing}", body: .none, expected: (404, 404, 404, 404)),
+            Row(
+                route: "GET /api/v1/seasons/{id}/standings", method: .get, path: "/api/v1/seasons/{missing}/standings", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "GET /seasons/{id}/standings.csv", method: .get, path: "/seasons/{missing}/standings.csv", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(route: "GET /seasons", method: .get, path: "/seasons", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /seasons/new", method: .get, path: "/seasons/new", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /seasons", method: .post, path: "/seasons", body: .form([]), expected: (303, 403, 422, 422)),
+            Row(route: "GET /seasons/{id}", method: .get, path: "/seasons/{missing}", body: .none, expected: (404, 404, 404, 404)),
             Row(route: "POST /api/v1/events", method: .post, path: "/api/v1/events", body: .json("{}"), expected: (401, 403, 422, 422)),
             Row(route: "GET /api/v1/events/{id}", method: .get, path: "/api/v1/events/{missing}", body: .none, expected: (404, 404, 404, 404)),
             Row(

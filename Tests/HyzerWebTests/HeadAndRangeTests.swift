@@ -29,6 +29,21 @@ import Testing
         }
     }
 
+    /// HEAD goes where GET goes: a round that is not there is a 404 for both, not a 405.
+    @Test func headOfAMissingRecordIsItsGETs404() async throws {
+        try await withApp { client in
+            for path in [
+                "/rounds/\(UUID())", "/rounds/\(UUID())/leaderboard", "/api/v1/rounds/\(UUID())", "/events/\(UUID())", "/rounds/not-a-round",
+            ] {
+                let get = try await client.get(path)
+                let head = try await client.execute(uri: path, method: .head)
+                #expect(head.status == get.status && head.status != .methodNotAllowed, "HEAD \(path): \(head.status)")
+                #expect(head.body.readableBytes == 0)
+            }
+            #expect(try await client.execute(uri: "/rounds/\(UUID())", method: .put).status == .methodNotAllowed, "other methods still get 405")
+        }
+    }
+
     /// Static files are answered whole whatever `Range` asks (ignored, as RFC 9110 allows),
     /// and say so; no answer is partial or names an impossible range.
     @Test func rangesAreIgnoredCleanly() async throws {

@@ -48,13 +48,14 @@ import Testing
 
     /// Creates the course and players, a round in `eventID` with every player in `division`,
     /// plans its cards, and scores it card by card, hole by hole in each card's order.
-    static func play(_ real: RealRound, name: String, division: String?, eventID: String?, client: Client) async throws -> (
+    /// With `players`, those players (in order) shoot the real round's scores instead of new ones.
+    static func play(_ real: RealRound, name: String, division: String?, eventID: String?, players: [String]? = nil, client: Client) async throws -> (
         roundID: String, ids: [String]
     ) {
         let holes = real.holes.map { "{\"number\":\($0.number),\"par\":\($0.par)}" }.joined(separator: ",")
         let course = try object(await client.postJSON("/api/v1/courses", "{\"name\":\"\(name) layout\",\"holes\":[\(holes)]}"))
-        var ids: [String] = []
-        for (index, player) in real.players.enumerated() {
+        var ids: [String] = players.map { Array($0.prefix(real.players.count)) } ?? []
+        for (index, player) in real.players.enumerated() where players == nil {
             let body = "{\"displayName\":\"\(player.name)\",\"handle\":\"\(name.lowercased().filter(\.isLetter))\(index)\"}"
             ids.append(try #require(try object(await client.postJSON("/api/v1/players", body))["id"] as? String))
         }

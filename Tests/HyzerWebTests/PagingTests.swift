@@ -29,6 +29,7 @@ import Testing
     @Test func theRoundsListPagesThroughEveryRound() async throws {
         try await withApp { client in
             let made = try await makeRounds(120, client)
+            let courseID = try await client.get("/api/v1/courses").json()["courses"].flatMap { $0 as? [[String: Any]] }?.first?["id"] as? String
             var seen: [String] = []
             var page: Int? = 1
             var pages = 0
@@ -49,6 +50,21 @@ import Testing
             #expect(made.isSubset(of: Set(seen)) && seen.count == 121, "every round, the demo's too")
             let first = try await client.get("/api/v1/rounds").json()
             #expect((first["rounds"] as? [[String: Any]])?.first?["status"] as? String == "active", "live rounds first")
+            // A round made after the others and finished tonight comes right after the live
+            // ones, before older rounds never started: then the newest, whatever their state.
+            let someone = try #require(
+                try await client.get("/api/v1/players").json()["players"].flatMap { $0 as? [[String: Any]] }?.first?["id"] as? String)
+            let scheduled = try await client.postJSON(
+                "/api/v1/rounds", #"{"courseID":"\#(try #require(courseID))","name":"Old plan","start":false,"players":[{"playerID":"\#(someone)"}]}"#
+            )
+            #expect(scheduled.status == .created, "\(scheduled.text)")
+            let tonight = try #require(try await makeRounds(1, client).first)
+            #expect(try await client.postJSON("/api/v1/rounds/\(tonight)/complete", "{}").status == .ok)
+            var all: [[String: Any]] = []
+            for number in 1...4 { all += try await client.get("/api/v1/rounds?page=\(number)").json()["rounds"] as? [[String: Any]] ?? [] }
+            let live = all.prefix { $0["status"] as? String == "active" }.count
+            #expect(all[live]["id"] as? String == tonight, "the newest after the live ones, finished or not")
+            #expect(all[live + 1]["status"] as? String == "scheduled")
 
             for bad in ["0", "-1", "abc", "100001", "1.5"] {
                 let refused = try await client.get("/api/v1/rounds?page=\(bad)")
@@ -78,6 +94,12 @@ import Testing
             #expect(try await anonymous.get("/?page=2").headers[Self.cache] == "hit")
             let junk = try await anonymous.get("/?page=%3Cscript%3E")
             #expect(junk.status == .ok && junk.headers[Self.cache] == "hit" && junk.text == first.text)
+            // Past the last page: a 404, kept nowhere (pages nobody has cannot fill the cache).
+            for past in ["/?page=3", "/?page=99999"] {
+                let answer = try await anonymous.get(past)
+                #expect(answer.status == .notFound && answer.headers[Self.cache] == nil, "\(past)")
+            }
+            #expect(try await anonymous.get("/").headers[Self.cache] == "hit")
         }
     }
 

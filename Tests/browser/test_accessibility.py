@@ -27,13 +27,15 @@ def club(server):
     demo_id = server.get("/api/v1/rounds")["rounds"][0]["id"]
     demo = server.get(f"/api/v1/rounds/{demo_id}")
     course = server.get("/api/v1/courses")["courses"][0]["id"]
-    _, event = server.post("/api/v1/events", {"name": "Thursday League", "divisions": ["MPO", "FPO"]})
+    _, season = server.post("/api/v1/seasons", {"name": "Summer league", "divisions": ["MPO", "FPO"], "points": {"rule": "table", "table": [10, 8, 6], "bestNights": 4}})
+    _, event = server.post("/api/v1/events", {"name": "Thursday League", "divisions": ["MPO", "FPO"], "seasonID": season["id"]})
     _, carded = server.post("/api/v1/rounds", {"courseID": course, "name": "Cards night", "eventID": event["id"],
                                                "players": [{"playerID": p["id"], "division": "MPO"} for p in demo["players"]]})
     _, cards = server.post(f"/api/v1/rounds/{carded['id']}/cards", {"auto": {"shotgun": True}})
     card = f"/rounds/{carded['id']}/cards/{cards['cards'][0]['id']}"
-    public = ["/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card]
-    coach = public + ["/rounds/new", "/courses", "/courses/new", "/players", "/players/new", "/events/new", "/sync",
+    public = ["/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
+              "/seasons", f"/seasons/{season['id']}"]
+    coach = public + ["/seasons/new", "/rounds/new", "/courses", "/courses/new", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}"]
     return public, coach, demo_id, demo["players"]
 

@@ -287,3 +287,39 @@ def test_without_javascript_the_card_page_is_plain_forms_and_still_scores(server
     assert hole_shown(page) == "Hole 2"
     assert sorted((e["playerID"], e["strokes"]) for e in events(server, round_id)) == sorted([(me, 4), (other, 3)])
     assert page.execute_script("return document.documentElement.scrollWidth") <= 360
+
+
+def test_a_whole_round_kept_offline_is_sent_in_requests_the_server_takes(server, browser_factory):
+    """450 entries waiting (every hole of a card typed again and again with no signal): sent
+    100 at a time, every one delivered, none refused as too large (one request of 450 is)."""
+    round_id, card_id, (me, other) = nine_hole_round(server, [ATHLETE[0], another_player(server)])
+    page = phone(browser_factory)
+    sign_in(page, server, ATHLETE[0], ATHLETE[2])
+    open_card(page, server, round_id, card_id)
+    offline(page)
+    waiting = page.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const [roundID, cardID, me, other] = arguments;
+        HyzerOutbox.open().then(db => {
+          const tx = db.transaction(['outbox'], 'readwrite');
+          let seq = 1;
+          for (let pass = 0; pass < 25; pass++) for (const player of [me, other]) for (let hole = 1; hole <= 9; hole++) {
+            tx.objectStore('outbox').put({id: crypto.randomUUID(), seq: seq++, roundID, cardID, cardName: 'Card 1', playerID: player,
+              hole, strokes: 2 + (pass + hole) % 4, penalties: 0, author: me, authorName: 'Abe', state: 'pending'});
+          }
+          tx.oncomplete = () => HyzerOutbox.entries().then(list => done(list.length));
+        });
+    """, round_id, card_id, me, other)
+    assert waiting == 450
+    offline(page, False)
+    page.execute_async_script("const done = arguments[arguments.length - 1]; HyzerOutbox.flush().then(() => done(true), () => done(false));")
+    wait(page, 60).until(lambda d: d.execute_async_script(
+        "const done = arguments[arguments.length - 1]; HyzerOutbox.entries().then(list => done(list.length));") == 0)
+    # Delivered, none refused. Within one request the last entry of a hole supersedes the
+    # earlier ones there: five requests of at most 100, each holding all 18 holes, record 90.
+    sent = events(server, round_id)
+    assert len(sent) == 90, f"{len(sent)} recorded"
+    # The last pass is what each hole shows.
+    standings = server.get(f"/api/v1/rounds/{round_id}/standings")
+    mine = next(row for row in standings["standings"] if row["playerID"] == me)
+    assert mine["thru"] == 9 and mine["strokes"] == sum(2 + (24 + hole) % 4 for hole in range(1, 10))

@@ -231,13 +231,16 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                                                         "players": [{"playerID": edited}]})["id"]
         removed_round, joined_round = spare_round(), spare_round()
         samples["addLateArrival"] = {"playerID": late}
+        samples["createSeason"] = {"name": "Route Check Season", "divisions": ["MPO"]}
+        season = fuzz.api("POST", "/api/v1/seasons", {"name": "Route Season"})["id"]
         overrides = {("completeRound", "id"): world["scheduled_round"],
                      ("editPlayer", "id"): edited, ("removePlayer", "id"): edited,
                      ("editCourse", "id"): course, ("removeCourse", "id"): course,
                      ("editEvent", "id"): event, ("removeEvent", "id"): event,
                      ("editRound", "id"): removed_round, ("removeRound", "id"): removed_round,
                      ("addLateArrival", "id"): joined_round, ("withdrawPlayer", "id"): joined_round,
-                     ("withdrawPlayer", "playerID"): late, ("reopenRound", "id"): joined_round}
+                     ("withdrawPlayer", "playerID"): late, ("reopenRound", "id"): joined_round,
+                     ("getSeason", "id"): season, ("getSeasonStandings", "id"): season}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():

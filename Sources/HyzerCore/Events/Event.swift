@@ -14,6 +14,8 @@ public struct Event: Identifiable, Hashable, Sendable {
     public var updatedAt: HLC
     /// Removed while rounds belong to it: its results stay, lists and pickers leave it out.
     public var archived = false
+    /// The season this event is a league night of, if any.
+    public var seasonID: UUID?
 
     public static let divisionCountRange = 0...20
 
@@ -46,10 +48,13 @@ public struct Playoff: Hashable, Sendable, Codable {
 public struct EventDraft: Sendable, Hashable {
     public var name: String?
     public var divisions: [String]
+    /// The season the night belongs to (its id as text), if any.
+    public var seasonID: String?
 
-    public init(name: String? = nil, divisions: [String] = []) {
+    public init(name: String? = nil, divisions: [String] = [], seasonID: String? = nil) {
         self.name = name
         self.divisions = divisions
+        self.seasonID = seasonID
     }
 
     /// Reads divisions typed in one field: "MPO, FPO, MA1" or one per line.
@@ -60,24 +65,40 @@ public struct EventDraft: Sendable, Hashable {
     public struct Valid: Sendable, Hashable {
         public var name: String
         public var divisions: [String]
+        public var seasonID: UUID?
 
-        public init(name: String, divisions: [String]) {
+        public init(name: String, divisions: [String], seasonID: UUID? = nil) {
             self.name = name
             self.divisions = divisions
+            self.seasonID = seasonID
         }
     }
 
     public func validated() throws(FieldErrors) -> Valid {
         var errors = FieldErrors()
         let name = TextRules.name(TextRules.cleaned(self.name), field: "name", label: "Event name", maxLength: 80, into: &errors)
+        let names = Division.list(divisions, owner: "An event", into: &errors)
+        let season = TextRules.cleaned(seasonID)
+        let seasonID = UUID(text: season)
+        if !season.isEmpty, seasonID == nil { errors.add("seasonID", "seasonID is a season's id.") }
+        try errors.throwIfAny()
+        return Valid(name: name, divisions: names, seasonID: seasonID)
+    }
+}
+
+public enum Division {
+    public static let maxLength = 24
+
+    /// Division names as typed, in order: blanks skipped, each valid and listed once, at most
+    /// `Event.divisionCountRange.upperBound` (an event's or a season's).
+    static func list(_ raw: [String], owner: String, into errors: inout FieldErrors) -> [String] {
         var names: [String] = []
-        for raw in divisions {
-            let division = TextRules.cleaned(raw)
+        for item in raw {
+            let division = TextRules.cleaned(item)
             if division.isEmpty { continue }
-            guard let valid = Division.validated(division) else {
+            guard let valid = validated(division) else {
                 errors.add(
-                    "divisions",
-                    "Division names are 1 to \(Division.maxLength) letters, digits, spaces or dashes (\"\(division.prefix(40))\" is not).")
+                    "divisions", "Division names are 1 to \(maxLength) letters, digits, spaces or dashes (\"\(division.prefix(40))\" is not).")
                 continue
             }
             if names.contains(where: { $0.caseInsensitiveCompare(valid) == .orderedSame }) {
@@ -87,15 +108,10 @@ public struct EventDraft: Sendable, Hashable {
             names.append(valid)
         }
         if names.count > Event.divisionCountRange.upperBound {
-            errors.add("divisions", "An event can have at most \(Event.divisionCountRange.upperBound) divisions.")
+            errors.add("divisions", "\(owner) can have at most \(Event.divisionCountRange.upperBound) divisions.")
         }
-        try errors.throwIfAny()
-        return Valid(name: name, divisions: names)
+        return names
     }
-}
-
-public enum Division {
-    public static let maxLength = 24
 
     /// A player's usual division as typed: "" (none) or a valid division name.
     public static func usual(_ raw: String?, field: String = "division") throws(FieldErrors) -> String {

@@ -47,6 +47,23 @@ public enum ResultsTable {
         return rows
     }
 
+    /// A season's table: one row per player and division, each night's points ("" where they
+    /// did not play, in brackets where the night does not count), then the total.
+    public static func season(_ standings: SeasonStandings, nights: [(id: UUID, name: String)]) -> [[String]] {
+        var rows = [["Position", "Name", "Division"] + nights.map(\.name) + ["Points", "Nights counted"]]
+        for division in standings.divisions {
+            for entry in division.entries {
+                let byNight = Dictionary(uniqueKeysWithValues: entry.nights.map { ($0.eventID, $0) })
+                let cells = nights.map { night -> String in
+                    guard let played = byNight[night.id] else { return "" }
+                    return played.counted ? String(played.points) : "(\(played.points))"
+                }
+                rows.append([entry.position, entry.displayName, division.name] + cells + [String(entry.points), String(entry.nightsCounted)])
+            }
+        }
+        return rows
+    }
+
     // MARK: In
 
     public static let maxRows = 500

@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
-    case player, course, round, scoreEvent, clubSettings, event, signature
+    case player, course, round, scoreEvent, clubSettings, event, signature, season
 
     /// The order a batch applies in, so a round's course and players precede it and a
     /// score its round.
@@ -11,10 +11,11 @@ public enum RecordType: String, Codable, CaseIterable, Sendable {
         case .clubSettings: 0
         case .player: 1
         case .course: 2
-        case .event: 3
-        case .round: 4
-        case .scoreEvent: 5
-        case .signature: 6
+        case .season: 3
+        case .event: 4
+        case .round: 5
+        case .scoreEvent: 6
+        case .signature: 7
         }
     }
 }
@@ -42,7 +43,7 @@ public enum CloudMerge {
     public static func isInsertOnly(_ type: RecordType) -> Bool {
         switch type {
         case .scoreEvent, .signature: true
-        case .player, .course, .round, .event, .clubSettings: false
+        case .player, .course, .round, .event, .clubSettings, .season: false
         }
     }
 
@@ -59,7 +60,7 @@ public enum CloudMerge {
             let merged = stored.merged(with: offered)
             guard merged != stored, let payload = try? RecordCoding.encode(merged) else { return nil }
             return CloudRecord(type: .clubSettings, id: incoming.id, hlc: merged.newest, payload: payload)
-        case .player, .course, .round, .event:
+        case .player, .course, .round, .event, .season:
             return incoming.hlc > existing.hlc ? incoming : nil
         }
     }

@@ -337,8 +337,11 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public var createdBy: UUID?
     public var createdAt: Date
     public var archived: Bool?
+    /// Absent for a night of no season, so such events keep the bytes they always had.
+    public var seasonID: UUID?
 
     public init(_ event: Event) {
+        seasonID = event.seasonID
         archived = event.archived ? true : nil
         id = event.id
         name = event.name
@@ -357,7 +360,41 @@ public struct EventPayload: Codable, Hashable, Sendable {
             id: id, name: name, divisions: divisions, playoffs: (playoffs ?? [:]).compactMapValues(\.playoff),
             createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
         event.archived = archived ?? false
+        event.seasonID = seasonID
         return event
+    }
+}
+
+public struct SeasonPayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var startsOn: String?
+    public var endsOn: String?
+    public var divisions: [String]
+    public var points: PointsRule
+    public var handicap: HandicapMethod?
+    public var createdBy: UUID?
+    public var createdAt: Date
+
+    public init(_ season: Season) {
+        id = season.id
+        name = season.name
+        startsOn = season.startsOn
+        endsOn = season.endsOn
+        divisions = season.divisions
+        points = season.points
+        handicap = season.handicap
+        createdBy = season.createdBy
+        createdAt = season.createdAt
+    }
+
+    /// The season, or nil when the payload breaks the rules a season is made under.
+    public func season(updatedAt: HLC) -> Season? {
+        let draft = SeasonDraft(name: name, startsOn: startsOn, endsOn: endsOn, divisions: divisions)
+        guard let valid = try? draft.validated(), valid.divisions == divisions, !name.isEmpty else { return nil }
+        return Season(
+            id: id, name: valid.name, startsOn: startsOn, endsOn: endsOn, divisions: divisions, points: points, handicap: handicap,
+            createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
     }
 }
 

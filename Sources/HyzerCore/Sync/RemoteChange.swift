@@ -10,6 +10,7 @@ public enum RemoteChange: Sendable {
     case clubSettings(ClubSettingsPayload)
     case event(Event)
     case signature(Signature)
+    case season(Season)
     /// A player, course, event or round deleted on another device (`RemovalPayload`).
     case removed(RecordType, id: String, hlc: HLC)
 
@@ -51,6 +52,10 @@ public enum RemoteChange: Sendable {
                 let signature = try RecordCoding.decode(SignaturePayload.self, record.payload).signature(signedAt: record.hlc)
                 guard signature.id.lowercasedText == record.id else { return nil }
                 return .signature(signature)
+            case .season:
+                let season = try RecordCoding.decode(SeasonPayload.self, record.payload).season(updatedAt: record.hlc)
+                guard let season, season.id.lowercasedText == record.id else { return nil }
+                return .season(season)
             }
         } catch {
             return nil
@@ -66,6 +71,7 @@ public enum RemoteChange: Sendable {
         case .clubSettings: .clubSettings
         case .event: .event
         case .signature: .signature
+        case .season: .season
         case .removed(let type, _, _): type
         }
     }
@@ -79,6 +85,7 @@ public enum RemoteChange: Sendable {
         case .clubSettings(let settings): settings.newest
         case .event(let event): event.updatedAt
         case .signature(let signature): signature.signedAt
+        case .season(let season): season.updatedAt
         case .removed(_, _, let hlc): hlc
         }
     }
@@ -90,7 +97,7 @@ public enum Removals {
     public static func removable(_ type: RecordType) -> Bool {
         switch type {
         case .player, .course, .event, .round: true
-        case .scoreEvent, .signature, .clubSettings: false
+        case .scoreEvent, .signature, .clubSettings, .season: false
         }
     }
 }

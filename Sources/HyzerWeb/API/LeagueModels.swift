@@ -73,6 +73,7 @@ struct PlayerBody: Decodable {
 struct EventBody: Decodable {
     var name: String?
     var divisions: [String]?
+    var seasonID: String?
 }
 
 struct RoundBody: Decodable {
@@ -175,8 +176,11 @@ struct EventResponse: ResponseEncodable {
     var name: String
     var divisions: [String]
     var rounds: [RoundItem]
+    /// The season the event is a league night of; `null` for a night of no season.
+    @NullWhenNone var seasonID: String?
 
     init(_ event: Event, rounds: [RoundSnapshot] = []) {
+        seasonID = event.seasonID.map(Format.id)
         id = Format.id(event.id)
         name = event.name
         divisions = event.divisions

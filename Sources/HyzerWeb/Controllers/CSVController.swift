@@ -11,6 +11,7 @@ struct CSVController {
     func addRoutes(pages: RouteGroups, api: RouteGroups) {
         pages.viewer.get("/rounds/:id/results.csv", use: roundResults)
         pages.viewer.get("/events/:id/results.csv", use: eventResults)
+        pages.viewer.get("/seasons/:id/standings.csv", use: seasonStandings)
         api.coach.post("/players/import", use: importPlayers)
         api.coach.post("/rounds/:id/results", use: importResults)
     }
@@ -24,6 +25,12 @@ struct CSVController {
         let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
         return try CSVTables.response(
             ResultsTable.event(snapshot.standings, roundNames: snapshot.rounds.map(\.round.name)), filename: snapshot.event.name)
+    }
+
+    @Sendable func seasonStandings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let snapshot = try await stores.domain.seasonSnapshot(try context.uuid("id", "Season"))
+        return try CSVTables.response(
+            ResultsTable.season(snapshot.standings, nights: snapshot.nights.map { ($0.event.id, $0.event.name) }), filename: snapshot.season.name)
     }
 
     @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerListResponse> {

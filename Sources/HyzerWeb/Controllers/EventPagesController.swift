@@ -17,19 +17,35 @@ struct EventPagesController {
     }
 
     @Sendable func newEvent(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(EventFormPage(form: FormState()), "event-new")
+        let seasons = try await stores.domain.seasons()
+        // A season's "Add a league night" picks it, and its divisions.
+        let chosen = request.uri.queryParameters.get("seasonID").flatMap(UUID.init(text:)).flatMap { id in seasons.first { $0.id == id } }
+        var form = FormState()
+        if let chosen { form.values = ["seasonID": Format.id(chosen.id), "divisions": chosen.divisions.joined(separator: ", ")] }
+        var page = EventFormPage(form: form)
+        if !seasons.isEmpty { page.seasons = EventFormPage.seasonOptions(seasons, chosen: form.values["seasonID"]) }
+        return renderer.page(page, "event-new")
     }
 
     @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: EventForm.self, context: context)
         do {
-            let valid = try EventDraft(name: form.name, divisions: EventDraft.divisionList(form.divisions)).validated()
+            let valid = try EventDraft(name: form.name, divisions: EventDraft.divisionList(form.divisions), seasonID: form.seasonID).validated()
             let event = try await stores.domain.createEvent(valid, createdBy: context.identity?.playerID)
             return .redirect(to: "/events/\(Format.id(event.id))", type: .normal)
+        } catch let rejection as LeagueRejection {
+            guard case .invalid(let errors) = rejection else { throw rejection }
+            return try await refused(form, errors, request, context)
         } catch let errors as FieldErrors {
-            return try renderer.page(EventFormPage(form: FormState(values: form.values, errors: errors)), "event-new", status: .unprocessableContent)
-                .response(from: request, context: context)
+            return try await refused(form, errors, request, context)
         }
+    }
+
+    private func refused(_ form: EventForm, _ errors: FieldErrors, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        var page = EventFormPage(form: FormState(values: form.values, errors: errors))
+        let seasons = try await stores.domain.seasons()
+        if !seasons.isEmpty { page.seasons = EventFormPage.seasonOptions(seasons, chosen: form.seasonID) }
+        return try renderer.page(page, "event-new", status: .unprocessableContent).response(from: request, context: context)
     }
 
     @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> HTML {

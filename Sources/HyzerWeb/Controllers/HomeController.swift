@@ -24,6 +24,8 @@ struct HomeController {
         let page = PageNumber.lenient(request)
         return try await renderer.cachedPage(request, context, store: stores.domain, page: .home(page: page)) {
             let (summaries, hasMore) = try await stores.domain.roundSummaries(page: page)
+            // Past the last page there is nothing to show, and nothing to keep.
+            if page > 1, summaries.isEmpty { throw HTTPError(.notFound, message: "There are fewer pages of rounds.") }
             let events = page == 1 ? try await stores.domain.events() : []
             return .init(html: renderer.page(HomePage(summaries: summaries, events: events, page: page, hasMore: hasMore), "home"), version: nil)
         }

@@ -34,8 +34,14 @@ struct RoundPagesController {
 
     @Sendable func leaderboard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let roundID = try context.uuid("id", "Round")
-        // A division is a division's name or nothing: anything else shows every division.
-        let division = request.uri.queryParameters.get("division").flatMap { Division.validated(String($0)) }
+        // A division is one of the round's (or its event's) or nothing: anything else shows
+        // every division, so made-up names make no new cache keys. (The board is kept: reading
+        // it here costs a version check.)
+        let asked = request.uri.queryParameters.get("division").flatMap { Division.validated(String($0)) }
+        let known = try await stores.domain.board(of: roundID).snapshot
+        let division = asked.flatMap { name in
+            (known.event?.divisions ?? []).contains(name) || known.round.divisions.values.contains(name) ? name : nil
+        }
         return try await renderer.cachedPage(request, context, store: stores.domain, page: .leaderboard(roundID, division: division)) {
             let board = try await stores.domain.board(of: roundID)
             return .init(html: renderer.page(LeaderboardPage(board: board, division: division), "leaderboard-page"), version: board.version)

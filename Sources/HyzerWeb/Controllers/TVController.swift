@@ -15,7 +15,9 @@ struct TVController {
     /// The wall display. `?round=ID` pins one round; `?page=N` overrides the club setting for
     /// the seconds each page of a long board (and each round) stays up.
     @Sendable func tv(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let pinnedID = request.uri.queryParameters.get("round").flatMap(UUID.init(text:))
+        // A round that is not there pins nothing (and makes no cache key of its own).
+        var pinnedID = request.uri.queryParameters.get("round").flatMap(UUID.init(text:))
+        if let asked = pinnedID, try await !stores.domain.roundExists(asked) { pinnedID = nil }
         let pinned = pinnedID.map(Format.id) ?? ""
         let chosen = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) }
         return try await renderer.cachedPage(request, context, store: stores.domain, page: .tv(pinned: pinnedID, pageSeconds: chosen)) {

@@ -137,9 +137,11 @@ struct EventForm: Decodable, Sendable {
     var name: String?
     /// "MPO, FPO, MA1" or one per line.
     var divisions: String?
+    /// The season this is a league night of ("" for none).
+    var seasonID: String?
 
     var values: [String: String] {
-        ["name": name ?? "", "divisions": divisions ?? ""]
+        ["name": name ?? "", "divisions": divisions ?? "", "seasonID": seasonID ?? ""]
     }
 }
 

@@ -15,7 +15,7 @@ public struct TemplateRenderer: Sendable {
         "layout", "leaderboard", "home", "round", "leaderboard-page", "course-new", "player-new",
         "round-new", "score-correct", "not-found", "error", "scorecard", "tv", "tv-boards", "sync", "sync-status",
         "signin", "setup", "join", "invites", "admin", "restoring", "restore-confirm",
-        "leaderboard-table", "card", "event", "event-new", "cards-edit",
+        "leaderboard-table", "card", "event", "event-new", "cards-edit", "season", "season-new",
     ]
 
     public init(directory: URL) async throws {

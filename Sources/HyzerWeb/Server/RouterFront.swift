@@ -34,7 +34,8 @@ struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
 
     private func methodNotAllowed(_ request: Request) -> Response? {
         let allowed = table.methods(for: request.uri.path)
-        guard !allowed.isEmpty, !allowed.contains(request.method) else { return nil }
+        // HEAD goes where GET goes: a GET route's 404 (no such round) is HEAD's 404 too.
+        guard !allowed.isEmpty, !allowed.contains(request.method), !(request.method == .head && allowed.contains(.get)) else { return nil }
         let allow = (allowed.contains(.get) ? allowed + [.head] : allowed).map(\.rawValue).sorted().joined(separator: ", ")
         if request.uri.path.hasPrefix("/api/") {
             let problem = Problem(status: .methodNotAllowed, title: "Method not allowed", detail: "\(request.uri.path) takes \(allow).")

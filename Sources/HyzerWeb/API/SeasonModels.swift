@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+// `/api/v1/seasons`, in the names DESIGN.md's contract gives them.
+
+struct SeasonBody: Decodable {
+    struct Points: Decodable {
+        var rule: String?
+        var table: [Int]?
+        var pastTable: String?
+        var participation: Int?
+        var bestNights: Int?
+        var countBack: Bool?
+    }
+
+    struct HandicapBody: Decodable {
+        var method: String?
+        var percent: Int?
+        var minimumRounds: Int?
+    }
+
+    var name: String?
+    var startsOn: String?
+    var endsOn: String?
+    var divisions: [String]?
+    var placesBy: String?
+    var points: Points?
+    var handicap: HandicapBody?
+
+    var draft: SeasonDraft {
+        SeasonDraft(
+            name: name, startsOn: startsOn, endsOn: endsOn, divisions: divisions ?? [], placesBy: placesBy, rule: points?.rule,
+            table: points?.table, pastTable: points?.pastTable, participation: points?.participation, bestNights: points?.bestNights,
+            countBack: points?.countBack, handicap: handicap?.method, percent: handicap?.percent, minimumRounds: handicap?.minimumRounds)
+    }
+}
+
+struct SeasonResponse: ResponseEncodable {
+    struct Points: Encodable {
+        var rule: String
+        @NullWhenNone var table: [Int]?
+        @NullWhenNone var pastTable: String?
+        var participation: Int
+        @NullWhenNone var bestNights: Int?
+        var countBack: Bool
+    }
+
+    struct HandicapItem: Encodable {
+        var method: String
+        var percent: Int
+        var minimumRounds: Int
+    }
+
+    struct Night: Encodable {
+        var id: String
+        var name: String
+    }
+
+    var id: String
+    var name: String
+    @NullWhenNone var startsOn: String?
+    @NullWhenNone var endsOn: String?
+    var divisions: [String]
+    var placesBy: String
+    var points: Points
+    @NullWhenNone var handicap: HandicapItem?
+    /// The rules in words, as the season page shows them.
+    var rules: String
+    var nights: [Night]
+
+    init(_ season: Season, nights: [Event] = []) {
+        id = Format.id(season.id)
+        name = season.name
+        startsOn = season.startsOn
+        endsOn = season.endsOn
+        divisions = season.divisions
+        placesBy = season.points.placesBy.rawValue
+        switch season.points.places {
+        case .fieldSize:
+            points = Points(
+                rule: "fieldSize", participation: season.points.participation, bestNights: season.points.bestNights,
+                countBack: season.points.countBack)
+        case .table(let table, let pastEnd):
+            points = Points(
+                rule: "table", table: table, pastTable: pastEnd.rawValue, participation: season.points.participation,
+                bestNights: season.points.bestNights, countBack: season.points.countBack)
+        }
+        handicap = season.handicap.map { HandicapItem(method: $0.kind.rawValue, percent: $0.percent, minimumRounds: $0.minimumRounds) }
+        rules = ([season.points.description] + (season.handicap.map { [$0.description] } ?? [])).joined(separator: " ")
+        self.nights = nights.map { Night(id: Format.id($0.id), name: $0.name) }
+    }
+}
+
+struct SeasonListResponse: ResponseEncodable {
+    var seasons: [SeasonResponse]
+}
+
+struct SeasonStandingsResponse: ResponseEncodable {
+    struct NightItem: Encodable {
+        var eventID: String
+        /// `null` for a DNF.
+        @NullWhenNone var place: Int?
+        var points: Int
+        var counted: Bool
+    }
+
+    struct Entry: Encodable {
+        var position: String
+        var playerID: String
+        var displayName: String
+        var points: Int
+        var nightsCounted: Int
+        var nights: [NightItem]
+    }
+
+    struct DivisionItem: Encodable {
+        var name: String
+        var standings: [Entry]
+    }
+
+    var seasonID: String
+    var divisions: [DivisionItem]
+
+    init(_ snapshot: SeasonSnapshot) {
+        seasonID = Format.id(snapshot.season.id)
+        divisions = snapshot.standings.divisions.map { division in
+            DivisionItem(
+                name: division.name,
+                standings: division.entries.map { entry in
+                    Entry(
+                        position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName, points: entry.points,
+                        nightsCounted: entry.nightsCounted,
+                        nights: entry.nights.map {
+                            NightItem(eventID: Format.id($0.eventID), place: $0.place, points: $0.points, counted: $0.counted)
+                        })
+                })
+        }
+    }
+}

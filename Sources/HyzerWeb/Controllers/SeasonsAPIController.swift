@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// `/api/v1/seasons…`: league seasons, their rules and their tables.
+struct SeasonsAPIController {
+    let stores: Stores
+
+    func addRoutes(to api: RouteGroups) {
+        api.viewer.get("/seasons", use: list)
+        api.coach.post("/seasons", use: create)
+        api.viewer.get("/seasons/:id", use: detail)
+        api.viewer.get("/seasons/:id/standings", use: standings)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> SeasonListResponse {
+        SeasonListResponse(seasons: try await stores.domain.seasons().map { SeasonResponse($0) })
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SeasonResponse> {
+        let body = try await request.decodeBody(SeasonBody.self, context: context)
+        let season = try await stores.domain.createSeason(try body.draft.validated(), createdBy: context.identity?.playerID)
+        return EditedResponse(status: .created, response: SeasonResponse(season))
+    }
+
+    @Sendable func detail(_ request: Request, context: AppRequestContext) async throws -> SeasonResponse {
+        let snapshot = try await stores.domain.seasonSnapshot(try context.uuid("id", "Season"))
+        return SeasonResponse(snapshot.season, nights: snapshot.nights.map(\.event))
+    }
+
+    @Sendable func standings(_ request: Request, context: AppRequestContext) async throws -> SeasonStandingsResponse {
+        SeasonStandingsResponse(try await stores.domain.seasonSnapshot(try context.uuid("id", "Season")))
+    }
+}

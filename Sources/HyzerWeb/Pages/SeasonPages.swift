@@ -1,0 +1,108 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+
+/// The new-season form.
+struct SeasonFormPage: Sendable {
+    var title = "New season"
+    var form: FormState
+    var placesBy: [Option]
+    var rules: [Option]
+    var pastTable: [Option]
+    var handicaps: [Option]
+    var countBack: Bool
+
+    init(form: FormState) {
+        self.form = form
+        func options(_ field: String, _ choices: [(String, String)], default first: String) -> [Option] {
+            let chosen = form.values[field].flatMap { $0.isEmpty ? nil : $0 } ?? first
+            return choices.map { Option(value: $0.0, label: $0.1, selected: $0.0 == chosen) }
+        }
+        placesBy = options("placesBy", [("gross", "Gross scores"), ("net", "Net scores (gross minus handicap)")], default: "gross")
+        rules = options(
+            "rule",
+            [("fieldSize", "By field size: first gets as many points as finished, then one fewer each place"), ("table", "By our points table")],
+            default: "fieldSize")
+        pastTable = options("pastTable", [("last", "get the table's last value"), ("zero", "get no points")], default: "last")
+        handicaps = options(
+            "handicap",
+            [
+                ("none", "No handicaps"), ("bestOfRecent", "Best 8 of the last 20 rounds"), ("percentage", "A percentage of the last 5 rounds"),
+                ("rating", "From player ratings"),
+            ], default: "none")
+        countBack = form.values["countBack"] == "on" || form.values["countBack"] == "true"
+    }
+}
+
+/// A season: its rules in words, its nights, and each division's table.
+struct SeasonPage: Sendable {
+    struct Night: Sendable {
+        var name: String
+        var link: String
+        var rounds: String
+    }
+
+    struct Cell: Sendable {
+        var text: String
+        var counted: Bool
+    }
+
+    struct Row: Sendable {
+        var position: String
+        var displayName: String
+        var points: Int
+        var nightsCounted: Int
+        var cells: [Cell]
+    }
+
+    struct Division: Sendable {
+        var name: String
+        var rows: [Row]
+        var hasName: Bool
+    }
+
+    var title: String
+    var id: String
+    var dates: String
+    var rules: String
+    var handicapRule: String?
+    var nights: [Night]
+    var hasNights: Bool
+    var nightHeaders: [String]
+    var divisions: [Division]
+    var hasStandings: Bool
+    var newNightLink: String
+
+    init(_ snapshot: SeasonSnapshot) {
+        let season = snapshot.season
+        title = season.name
+        id = Format.id(season.id)
+        dates = [season.startsOn, season.endsOn].compactMap { $0 }.joined(separator: " – ")
+        rules = season.points.description
+        handicapRule = season.handicap?.description
+        nights = snapshot.nights.map {
+            Night(
+                name: $0.event.name, link: "/events/\(Format.id($0.event.id))", rounds: $0.boards.count == 1 ? "1 round" : "\($0.boards.count) rounds"
+            )
+        }
+        hasNights = !nights.isEmpty
+        nightHeaders = snapshot.nights.indices.map { "N\($0 + 1)" }
+        let order = snapshot.nights.map(\.event.id)
+        let standings = snapshot.standings
+        divisions = standings.divisions.map { division in
+            Division(
+                name: division.name,
+                rows: division.entries.map { entry in
+                    let byNight = Dictionary(uniqueKeysWithValues: entry.nights.map { ($0.eventID, $0) })
+                    return Row(
+                        position: entry.position, displayName: entry.displayName, points: entry.points, nightsCounted: entry.nightsCounted,
+                        cells: order.map { night in
+                            guard let played = byNight[night] else { return Cell(text: "", counted: true) }
+                            return Cell(text: played.place == nil ? "DNF·\(played.points)" : String(played.points), counted: played.counted)
+                        })
+                }, hasName: !division.name.isEmpty)
+        }
+        hasStandings = divisions.contains { !$0.rows.isEmpty }
+        newNightLink = "/events/new?seasonID=\(id)"
+    }
+}
