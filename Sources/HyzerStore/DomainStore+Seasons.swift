@@ -9,19 +9,36 @@ public struct SeasonSnapshot: Sendable {
     public var nights: [EventSnapshot]
     public var names: [UUID: String]
 
-    /// The season's table: each night's final standings (or standings so far) placed by the
-    /// season's rule, gross to par (net places come with handicaps).
-    public var standings: SeasonStandings {
-        let nights = nights.map { night in
-            SeasonStandings.Night(
+    /// Each night as the season reads it: every player's night result and rounds.
+    public var seasonNights: [SeasonNight] {
+        nights.map { night in
+            let standings = night.standings
+            return SeasonNight(
                 eventID: night.event.id,
-                results: night.standings.divisions.flatMap { division in
-                    division.entries.filter { $0.holesPlayed > 0 || $0.dnf }.map { entry in
-                        SeasonStandings.Result(playerID: entry.playerID, division: entry.division, score: entry.toPar, dnf: entry.dnf)
+                entries: standings.divisions.flatMap { division in
+                    division.entries.map {
+                        SeasonNight.Entry(playerID: $0.playerID, division: $0.division, toPar: $0.toPar, dnf: $0.dnf, started: $0.holesPlayed > 0)
+                    }
+                },
+                rounds: night.boards.flatMap { board in
+                    board.standings.entries.map {
+                        NightRound(
+                            roundID: board.snapshot.round.id, playerID: $0.playerID, toPar: $0.toPar, holes: board.snapshot.course.holes.count,
+                            thru: $0.thru, dnf: $0.dnf)
                     }
                 })
         }
-        return SeasonStandings.compute(nights: nights, rule: season.points, names: names, divisionOrder: season.divisions)
+    }
+
+    /// Each night's handicaps (from the season's earlier nights), by event and player.
+    public var handicaps: [UUID: [UUID: Handicap]] { SeasonHandicaps.perNight(seasonNights, method: season.handicap) }
+
+    /// The season's table: each night placed gross or net (gross minus that night's
+    /// handicap) as the season says, then scored by its rule.
+    public var standings: SeasonStandings {
+        SeasonStandings.compute(
+            nights: SeasonHandicaps.results(seasonNights, rule: season.points, method: season.handicap), rule: season.points, names: names,
+            divisionOrder: season.divisions)
     }
 }
 
@@ -57,5 +74,27 @@ extension DomainStore {
             }
             return SeasonSnapshot(season: season, nights: nights, names: names)
         }
+    }
+
+    /// A player's handicap on every night of every season with a handicap method, oldest
+    /// season first, and what it would be for their next night: the newest such season's
+    /// method over every finished league round they played.
+    public func handicapHistory(of playerID: UUID) async throws -> (current: Handicap?, history: [(season: Season, eventID: UUID, handicap: Handicap)]) {
+        guard try await player(playerID) != nil else { throw StoreError.notFound("Player") }
+        var history: [(season: Season, eventID: UUID, handicap: Handicap)] = []
+        var played: [HandicapRound] = []
+        var newest: HandicapMethod?
+        for season in try await seasons().reversed() {
+            let nights = try await seasonSnapshot(season.id).seasonNights
+            played += nights.flatMap(\.rounds).filter { $0.playerID == playerID && $0.finished }
+                .map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) }
+            guard let method = season.handicap else { continue }
+            newest = method
+            let perNight = SeasonHandicaps.perNight(nights, method: method)
+            for night in nights {
+                if let handicap = perNight[night.eventID]?[playerID] { history.append((season, night.eventID, handicap)) }
+            }
+        }
+        return (newest.flatMap { Handicap.compute($0, rounds: played) }, history)
     }
 }

@@ -181,3 +181,53 @@ import Testing
         #expect(handicap.value == -5 && handicap.strokes == -5)
     }
 }
+
+/// Handicaps over a season's nights, and the net places they give.
+@Suite struct SeasonHandicapsTests {
+    let ann = UUID(), ben = UUID()
+
+    /// A night of one 18-hole round each: `scores` player → to par.
+    func night(_ scores: [UUID: Int], holes: Int = 18) -> SeasonNight {
+        let round = UUID()
+        return SeasonNight(
+            eventID: UUID(),
+            entries: scores.map { SeasonNight.Entry(playerID: $0.key, division: "MPO", toPar: $0.value, dnf: false, started: true) },
+            rounds: scores.map { NightRound(roundID: round, playerID: $0.key, toPar: $0.value, holes: holes, thru: holes, dnf: false) })
+    }
+
+    @Test func aNightsHandicapComesFromEarlierNightsOnly() throws {
+        let method = HandicapMethod(kind: .percentage, minimumRounds: 2)
+        let nights = [night([ann: 4, ben: 0]), night([ann: 6, ben: 2]), night([ann: 20, ben: -4]), night([ann: 0, ben: 0])]
+        let handicaps = SeasonHandicaps.perNight(nights, method: method)
+        #expect(handicaps[nights[0].eventID]?.isEmpty == true && handicaps[nights[1].eventID]?.isEmpty == true, "two rounds first")
+        #expect(handicaps[nights[2].eventID]?[ann]?.value == 5 && handicaps[nights[2].eventID]?[ben]?.value == 1)
+        // Night 3's own 20 counts from night 4 on, never for night 3 itself.
+        #expect(handicaps[nights[3].eventID]?[ann]?.value == 10)
+        // What is played later never changes an earlier night's handicap.
+        let later = SeasonHandicaps.perNight(nights + [night([ann: 30, ben: 30])], method: method)
+        for earlier in nights { #expect(later[earlier.eventID] == handicaps[earlier.eventID]) }
+    }
+
+    @Test func netPlacesTakeTheNightsHandicapOffEachRound() {
+        let method = HandicapMethod(kind: .percentage, minimumRounds: 1)
+        // Night 1 (no handicaps yet): ann +8, ben −2. Night 2: ann +3, ben +1; handicaps 8 and −2:
+        // net −5 and +3, so ann wins net and ben gross.
+        let nights = [night([ann: 8, ben: -2]), night([ann: 3, ben: 1])]
+        let net = SeasonHandicaps.results(nights, rule: PointsRule(placesBy: .net), method: method)
+        let gross = SeasonHandicaps.results(nights, rule: PointsRule(placesBy: .gross), method: method)
+        func score(_ results: [SeasonStandings.Night], _ night: Int, _ player: UUID) -> Int? {
+            results[night].results.first { $0.playerID == player }?.score
+        }
+        #expect(score(net, 0, ann) == 8, "no handicap yet: placed on gross")
+        #expect(score(net, 1, ann) == -5 && score(net, 1, ben) == 3)
+        #expect(score(gross, 1, ann) == 3 && score(gross, 1, ben) == 1)
+        let table = SeasonStandings.compute(nights: net, rule: PointsRule(placesBy: .net), names: [:], divisionOrder: [])
+        #expect(table.divisions[0].entries.first { $0.playerID == ann }?.nights.last?.place == 1)
+    }
+
+    @Test func aNineHoleRoundTakesHalfTheHandicap() throws {
+        let handicap = try #require(Handicap.compute(HandicapMethod(kind: .percentage, minimumRounds: 1), rounds: [.init(roundID: UUID(), toPar: 7, holes: 18)]))
+        #expect(SeasonHandicaps.strokes(handicap, holes: 18) == 7)
+        #expect(SeasonHandicaps.strokes(handicap, holes: 9) == 4, "3.5 rounds half away from zero")
+    }
+}

@@ -121,6 +121,9 @@ import Testing
                 route: "GET /seasons/{id}/standings.csv", method: .get, path: "/seasons/{missing}/standings.csv", body: .none,
                 expected: (404, 404, 404, 404)),
             Row(route: "GET /seasons", method: .get, path: "/seasons", body: .none, expected: (200, 200, 200, 200)),
+            Row(
+                route: "GET /api/v1/players/{id}/handicaps", method: .get, path: "/api/v1/players/{missing}/handicaps", body: .none,
+                expected: (404, 404, 404, 404)),
             Row(route: "GET /seasons/new", method: .get, path: "/seasons/new", body: .none, expected: (303, 403, 200, 200)),
             Row(route: "POST /seasons", method: .post, path: "/seasons", body: .form([]), expected: (303, 403, 422, 422)),
             Row(route: "GET /seasons/{id}", method: .get, path: "/seasons/{missing}", body: .none, expected: (404, 404, 404, 404)),

@@ -109,4 +109,59 @@ import Testing
             #expect(try await client.as(.athlete).postJSON("/api/v1/seasons", #"{"name":"Mine"}"#).status == .forbidden)
         }
     }
+
+    @Test func aNetSeasonPlacesOnTheNightsHandicapAndKeepsItsHistory() async throws {
+        try await withApp(seedDemo: false) { client in
+            let season = try LeagueAPITests.object(
+                await client.postJSON(
+                    "/api/v1/seasons",
+                    #"{"name":"Net league","divisions":["MPO"],"placesBy":"net","handicap":{"method":"percentage","percent":100,"minimumRounds":1}}"#))
+            let seasonID = try #require(season["id"] as? String)
+            let course = try LeagueAPITests.object(
+                await client.postJSON("/api/v1/courses", #"{"name":"Three","holes":[{"number":1,"par":3},{"number":2,"par":3},{"number":3,"par":3}]}"#))
+            var players: [String] = []
+            for handle in ["ann", "ben"] {
+                players.append(
+                    try #require(
+                        try LeagueAPITests.object(await client.postJSON("/api/v1/players", #"{"displayName":"\#(handle)","handle":"\#(handle)"}"#))["id"]
+                            as? String))
+            }
+            /// A night of one 3-hole round: each player's strokes on every hole.
+            func night(_ name: String, _ strokes: [Int]) async throws -> String {
+                let event = try LeagueAPITests.object(
+                    await client.postJSON("/api/v1/events", #"{"name":"\#(name)","divisions":["MPO"],"seasonID":"\#(seasonID)"}"#))
+                let eventID = try #require(event["id"] as? String)
+                let entries = players.map { #"{"playerID":"\#($0)","division":"MPO"}"# }.joined(separator: ",")
+                let round = try LeagueAPITests.object(
+                    await client.postJSON(
+                        "/api/v1/rounds",
+                        #"{"courseID":"\#(course["id"] ?? "")","name":"\#(name)","eventID":"\#(eventID)","start":true,"players":[\#(entries)]}"#))
+                let roundID = try #require(round["id"] as? String)
+                for (player, score) in zip(players, strokes) {
+                    for hole in 1...3 {
+                        _ = try LeagueAPITests.object(
+                            await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":\#(hole),"strokes":\#(score)}"#))
+                    }
+                }
+                return eventID
+            }
+            // Night 1: ann +6 (3 holes of 5), ben −3 (3 holes of 2). Night 2: ann +3, ben 0.
+            let first = try await night("Night 1", [5, 2])
+            let second = try await night("Night 2", [4, 3])
+            let history = try LeagueAPITests.object(await client.get("/api/v1/players/\(players[0])/handicaps"), .ok)
+            let nights = try #require(history["history"] as? [[String: Any]])
+            // Ann's handicap on night 2: +6 over 3 holes is +36 on 18 holes.
+            #expect(nights.map { $0["eventID"] as? String } == [second])
+            #expect(nights.first?["handicap"] as? Double == 36 && nights.first?["method"] as? String == "percentage")
+            #expect((nights.first?["roundIDs"] as? [String])?.count == 1)
+            #expect(((history["current"] as? [String: Any])?["handicap"] as? Double) == 27, "(36 + 18) / 2 for the next night")
+            // Night 2 net: ann +3 − 6 (36 on 3 holes) = −3; ben 0 − (−3) = +3: ann wins net.
+            let table = try LeagueAPITests.object(await client.get("/api/v1/seasons/\(seasonID)/standings"), .ok)
+            let rows = try #require((table["divisions"] as? [[String: Any]])?.first?["standings"] as? [[String: Any]])
+            let annNights = try #require(rows.first { $0["playerID"] as? String == players[0] }?["nights"] as? [[String: Any]])
+            #expect(annNights.map { $0["eventID"] as? String } == [first, second])
+            #expect(annNights.map { $0["place"] as? Int } == [2, 1], "second on gross the first night, first on net the next")
+            #expect(try await client.get("/api/v1/players/\(UUID())/handicaps").status == .notFound)
+        }
+    }
 }

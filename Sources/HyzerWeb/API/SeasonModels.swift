@@ -139,3 +139,45 @@ struct SeasonStandingsResponse: ResponseEncodable {
         }
     }
 }
+
+struct HandicapHistoryResponse: ResponseEncodable {
+    struct Value: Encodable {
+        /// To one decimal, as shown; `strokes`: the whole throws taken off an 18-hole round.
+        var handicap: Double
+        var strokes: Int
+        var method: String
+        var roundIDs: [String]
+
+        init(_ handicap: Handicap) {
+            self.handicap = handicap.value
+            strokes = handicap.strokes
+            method = handicap.method.rawValue
+            roundIDs = handicap.roundIDs.map(Format.id)
+        }
+    }
+
+    struct Night: Encodable {
+        var seasonID: String
+        var eventID: String
+        var handicap: Double
+        var strokes: Int
+        var method: String
+        var roundIDs: [String]
+    }
+
+    var playerID: String
+    /// What the player's next league night would use; `null` before they have enough rounds.
+    @NullWhenNone var current: Value?
+    var history: [Night]
+
+    init(playerID: UUID, current: Handicap?, history: [(season: Season, eventID: UUID, handicap: Handicap)]) {
+        self.playerID = Format.id(playerID)
+        self.current = current.map(Value.init)
+        self.history = history.map { entry in
+            let value = Value(entry.handicap)
+            return Night(
+                seasonID: Format.id(entry.season.id), eventID: Format.id(entry.eventID), handicap: value.handicap, strokes: value.strokes,
+                method: value.method, roundIDs: value.roundIDs)
+        }
+    }
+}

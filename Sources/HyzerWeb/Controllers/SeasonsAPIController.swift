@@ -12,6 +12,13 @@ struct SeasonsAPIController {
         api.coach.post("/seasons", use: create)
         api.viewer.get("/seasons/:id", use: detail)
         api.viewer.get("/seasons/:id/standings", use: standings)
+        api.viewer.get("/players/:id/handicaps", use: handicaps)
+    }
+
+    @Sendable func handicaps(_ request: Request, context: AppRequestContext) async throws -> HandicapHistoryResponse {
+        let playerID = try context.uuid("id", "Player")
+        let (current, history) = try await stores.domain.handicapHistory(of: playerID)
+        return HandicapHistoryResponse(playerID: playerID, current: current, history: history)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> SeasonListResponse {

@@ -1,0 +1,102 @@
+import Foundation
+
+/// One player's round of a league night, as its board shows it.
+public struct NightRound: Hashable, Sendable {
+    public var roundID: UUID
+    public var playerID: UUID
+    public var toPar: Int
+    /// The layout's holes, and how many the player played.
+    public var holes: Int
+    public var thru: Int
+    public var dnf: Bool
+
+    public init(roundID: UUID, playerID: UUID, toPar: Int, holes: Int, thru: Int, dnf: Bool) {
+        self.roundID = roundID
+        self.playerID = playerID
+        self.toPar = toPar
+        self.holes = holes
+        self.thru = thru
+        self.dnf = dnf
+    }
+
+    /// Played to the last hole: a round a handicap can be computed from.
+    public var finished: Bool { !dnf && holes > 0 && thru == holes }
+}
+
+/// A league night as the season reads it: each player's night result (gross, from the
+/// event's standings) and their rounds.
+public struct SeasonNight: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
+        public var playerID: UUID
+        public var division: String
+        /// The night's total to par, over its rounds.
+        public var toPar: Int
+        public var dnf: Bool
+        public var started: Bool
+
+        public init(playerID: UUID, division: String, toPar: Int, dnf: Bool, started: Bool) {
+            self.playerID = playerID
+            self.division = division
+            self.toPar = toPar
+            self.dnf = dnf
+            self.started = started
+        }
+    }
+
+    public var eventID: UUID
+    public var entries: [Entry]
+    public var rounds: [NightRound]
+
+    public init(eventID: UUID, entries: [Entry], rounds: [NightRound]) {
+        self.eventID = eventID
+        self.entries = entries
+        self.rounds = rounds
+    }
+}
+
+/// Handicaps and net results over a season's nights. A night's handicap for a player comes
+/// from their finished rounds of the season's earlier nights only: what is played that night
+/// or later never changes it.
+public enum SeasonHandicaps {
+    /// Each night's handicap of each player who played it (none before the method's minimum).
+    public static func perNight(_ nights: [SeasonNight], method: HandicapMethod?) -> [UUID: [UUID: Handicap]] {
+        guard let method else { return [:] }
+        var earlier: [UUID: [HandicapRound]] = [:]
+        var result: [UUID: [UUID: Handicap]] = [:]
+        for night in nights {
+            var tonight: [UUID: Handicap] = [:]
+            for entry in night.entries {
+                if let handicap = Handicap.compute(method, rounds: earlier[entry.playerID] ?? []) { tonight[entry.playerID] = handicap }
+            }
+            result[night.eventID] = tonight
+            for round in night.rounds where round.finished {
+                earlier[round.playerID, default: []].append(HandicapRound(roundID: round.roundID, toPar: round.toPar, holes: round.holes))
+            }
+        }
+        return result
+    }
+
+    /// The throws a handicap takes off one round: its value scaled to the round's holes, in
+    /// whole throws.
+    public static func strokes(_ handicap: Handicap, holes: Int) -> Int {
+        holes == 18 ? handicap.strokes : Int((handicap.value * Double(holes) / 18).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// The results that place each night, gross or net as the rule says. A player without a
+    /// handicap yet is placed on gross.
+    public static func results(_ nights: [SeasonNight], rule: PointsRule, method: HandicapMethod?) -> [SeasonStandings.Night] {
+        let handicaps = rule.placesBy == .net ? perNight(nights, method: method) : [:]
+        return nights.map { night in
+            let tonight = handicaps[night.eventID] ?? [:]
+            return SeasonStandings.Night(
+                eventID: night.eventID,
+                results: night.entries.filter { $0.started || $0.dnf }.map { entry in
+                    var score = entry.toPar
+                    if let handicap = tonight[entry.playerID] {
+                        score -= night.rounds.filter { $0.playerID == entry.playerID }.reduce(0) { $0 + strokes(handicap, holes: $1.holes) }
+                    }
+                    return SeasonStandings.Result(playerID: entry.playerID, division: entry.division, score: score, dnf: entry.dnf)
+                })
+        }
+    }
+}
