@@ -79,7 +79,9 @@ extension DomainStore {
     /// A player's handicap on every night of every season with a handicap method, oldest
     /// season first, and what it would be for their next night: the newest such season's
     /// method over every finished league round they played.
-    public func handicapHistory(of playerID: UUID) async throws -> (current: Handicap?, history: [(season: Season, eventID: UUID, handicap: Handicap)]) {
+    public func handicapHistory(of playerID: UUID) async throws -> (
+        current: Handicap?, history: [(season: Season, eventID: UUID, handicap: Handicap)]
+    ) {
         guard try await player(playerID) != nil else { throw StoreError.notFound("Player") }
         var history: [(season: Season, eventID: UUID, handicap: Handicap)] = []
         var played: [HandicapRound] = []

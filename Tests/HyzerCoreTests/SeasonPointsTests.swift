@@ -226,7 +226,8 @@ import Testing
     }
 
     @Test func aNineHoleRoundTakesHalfTheHandicap() throws {
-        let handicap = try #require(Handicap.compute(HandicapMethod(kind: .percentage, minimumRounds: 1), rounds: [.init(roundID: UUID(), toPar: 7, holes: 18)]))
+        let handicap = try #require(
+            Handicap.compute(HandicapMethod(kind: .percentage, minimumRounds: 1), rounds: [.init(roundID: UUID(), toPar: 7, holes: 18)]))
         #expect(SeasonHandicaps.strokes(handicap, holes: 18) == 7)
         #expect(SeasonHandicaps.strokes(handicap, holes: 9) == 4, "3.5 rounds half away from zero")
     }

@@ -115,15 +115,18 @@ import Testing
             let season = try LeagueAPITests.object(
                 await client.postJSON(
                     "/api/v1/seasons",
-                    #"{"name":"Net league","divisions":["MPO"],"placesBy":"net","handicap":{"method":"percentage","percent":100,"minimumRounds":1}}"#))
+                    #"{"name":"Net league","divisions":["MPO"],"placesBy":"net","handicap":{"method":"percentage","percent":100,"minimumRounds":1}}"#)
+            )
             let seasonID = try #require(season["id"] as? String)
             let course = try LeagueAPITests.object(
-                await client.postJSON("/api/v1/courses", #"{"name":"Three","holes":[{"number":1,"par":3},{"number":2,"par":3},{"number":3,"par":3}]}"#))
+                await client.postJSON(
+                    "/api/v1/courses", #"{"name":"Three","holes":[{"number":1,"par":3},{"number":2,"par":3},{"number":3,"par":3}]}"#))
             var players: [String] = []
             for handle in ["ann", "ben"] {
                 players.append(
                     try #require(
-                        try LeagueAPITests.object(await client.postJSON("/api/v1/players", #"{"displayName":"\#(handle)","handle":"\#(handle)"}"#))["id"]
+                        try LeagueAPITests.object(await client.postJSON("/api/v1/players", #"{"displayName":"\#(handle)","handle":"\#(handle)"}"#))[
+                            "id"]
                             as? String))
             }
             /// A night of one 3-hole round: each player's strokes on every hole.
@@ -140,7 +143,8 @@ import Testing
                 for (player, score) in zip(players, strokes) {
                     for hole in 1...3 {
                         _ = try LeagueAPITests.object(
-                            await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":\#(hole),"strokes":\#(score)}"#))
+                            await client.postJSON(
+                                "/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":\#(hole),"strokes":\#(score)}"#))
                     }
                 }
                 return eventID
