@@ -30,6 +30,17 @@ public struct SeasonSnapshot: Sendable {
         }
     }
 
+    /// One night's handicaps, each with the throws it takes off that night (over its rounds).
+    public func nightHandicaps(_ eventID: UUID) -> [UUID: (handicap: Handicap, strokes: Int)] {
+        let nights = seasonNights
+        guard let night = nights.first(where: { $0.eventID == eventID }) else { return [:] }
+        let tonight = SeasonHandicaps.perNight(nights, method: season.handicap)[eventID] ?? [:]
+        return tonight.reduce(into: [:]) { result, pair in
+            let strokes = night.rounds.filter { $0.playerID == pair.key }.reduce(0) { $0 + SeasonHandicaps.strokes(pair.value, holes: $1.holes) }
+            result[pair.key] = (pair.value, strokes)
+        }
+    }
+
     /// Each night's handicaps (from the season's earlier nights), by event and player.
     public var handicaps: [UUID: [UUID: Handicap]] { SeasonHandicaps.perNight(seasonNights, method: season.handicap) }
 

@@ -166,6 +166,14 @@ import Testing
             #expect(annNights.map { $0["eventID"] as? String } == [first, second])
             #expect(annNights.map { $0["place"] as? Int } == [2, 1], "second on gross the first night, first on net the next")
             #expect(try await client.get("/api/v1/players/\(UUID())/handicaps").status == .notFound)
+            // The night's page shows net beside gross: ann's handicap, −3 net and first place.
+            let page = try await client.get("/events/\(second)").text
+            #expect(page.contains("League night of <a href=\"/seasons/\(seasonID)\">Net league</a>"))
+            let annRow = try #require(
+                page.components(separatedBy: "<tr data-player=\"\(players[0])\"").dropFirst().first?.components(separatedBy: "</tr>").first)
+            #expect(annRow.contains(#"<td class="hcp">36.0</td>"#) && annRow.contains(">-3</td>") && annRow.contains(#"<td class="pos net">1</td>"#))
+            let firstNight = try await client.get("/events/\(first)").text
+            #expect(firstNight.contains(#"<td class="hcp">–</td>"#), "no handicap before a first round")
         }
     }
 }

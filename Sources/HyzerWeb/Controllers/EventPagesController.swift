@@ -50,13 +50,23 @@ struct EventPagesController {
 
     @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
-        return renderer.page(page(snapshot, form: FormState()), "event")
+        return renderer.page(try await page(snapshot, form: FormState()), "event")
     }
 
-    private func page(_ snapshot: EventSnapshot, form: FormState) -> EventPage {
-        EventPage(
-            title: snapshot.event.name, board: EventBoardView(event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings),
-            form: form)
+    /// A league night of a season with handicaps shows net beside gross.
+    private func page(_ snapshot: EventSnapshot, form: FormState) async throws -> EventPage {
+        var handicaps: [UUID: (value: Double, strokes: Int)]?
+        var season: (id: String, name: String)?
+        if let seasonID = snapshot.event.seasonID, let found = try? await stores.domain.seasonSnapshot(seasonID) {
+            season = (Format.id(seasonID), found.season.name)
+            if found.season.handicap != nil { handicaps = found.nightHandicaps(snapshot.event.id).mapValues { ($0.handicap.value, $0.strokes) } }
+        }
+        var page = EventPage(
+            title: snapshot.event.name,
+            board: EventBoardView(event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings, handicaps: handicaps), form: form)
+        page.seasonLink = season.map { "/seasons/\($0.id)" }
+        page.seasonName = season?.name
+        return page
     }
 
     @Sendable func playoff(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -72,7 +82,7 @@ struct EventPagesController {
             var state = FormState()
             state.message = rejection.message
             let status: HTTPResponse.Status = if case .invalid = rejection { .unprocessableContent } else { .conflict }
-            return try renderer.page(page(try await stores.domain.eventSnapshot(eventID), form: state), "event", status: status).response(
+            return try renderer.page(try await page(try await stores.domain.eventSnapshot(eventID), form: state), "event", status: status).response(
                 from: request, context: context)
         }
     }

@@ -302,6 +302,9 @@ struct EventPage: Sendable {
     var title: String
     var board: EventBoardView
     var form: FormState
+    /// The season this is a league night of, if any.
+    var seasonLink: String?
+    var seasonName: String?
 }
 
 struct EventFormPage: Sendable {
