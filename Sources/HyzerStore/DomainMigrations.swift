@@ -219,6 +219,20 @@ enum DomainMigrations {
             try db.alter(table: "events") { t in t.add(column: "seasonID", .text) }
             try db.create(index: "events_by_season", on: "events", columns: ["seasonID"])
         }
+        // Check-in for league nights: one row per player and night (id: "event/player"), a
+        // walk-up being a player made at check-in.
+        migrator.registerMigration("v9-checkins") { db in
+            try db.create(table: "checkins") { t in
+                t.primaryKey("id", .text)
+                t.column("eventID", .text).notNull().indexed()
+                t.column("playerID", .text).notNull()
+                t.column("division", .text).notNull().defaults(to: "")
+                t.column("paid", .boolean).notNull().defaults(to: false)
+                t.column("checkedInBy", .text)
+                t.column("checkedInAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -320,7 +320,7 @@ extension DomainStore {
         case .course: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE courseID = ?)", arguments: [id]) ?? true
         case .event: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?)", arguments: [id]) ?? true
         case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
-        case .scoreEvent, .signature, .clubSettings, .season: throw StoreError.notFound("Record")
+        case .scoreEvent, .signature, .clubSettings, .season, .checkIn: throw StoreError.notFound("Record")
         }
         if referenced {
             if (row["archived"] as Bool?) == true { return .archived }
@@ -458,6 +458,7 @@ extension RecordType {
         case .signature: "Signature"
         case .clubSettings: "Club settings"
         case .season: "Season"
+        case .checkIn: "Check-in"
         }
     }
 }

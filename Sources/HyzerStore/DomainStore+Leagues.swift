@@ -19,11 +19,14 @@ public struct EventSnapshot: Sendable {
 public enum LeagueRejection: Error, Hashable, Sendable {
     case invalid(FieldErrors)
     case conflict(String)
+    /// Not this person's to do (HTTP 403).
+    case forbidden(String)
 
     public var message: String {
         switch self {
         case .invalid(let errors): errors.summary
         case .conflict(let message): message
+        case .forbidden(let message): message
         }
     }
 }

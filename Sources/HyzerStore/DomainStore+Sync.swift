@@ -111,6 +111,9 @@ extension DomainStore {
         case .season:
             guard let season = try SeasonRecord.fetchOne(db, key: id)?.domain() else { return nil }
             return CloudRecord(type: type, id: id, hlc: season.updatedAt, payload: try RecordCoding.encode(SeasonPayload(season)))
+        case .checkIn:
+            guard let checkIn = try CheckInRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: checkIn.updatedAt, payload: try RecordCoding.encode(CheckInPayload(checkIn)))
         }
     }
 
@@ -284,6 +287,12 @@ extension DomainStore {
             let id = season.id.text
             if let local = try SeasonRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= season.updatedAt { return false }
             try SeasonRecord(season).save(db)
+            return true
+
+        case .checkIn(let checkIn):
+            let id = checkIn.recordID
+            if let local = try CheckInRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= checkIn.updatedAt { return false }
+            try CheckInRecord(checkIn).save(db)
             return true
 
         case .signature(let signature):

@@ -215,6 +215,7 @@ enum VersionedTables {
         (.event, "events", "updatedAt"),
         (.signature, "signatures", "signedAt"),
         (.season, "seasons", "updatedAt"),
+        (.checkIn, "checkins", "updatedAt"),
     ]
 }
 
@@ -564,6 +565,44 @@ extension EventRecord {
         static let updatedAt = Column(CodingKeys.updatedAt)
         static let archived = Column(CodingKeys.archived)
         static let seasonID = Column(CodingKeys.seasonID)
+    }
+}
+
+struct CheckInRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "checkins"
+    var id: String
+    var eventID: String
+    var playerID: String
+    var division: String
+    var paid: Bool
+    var checkedInBy: String?
+    var checkedInAt: Date
+    var updatedAt: String
+
+    init(_ checkIn: CheckIn) {
+        id = checkIn.recordID
+        eventID = checkIn.eventID.text
+        playerID = checkIn.playerID.text
+        division = checkIn.division
+        paid = checkIn.paid
+        checkedInBy = checkIn.checkedInBy?.text
+        checkedInAt = checkIn.checkedInAt
+        updatedAt = checkIn.updatedAt.description
+    }
+
+    func domain() throws -> CheckIn {
+        CheckIn(
+            eventID: try StoredValue.uuid(eventID, "checkins.eventID"), playerID: try StoredValue.uuid(playerID, "checkins.playerID"),
+            division: division, paid: paid, checkedInBy: checkedInBy.flatMap(UUID.init(text:)), checkedInAt: checkedInAt,
+            updatedAt: try StoredValue.hlc(updatedAt, "checkins.updatedAt"))
+    }
+}
+
+extension CheckInRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let eventID = Column(CodingKeys.eventID)
+        static let checkedInAt = Column(CodingKeys.checkedInAt)
     }
 }
 

@@ -122,6 +122,15 @@ import Testing
                 expected: (404, 404, 404, 404)),
             Row(route: "GET /seasons", method: .get, path: "/seasons", body: .none, expected: (200, 200, 200, 200)),
             Row(
+                route: "POST /events/{id}/checkins", method: .post, path: "/events/{missing}/checkins", body: .form([]),
+                expected: (303, 404, 404, 404)),
+            Row(
+                route: "GET /api/v1/events/{id}/checkins", method: .get, path: "/api/v1/events/{missing}/checkins", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/events/{id}/checkins", method: .post, path: "/api/v1/events/{missing}/checkins", body: .json("{}"),
+                expected: (401, 422, 422, 422)),
+            Row(
                 route: "GET /api/v1/players/{id}/handicaps", method: .get, path: "/api/v1/players/{missing}/handicaps", body: .none,
                 expected: (404, 404, 404, 404)),
             Row(route: "GET /seasons/new", method: .get, path: "/seasons/new", body: .none, expected: (303, 403, 200, 200)),

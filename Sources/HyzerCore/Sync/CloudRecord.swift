@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
-    case player, course, round, scoreEvent, clubSettings, event, signature, season
+    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn
 
     /// The order a batch applies in, so a round's course and players precede it and a
     /// score its round.
@@ -13,9 +13,10 @@ public enum RecordType: String, Codable, CaseIterable, Sendable {
         case .course: 2
         case .season: 3
         case .event: 4
-        case .round: 5
-        case .scoreEvent: 6
-        case .signature: 7
+        case .checkIn: 5
+        case .round: 6
+        case .scoreEvent: 7
+        case .signature: 8
         }
     }
 }
@@ -43,7 +44,7 @@ public enum CloudMerge {
     public static func isInsertOnly(_ type: RecordType) -> Bool {
         switch type {
         case .scoreEvent, .signature: true
-        case .player, .course, .round, .event, .clubSettings, .season: false
+        case .player, .course, .round, .event, .clubSettings, .season, .checkIn: false
         }
     }
 
@@ -60,7 +61,7 @@ public enum CloudMerge {
             let merged = stored.merged(with: offered)
             guard merged != stored, let payload = try? RecordCoding.encode(merged) else { return nil }
             return CloudRecord(type: .clubSettings, id: incoming.id, hlc: merged.newest, payload: payload)
-        case .player, .course, .round, .event, .season:
+        case .player, .course, .round, .event, .season, .checkIn:
             return incoming.hlc > existing.hlc ? incoming : nil
         }
     }

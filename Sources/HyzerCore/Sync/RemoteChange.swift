@@ -11,6 +11,7 @@ public enum RemoteChange: Sendable {
     case event(Event)
     case signature(Signature)
     case season(Season)
+    case checkIn(CheckIn)
     /// A player, course, event or round deleted on another device (`RemovalPayload`).
     case removed(RecordType, id: String, hlc: HLC)
 
@@ -56,6 +57,10 @@ public enum RemoteChange: Sendable {
                 let season = try RecordCoding.decode(SeasonPayload.self, record.payload).season(updatedAt: record.hlc)
                 guard let season, season.id.lowercasedText == record.id else { return nil }
                 return .season(season)
+            case .checkIn:
+                let checkIn = try RecordCoding.decode(CheckInPayload.self, record.payload).checkIn(updatedAt: record.hlc)
+                guard let checkIn, checkIn.recordID == record.id else { return nil }
+                return .checkIn(checkIn)
             }
         } catch {
             return nil
@@ -72,6 +77,7 @@ public enum RemoteChange: Sendable {
         case .event: .event
         case .signature: .signature
         case .season: .season
+        case .checkIn: .checkIn
         case .removed(let type, _, _): type
         }
     }
@@ -86,6 +92,7 @@ public enum RemoteChange: Sendable {
         case .event(let event): event.updatedAt
         case .signature(let signature): signature.signedAt
         case .season(let season): season.updatedAt
+        case .checkIn(let checkIn): checkIn.updatedAt
         case .removed(_, _, let hlc): hlc
         }
     }
@@ -97,7 +104,7 @@ public enum Removals {
     public static func removable(_ type: RecordType) -> Bool {
         switch type {
         case .player, .course, .event, .round: true
-        case .scoreEvent, .signature, .clubSettings, .season: false
+        case .scoreEvent, .signature, .clubSettings, .season, .checkIn: false
         }
     }
 }

@@ -181,3 +181,54 @@ struct HandicapHistoryResponse: ResponseEncodable {
         }
     }
 }
+
+struct CheckInBody: Decodable {
+    struct WalkUp: Decodable {
+        var displayName: String?
+        var handle: String?
+    }
+
+    var playerID: String?
+    var walkUp: WalkUp?
+    var division: String?
+    var paid: Bool?
+
+    var who: DomainStore.CheckInWho {
+        get throws(FieldErrors) {
+            switch (playerID, walkUp) {
+            case (let id?, nil):
+                guard let uuid = UUID(text: id) else { throw FieldErrors("playerID", "playerID is a player's id.") }
+                return .player(uuid)
+            case (nil, let walkUp?):
+                return .walkUp(displayName: walkUp.displayName ?? "", handle: walkUp.handle)
+            default:
+                throw FieldErrors("playerID", "Send a playerID, or a walkUp with a displayName (one of the two).")
+            }
+        }
+    }
+}
+
+struct CheckInResponse: ResponseEncodable {
+    var eventID: String
+    var playerID: String
+    var displayName: String
+    var handle: String
+    var division: String
+    var paid: Bool
+
+    init(_ entry: DomainStore.CheckInEntry) {
+        eventID = Format.id(entry.checkIn.eventID)
+        playerID = Format.id(entry.checkIn.playerID)
+        displayName = entry.displayName
+        handle = entry.handle
+        division = entry.checkIn.division
+        paid = entry.checkIn.paid
+    }
+}
+
+struct CheckInListResponse: ResponseEncodable {
+    var eventID: String
+    var checkins: [CheckInResponse]
+    /// How many have paid their entry fee.
+    var paid: Int
+}

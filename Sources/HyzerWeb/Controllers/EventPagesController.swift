@@ -14,6 +14,41 @@ struct EventPagesController {
         groups.coach.post("/events", use: createEvent)
         groups.viewer.get("/events/:id", use: event)
         groups.coach.post("/events/:id/playoff", use: playoff)
+        groups.scorer.post("/events/:id/checkins", use: checkIn)
+    }
+
+    /// The check-in forms of a league night: the player themselves, or a coach (a player of
+    /// the club or a walk-up, with the fee). Refusals come back on the page.
+    @Sendable func checkIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let eventID = try context.uuid("id", "Event")
+        let form = try await request.decode(as: CheckInForm.self, context: context)
+        do {
+            let who: DomainStore.CheckInWho
+            if let name = form.walkUpName, !name.trimmingCharacters(in: .whitespaces).isEmpty {
+                who = .walkUp(displayName: name, handle: form.walkUpHandle)
+            } else if let id = form.playerID.flatMap(UUID.init(text:)) {
+                who = .player(id)
+            } else {
+                throw LeagueRejection.invalid(FieldErrors("playerID", "Choose a player, or name the walk-up."))
+            }
+            let coach = context.identity?.role.includes(.coach) == true
+            _ = try await stores.domain.checkIn(
+                who, division: form.division, paid: coach ? (form.paid ?? form.walkUpPaid) == "on" : nil, at: eventID, by: context.identity)
+            return .redirect(to: "/events/\(Format.id(eventID))#check-in-heading", type: .normal)
+        } catch let rejection as LeagueRejection {
+            var state = FormState()
+            state.message = rejection.message
+            let status: HTTPResponse.Status =
+                switch rejection {
+                case .invalid: .unprocessableContent
+                case .forbidden: .forbidden
+                case .conflict: .conflict
+                }
+            return try renderer.page(
+                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity), "event", status: status
+            )
+            .response(from: request, context: context)
+        }
     }
 
     @Sendable func newEvent(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -50,11 +85,11 @@ struct EventPagesController {
 
     @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
-        return renderer.page(try await page(snapshot, form: FormState()), "event")
+        return renderer.page(try await page(snapshot, form: FormState(), viewer: context.identity), "event")
     }
 
     /// A league night of a season with handicaps shows net beside gross.
-    private func page(_ snapshot: EventSnapshot, form: FormState) async throws -> EventPage {
+    private func page(_ snapshot: EventSnapshot, form: FormState, viewer: Identity?) async throws -> EventPage {
         var handicaps: [UUID: (value: Double, strokes: Int)]?
         var season: (id: String, name: String)?
         if let seasonID = snapshot.event.seasonID, let found = try? await stores.domain.seasonSnapshot(seasonID) {
@@ -66,6 +101,12 @@ struct EventPagesController {
             board: EventBoardView(event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings, handicaps: handicaps), form: form)
         page.seasonLink = season.map { "/seasons/\($0.id)" }
         page.seasonName = season?.name
+        // League nights take check-ins; so does any night where someone already checked in.
+        let entries = try await stores.domain.checkIns(of: snapshot.event.id)
+        if season != nil || !entries.isEmpty {
+            let players = viewer?.role.includes(.coach) == true ? try await stores.domain.players() : []
+            page.checkIn = CheckInSection(event: snapshot.event, entries: entries, viewer: viewer, players: players)
+        }
         return page
     }
 
@@ -82,7 +123,9 @@ struct EventPagesController {
             var state = FormState()
             state.message = rejection.message
             let status: HTTPResponse.Status = if case .invalid = rejection { .unprocessableContent } else { .conflict }
-            return try renderer.page(try await page(try await stores.domain.eventSnapshot(eventID), form: state), "event", status: status).response(
+            return try renderer.page(
+                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity), "event", status: status
+            ).response(
                 from: request, context: context)
         }
     }

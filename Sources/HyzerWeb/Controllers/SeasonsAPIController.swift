@@ -13,6 +13,23 @@ struct SeasonsAPIController {
         api.viewer.get("/seasons/:id", use: detail)
         api.viewer.get("/seasons/:id/standings", use: standings)
         api.viewer.get("/players/:id/handicaps", use: handicaps)
+        api.viewer.get("/events/:id/checkins", use: checkIns)
+        api.scorer.post("/events/:id/checkins", use: checkIn)
+    }
+
+    @Sendable func checkIns(_ request: Request, context: AppRequestContext) async throws -> CheckInListResponse {
+        let eventID = try context.uuid("id", "Event")
+        let list = try await stores.domain.checkIns(of: eventID)
+        return CheckInListResponse(eventID: Format.id(eventID), checkins: list.map(CheckInResponse.init), paid: list.filter(\.checkIn.paid).count)
+    }
+
+    /// The player themselves, or a coach (who also adds walk-ups and records fees): 201 for a
+    /// new check-in, 200 for one made again.
+    @Sendable func checkIn(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<CheckInResponse> {
+        let eventID = try context.uuid("id", "Event")
+        let body = try await request.decodeBody(CheckInBody.self, context: context)
+        let entry = try await stores.domain.checkIn(try body.who, division: body.division, paid: body.paid, at: eventID, by: context.identity)
+        return EditedResponse(status: entry.isNew ? .created : .ok, response: CheckInResponse(entry))
     }
 
     @Sendable func handicaps(_ request: Request, context: AppRequestContext) async throws -> HandicapHistoryResponse {

@@ -200,3 +200,15 @@ enum FormText {
         return String(validating: decoded, as: UTF8.self) != nil
     }
 }
+
+/// A check-in form: a player (or the viewer themselves), or a walk-up's name; the fee box is
+/// a coach's.
+struct CheckInForm: Decodable, Sendable {
+    var playerID: String?
+    var walkUpName: String?
+    var walkUpHandle: String?
+    var division: String?
+    var paid: String?
+    /// The walk-up form's own fee box (one name per checkbox on the page).
+    var walkUpPaid: String?
+}

@@ -106,6 +106,8 @@ struct Problem: Error, ResponseGenerator, Encodable {
             self = Problem(invalid: errors)
         case LeagueRejection.conflict(let message):
             self.init(status: .conflict, title: "Conflict", detail: message, type: "/problems/conflict")
+        case LeagueRejection.forbidden(let message):
+            self.init(status: .forbidden, title: "Not allowed", detail: message, type: "/problems/forbidden")
         case let error as AccountError:
             if case .notYourRole = error {
                 self.init(status: .forbidden, title: "Not allowed", detail: error.description, type: "/problems/forbidden")

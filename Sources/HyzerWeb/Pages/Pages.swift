@@ -1,5 +1,6 @@
 import Foundation
 import HyzerCore
+import HyzerStore
 
 // Page contexts: plain data built from store values, rendered by the templates of the
 // same name. Templates read stored properties only, so every value they show is stored.
@@ -305,6 +306,50 @@ struct EventPage: Sendable {
     /// The season this is a league night of, if any.
     var seasonLink: String?
     var seasonName: String?
+    /// Who is checked in, and the forms to check in (league nights of a season).
+    var checkIn: CheckInSection?
+}
+
+/// A league night's check-in: the list, the night's fee count, and the forms.
+struct CheckInSection: Sendable {
+    struct Entry: Sendable {
+        var displayName: String
+        var division: String
+        var paid: Bool
+    }
+
+    var eventID: String
+    var summary: String
+    var entries: [Entry]
+    var hasEntries: Bool
+    var divisions: [Option]
+    var hasDivisions: Bool
+    var canCheckInSelf: Bool
+    var selfID: String
+    var selfLabel: String
+    var isCoach: Bool
+    var players: [Option]
+
+    init(event: Event, entries: [DomainStore.CheckInEntry], viewer: Identity?, players: [Player]) {
+        eventID = Format.id(event.id)
+        self.entries = entries.map { Entry(displayName: $0.displayName, division: $0.checkIn.division, paid: $0.checkIn.paid) }
+        hasEntries = !entries.isEmpty
+        let paid = entries.filter(\.checkIn.paid).count
+        summary = "\(entries.count) checked in · \(paid) paid the entry fee"
+        let mine = viewer.flatMap { me in entries.first { $0.checkIn.playerID == me.playerID } }
+        let usual = viewer.flatMap { me in players.first { $0.id == me.playerID }?.division } ?? ""
+        let chosen = mine?.checkIn.division ?? usual
+        divisions = event.divisions.map { Option(value: $0, label: $0, selected: $0 == chosen) }
+        hasDivisions = !event.divisions.isEmpty
+        canCheckInSelf = viewer != nil
+        selfID = viewer.map { Format.id($0.playerID) } ?? ""
+        selfLabel = mine == nil ? "Check me in" : "Change my division"
+        isCoach = viewer?.role.includes(.coach) == true
+        let checkedIn = Set(entries.map(\.checkIn.playerID))
+        self.players =
+            isCoach
+            ? players.filter { !checkedIn.contains($0.id) }.map { Option(value: Format.id($0.id), label: $0.displayName, selected: false) } : []
+    }
 }
 
 struct EventFormPage: Sendable {

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A player checked in for a league night, in a division, with their entry fee paid or not
+/// (recorded, never charged). One per player and night: checking in again on another device
+/// is the same record, merged last-writer-wins.
+public struct CheckIn: Hashable, Sendable {
+    public var eventID: UUID
+    public var playerID: UUID
+    public var division: String
+    public var paid: Bool
+    public var checkedInBy: UUID?
+    public var checkedInAt: Date
+    public var updatedAt: HLC
+
+    public init(eventID: UUID, playerID: UUID, division: String, paid: Bool, checkedInBy: UUID?, checkedInAt: Date, updatedAt: HLC) {
+        self.eventID = eventID
+        self.playerID = playerID
+        self.division = division
+        self.paid = paid
+        self.checkedInBy = checkedInBy
+        self.checkedInAt = checkedInAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The record's id: the night and the player, so two devices checking the same player in
+    /// make one record.
+    public static func recordID(event: UUID, player: UUID) -> String { "\(event.lowercasedText)/\(player.lowercasedText)" }
+    public var recordID: String { Self.recordID(event: eventID, player: playerID) }
+}
+
+public struct CheckInPayload: Codable, Hashable, Sendable {
+    public var eventID: UUID
+    public var playerID: UUID
+    public var division: String
+    public var paid: Bool
+    public var checkedInBy: UUID?
+    public var checkedInAt: Date
+
+    public init(_ checkIn: CheckIn) {
+        eventID = checkIn.eventID
+        playerID = checkIn.playerID
+        division = checkIn.division
+        paid = checkIn.paid
+        checkedInBy = checkIn.checkedInBy
+        checkedInAt = checkIn.checkedInAt
+    }
+
+    public func checkIn(updatedAt: HLC) -> CheckIn? {
+        guard division.isEmpty || Division.validated(division) == division else { return nil }
+        return CheckIn(
+            eventID: eventID, playerID: playerID, division: division, paid: paid, checkedInBy: checkedInBy, checkedInAt: checkedInAt,
+            updatedAt: updatedAt)
+    }
+}

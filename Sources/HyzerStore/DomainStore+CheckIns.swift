@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+extension DomainStore {
+    /// Who is checked in: a player of the club, or a walk-up made at check-in.
+    public enum CheckInWho: Sendable {
+        case player(UUID)
+        /// A name and, optionally, a handle (made from the name when none is given).
+        case walkUp(displayName: String, handle: String?)
+    }
+
+    /// A check-in as the night's list shows it.
+    public struct CheckInEntry: Sendable, Hashable {
+        public var checkIn: CheckIn
+        public var displayName: String
+        public var handle: String
+        /// Made by this call (not a check-in again).
+        public var isNew = false
+    }
+
+    /// Checks a player in for a league night (again: their division and fee as now given).
+    /// The rules are here: a player checks only themselves in and never records a fee; a coach
+    /// checks anyone in, adds walk-ups and records fees. A division is one of the night's;
+    /// with none given, the player's usual one when the night has it.
+    public func checkIn(_ who: CheckInWho, division: String?, paid: Bool?, at eventID: UUID, by identity: Identity?) async throws -> CheckInEntry {
+        let coach = identity.map { $0.role.includes(.coach) } ?? true
+        if !coach {
+            guard case .player(let id) = who, id == identity?.playerID else {
+                throw LeagueRejection.forbidden("Players check themselves in; a coach checks in others and adds walk-ups.")
+            }
+            if paid != nil { throw LeagueRejection.forbidden("Entry fees are recorded by a coach.") }
+        }
+        let walkUp: Player? =
+            if case .walkUp(let name, let handle) = who { try await makeWalkUp(name: name, handle: handle) } else { nil }
+        let moment = now()
+        let stamp = tick()
+        return try await write(queueing: { entry in
+            (walkUp.map { [(RecordType.player, $0.id.text, $0.updatedAt)] } ?? []) + [(.checkIn, entry.checkIn.recordID, entry.checkIn.updatedAt)]
+        }) { db in
+            guard let event = try EventRecord.fetchOne(db, key: eventID.text)?.domain(), !event.archived else { throw StoreError.notFound("Event") }
+            let player: Player
+            if let walkUp {
+                try Self.checkGrants(.athlete, actor: identity?.playerID, field: "walkUp", db)
+                if try PlayerRecord.filter(PlayerRecord.Columns.handle == walkUp.handle.value).fetchCount(db) > 0 {
+                    throw LeagueRejection.invalid(FieldErrors("walkUp.handle", AccountError.handleTaken(walkUp.handle.value).description))
+                }
+                try Self.savePlayer(walkUp, db)
+                player = walkUp
+            } else if case .player(let id) = who {
+                guard let found = try PlayerRecord.fetchOne(db, key: try Self.canonicalID(id, db).text)?.domain(), !found.archived else {
+                    throw LeagueRejection.invalid(FieldErrors("playerID", "There is no such player."))
+                }
+                player = found
+            } else {
+                throw StoreError.notFound("Player")
+            }
+            let existing = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: eventID, player: player.id))?.domain()
+            let chosen = try Self.division(division, for: player, existing: existing, of: event)
+            let checkIn = CheckIn(
+                eventID: eventID, playerID: player.id, division: chosen, paid: paid ?? existing?.paid ?? false,
+                checkedInBy: existing?.checkedInBy ?? identity?.playerID, checkedInAt: existing?.checkedInAt ?? moment, updatedAt: stamp)
+            try CheckInRecord(checkIn).save(db)
+            if existing?.paid != checkIn.paid, checkIn.paid || existing != nil {
+                // Fees are an audit matter: who recorded paid or not paid, and when.
+                try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, checkIn.paid ? "fee paid" : "fee not paid", db)
+            }
+            return CheckInEntry(checkIn: checkIn, displayName: player.displayName, handle: player.handle.value, isNew: existing == nil)
+        }
+    }
+
+    /// A night's check-ins, by name.
+    public func checkIns(of eventID: UUID) async throws -> [CheckInEntry] {
+        try await pool.read { db in
+            guard try EventRecord.fetchOne(db, key: eventID.text) != nil else { throw StoreError.notFound("Event") }
+            return try CheckInRecord.filter(CheckInRecord.Columns.eventID == eventID.text).fetchAll(db).compactMap { record in
+                let checkIn = try record.domain()
+                guard let player = try PlayerRecord.fetchOne(db, key: try Self.canonicalID(checkIn.playerID, db).text)?.domain() else { return nil }
+                return CheckInEntry(checkIn: checkIn, displayName: player.displayName, handle: player.handle.value)
+            }
+            .sorted { $0.displayName.localizedCaseInsensitiveCompare($1.displayName) == .orderedAscending }
+        }
+    }
+
+    /// The division a check-in goes in: the one asked for (one of the night's), else the one
+    /// it had, else the player's usual one when the night has it.
+    static func division(_ asked: String?, for player: Player, existing: CheckIn?, of event: Event) throws -> String {
+        if let asked = asked.map({ $0.trimmingCharacters(in: .whitespaces) }), !asked.isEmpty {
+            guard let name = event.divisions.first(where: { $0.caseInsensitiveCompare(asked) == .orderedSame }) else {
+                throw LeagueRejection.invalid(
+                    FieldErrors(
+                        "division",
+                        event.divisions.isEmpty
+                            ? "\(event.name) has no divisions."
+                            : "Choose one of \(event.name)'s divisions: \(event.divisions.joined(separator: ", "))."))
+            }
+            return name
+        }
+        if let existing { return existing.division }
+        if event.divisions.contains(player.division) { return player.division }
+        guard event.divisions.isEmpty else {
+            throw LeagueRejection.invalid(FieldErrors("division", "Choose a division: \(event.divisions.joined(separator: ", "))."))
+        }
+        return ""
+    }
+
+    /// A walk-up: an athlete without an account, named as given; their handle made from the
+    /// name (unique) when none is given. An invite can later attach an account (a claim).
+    func makeWalkUp(name: String, handle: String?) async throws -> Player {
+        var draft = PlayerDraft(displayName: name, handle: handle, role: Role.athlete.rawValue)
+        if (handle ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+            let base = String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "." }.filter(\.isASCII))
+                .split(separator: ".").joined(separator: ".")
+            let stem = String((base.isEmpty ? "walkup" : base).prefix(24))
+            var candidate = stem.count >= 2 ? stem : "walkup"
+            var number = 2
+            while try await player(handle: Handle(trusted: candidate)) != nil {
+                candidate = "\(stem.prefix(24)).\(number)"
+                number += 1
+            }
+            draft.handle = candidate
+        }
+        let valid: PlayerDraft.Valid
+        do {
+            valid = try draft.validated()
+        } catch {
+            // Named as the walk-up's fields, so a form or API client sees where.
+            var named = FieldErrors()
+            for entry in error.entries { named.add("walkUp.\(entry.field)", entry.message) }
+            throw LeagueRejection.invalid(named)
+        }
+        return Player(
+            id: UUID(), displayName: valid.displayName, handle: valid.handle, role: .athlete, createdAt: now(), updatedAt: tick(), passwordHash: nil,
+            originDeviceID: deviceID)
+    }
+}
