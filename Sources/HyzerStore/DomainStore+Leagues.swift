@@ -129,7 +129,16 @@ extension DomainStore {
 
     /// Cards made the tournament director's way (`CardPlanner`): by division, ordered by the
     /// event's standings before this round.
-    public func planCards(of roundID: UUID, shotgun: Bool, firstTee: Date?) async throws -> RoundSnapshot {
+    /// Cards by division: leaders together (by the event's standings so far), or with `draw`
+    /// a random draw within each division.
+    public func planCards(of roundID: UUID, shotgun: Bool, firstTee: Date?, draw: Bool = false) async throws -> RoundSnapshot {
+        var generator = SystemRandomNumberGenerator()
+        return try await planCards(of: roundID, shotgun: shotgun, firstTee: firstTee, draw: draw, using: &generator)
+    }
+
+    func planCards(of roundID: UUID, shotgun: Bool, firstTee: Date?, draw: Bool, using generator: inout some RandomNumberGenerator) async throws
+        -> RoundSnapshot
+    {
         let snapshot = try await snapshot(of: roundID)
         if !snapshot.events.isEmpty {
             throw LeagueRejection.conflict(
@@ -145,7 +154,7 @@ extension DomainStore {
         let names = Divisions.ordered(present: round.playerIDs.map { round.divisions[$0] ?? "" }, preferred: snapshot.event?.divisions ?? [])
         let groups = (names + (round.playerIDs.contains { (round.divisions[$0] ?? "").isEmpty } ? [""] : [])).map { name in
             CardPlanner.order(round.playerIDs.filter { (round.divisions[$0] ?? "") == name }, by: previous?.division(name))
-        }
+        }.map { draw ? CardPlanner.draw($0, using: &generator) : $0 }
         let cards = CardPlanner.plan(groups: groups, holes: snapshot.course.holes.map(\.number), shotgun: shotgun, firstTee: firstTee)
         return try await setCards(cards, of: roundID)
     }

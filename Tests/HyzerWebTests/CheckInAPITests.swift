@@ -113,6 +113,14 @@ import Testing
             #expect(coachPage.contains("2 checked in · 1 paid the entry fee"))
             #expect(coachPage.contains("Wally &lt;b&gt;Walker&lt;/b&gt;") && !coachPage.contains("<b>Walker</b>"))
             #expect(coachPage.contains("Add the walk-up"))
+            // "Start a round with those checked in": the new-round form has them chosen, in their divisions.
+            #expect(coachPage.contains("/rounds/new?eventID=\(eventID)"))
+            let form = try await client.get("/rounds/new?eventID=\(eventID)").text
+            #expect(form.contains(#"value="\#(me)" checked"#))
+            let mine = try #require(
+                form.components(separatedBy: #"name="divisions[\#(me)]""#).dropFirst().first?.components(separatedBy: "</select>").first)
+            #expect(mine.contains(#"<option value="FPO" selected>"#))
+            #expect(!form.contains(#"value="\#(coachID)" checked"#))
             let nameless = try await client.postForm("/events/\(eventID)/checkins", [("division", "MPO")])
             #expect(nameless.status == .unprocessableContent && nameless.text.contains("Choose a player, or name the walk-up."))
         }

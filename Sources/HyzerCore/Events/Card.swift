@@ -61,6 +61,11 @@ public enum CardPlanner {
         }.map(\.element)
     }
 
+    /// A random draw within a division: every order equally likely (`generator` fixed in tests).
+    public static func draw(_ playerIDs: [UUID], using generator: inout some RandomNumberGenerator) -> [UUID] {
+        playerIDs.shuffled(using: &generator)
+    }
+
     /// Cards for groups of players (one group per division, each already in order). With
     /// `shotgun` the cards start on successive holes; otherwise all start on the first hole at
     /// tee times `interval` apart from `firstTee`.

@@ -100,6 +100,8 @@ struct CardsBody: Decodable {
     struct AutoBody: Decodable {
         var shotgun: Bool?
         var firstTee: Date?
+        /// A random draw within each division instead of leaders together.
+        var draw: Bool?
     }
 
     var cards: [CardBody]?

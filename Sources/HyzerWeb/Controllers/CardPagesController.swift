@@ -21,7 +21,7 @@ struct CardPagesController {
     @Sendable func planCards(_ request: Request, context: AppRequestContext) async throws -> Response {
         let roundID = try context.uuid("id", "Round")
         let form = try await request.decode(as: CardPlanForm.self, context: context)
-        _ = try await stores.domain.planCards(of: roundID, shotgun: form.shotgun != nil, firstTee: nil)
+        _ = try await stores.domain.planCards(of: roundID, shotgun: form.shotgun != nil, firstTee: nil, draw: form.draw != nil)
         return .redirect(to: "/rounds/\(Format.id(roundID))#cards", type: .normal)
     }
 

@@ -114,7 +114,8 @@ struct LeagueAPIController {
         let body = try await request.decodeBody(CardsBody.self, context: context)
         if body.auto != nil && body.cards != nil { throw FieldErrors("cards", "Send either the cards or \"auto\", not both.") }
         if let auto = body.auto {
-            return CardsResponse(try await stores.domain.planCards(of: roundID, shotgun: auto.shotgun ?? true, firstTee: auto.firstTee))
+            return CardsResponse(
+                try await stores.domain.planCards(of: roundID, shotgun: auto.shotgun ?? true, firstTee: auto.firstTee, draw: auto.draw ?? false))
         }
         guard let bodies = body.cards else { throw FieldErrors("cards", "Send the cards, or \"auto\" to plan them.") }
         let snapshot = try await stores.domain.snapshot(of: roundID)

@@ -64,7 +64,19 @@ struct SetupPagesController {
     @Sendable func newRound(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let courseID = request.uri.queryParameters.get("courseID") ?? ""
         let eventID = request.uri.queryParameters.get("eventID") ?? ""
-        return try await roundForm(FormState(values: ["courseID": String(courseID), "eventID": String(eventID)]), chosenPlayers: [], startNow: true)
+        // A league night's round starts with those checked in, in their divisions.
+        var chosen: Set<String> = []
+        var divisions: [String: String] = [:]
+        if let event = UUID(text: String(eventID)), let checkedIn = try? await stores.domain.checkIns(of: event) {
+            for entry in checkedIn {
+                let id = Format.id(entry.checkIn.playerID)
+                chosen.insert(id)
+                if !entry.checkIn.division.isEmpty { divisions[id] = entry.checkIn.division }
+            }
+        }
+        return try await roundForm(
+            FormState(values: ["courseID": String(courseID), "eventID": String(eventID)]), chosenPlayers: chosen, startNow: true,
+            chosenDivisions: divisions)
     }
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> Response {

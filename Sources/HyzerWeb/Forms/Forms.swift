@@ -153,6 +153,8 @@ struct PlayoffForm: Decodable, Sendable {
 struct CardPlanForm: Decodable, Sendable {
     /// A checkbox: present for a shotgun start, absent for tee times from the first hole.
     var shotgun: String?
+    /// A checkbox: a random draw within each division.
+    var draw: String?
 }
 
 /// The card editor: `card[PLAYER_ID]` = the card number of each player (blank: no card),
