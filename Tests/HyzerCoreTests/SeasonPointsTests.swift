@@ -232,30 +232,3 @@ import Testing
         #expect(SeasonHandicaps.strokes(handicap, holes: 9) == 4, "3.5 rounds half away from zero")
     }
 }
-
-/// A random draw for cards: every player once, in an order the generator decides.
-@Suite struct CardDrawTests {
-    /// SplitMix64: a fixed sequence, so the draw is the same on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    @Test func aDrawKeepsEveryPlayerOnceInAnotherOrder() {
-        let players = (0..<12).map { _ in UUID() }
-        var first = Seeded(state: 7)
-        var again = Seeded(state: 7)
-        var other = Seeded(state: 8)
-        let drawn = CardPlanner.draw(players, using: &first)
-        #expect(Set(drawn) == Set(players) && drawn.count == players.count)
-        #expect(drawn != players, "twelve players are drawn in another order")
-        #expect(CardPlanner.draw(players, using: &again) == drawn, "the same generator, the same draw")
-        #expect(CardPlanner.draw(players, using: &other) != drawn)
-    }
-}

@@ -7,6 +7,7 @@ import Testing
 /// Cards planned with a random draw: every player on one card, in the generator's order within
 /// each division; without it, as registered (before a first round of the event).
 @Suite struct CardDrawStoreTests {
+    /// SplitMix64: a fixed sequence, so the draw is the same on every run.
     struct Seeded: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
@@ -38,5 +39,7 @@ import Testing
         var same = Seeded(state: 42)
         #expect(order == CardPlanner.draw(players, using: &same), "the division drawn with the generator")
         #expect(order != players)
+        var other = Seeded(state: 43)
+        #expect(CardPlanner.draw(players, using: &other) != order, "another generator, another draw")
     }
 }

@@ -296,7 +296,9 @@ def test_a_whole_round_kept_offline_is_sent_in_requests_the_server_takes(server,
     page = phone(browser_factory)
     sign_in(page, server, ATHLETE[0], ATHLETE[2])
     open_card(page, server, round_id, card_id)
+    # No signal: DevTools offline and the server itself stopped.
     offline(page)
+    server.stop()
     waiting = page.execute_async_script("""
         const done = arguments[arguments.length - 1];
         const [roundID, cardID, me, other] = arguments;
@@ -311,6 +313,7 @@ def test_a_whole_round_kept_offline_is_sent_in_requests_the_server_takes(server,
         });
     """, round_id, card_id, me, other)
     assert waiting == 450
+    server.start()
     offline(page, False)
     page.execute_async_script("const done = arguments[arguments.length - 1]; HyzerOutbox.flush().then(() => done(true), () => done(false));")
     wait(page, 60).until(lambda d: d.execute_async_script(
