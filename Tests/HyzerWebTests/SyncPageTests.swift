@@ -141,9 +141,9 @@ import Testing
             let started = ContinuousClock.now
             let home = try await client.get("/")
             #expect(home.status == .ok)
-            // Waiting for the cloud would take its connect timeout (5 s) or more; 3 s leaves
-            // room for a loaded machine without hiding that wait.
-            #expect(ContinuousClock.now - started < .seconds(3), "the first page waited for the cloud")
+            // Waiting for the cloud takes its connect timeout (5 s) or more: anything under it
+            // did not wait. (3 s was too tight for CI's loaded 2 cores: 3.7 s seen.)
+            #expect(ContinuousClock.now - started < .seconds(5), "the first page waited for the cloud")
             let sync = try await client.get("/api/v1/sync").json()
             #expect(["couldNotDetermine", "temporarilyUnavailable"].contains(sync["account"] as? String ?? ""))
             // Scoring works while the cloud hangs.
