@@ -233,6 +233,15 @@ enum DomainMigrations {
                 t.column("updatedAt", .text).notNull()
             }
         }
+        migrator.registerMigration("v10-frozen-handicaps") { db in
+            try db.create(table: "frozen_handicaps") { t in
+                t.primaryKey("id", .text)
+                t.column("eventID", .text).notNull().indexed()
+                t.column("playerID", .text).notNull()
+                t.column("handicap", .text).notNull()
+                t.column("frozenAt", .text).notNull()
+            }
+        }
         return migrator
     }
 }

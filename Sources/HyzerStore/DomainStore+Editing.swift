@@ -278,6 +278,7 @@ extension DomainStore {
             round.updatedAt = stamp
             try Self.saveRound(round, db)
             try Self.audit(.round, id, actor: actor, at: moment, line, db)
+            try self.freezeHandicaps(of: id, db)
             snapshot = try Self.snapshot(id, db)
             return snapshot
         }
@@ -320,7 +321,7 @@ extension DomainStore {
         case .course: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE courseID = ?)", arguments: [id]) ?? true
         case .event: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?)", arguments: [id]) ?? true
         case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
-        case .scoreEvent, .signature, .clubSettings, .season, .checkIn: throw StoreError.notFound("Record")
+        case .scoreEvent, .signature, .clubSettings, .season, .checkIn, .frozenHandicap: throw StoreError.notFound("Record")
         }
         if referenced {
             if (row["archived"] as Bool?) == true { return .archived }
@@ -459,6 +460,7 @@ extension RecordType {
         case .clubSettings: "Club settings"
         case .season: "Season"
         case .checkIn: "Check-in"
+        case .frozenHandicap: "Handicap"
         }
     }
 }

@@ -8,6 +8,8 @@ public struct SeasonSnapshot: Sendable {
     /// Its league nights in the order they were made, each with its rounds' boards.
     public var nights: [EventSnapshot]
     public var names: [UUID: String]
+    /// The handicaps frozen when each night started, by night and player (nil: none then).
+    public var frozen: [UUID: [UUID: Handicap?]] = [:]
 
     /// Each night as the season reads it: every player's night result and rounds.
     public var seasonNights: [SeasonNight] {
@@ -34,7 +36,7 @@ public struct SeasonSnapshot: Sendable {
     public func nightHandicaps(_ eventID: UUID) -> [UUID: (handicap: Handicap, strokes: Int)] {
         let nights = seasonNights
         guard let night = nights.first(where: { $0.eventID == eventID }) else { return [:] }
-        let tonight = SeasonHandicaps.perNight(nights, method: season.handicap)[eventID] ?? [:]
+        let tonight = SeasonHandicaps.perNight(nights, method: season.handicap, frozen: frozen)[eventID] ?? [:]
         return tonight.reduce(into: [:]) { result, pair in
             let strokes = night.rounds.filter { $0.playerID == pair.key }.reduce(0) { $0 + SeasonHandicaps.strokes(pair.value, holes: $1.holes) }
             result[pair.key] = (pair.value, strokes)
@@ -42,13 +44,14 @@ public struct SeasonSnapshot: Sendable {
     }
 
     /// Each night's handicaps (from the season's earlier nights), by event and player.
-    public var handicaps: [UUID: [UUID: Handicap]] { SeasonHandicaps.perNight(seasonNights, method: season.handicap) }
+    public var handicaps: [UUID: [UUID: Handicap]] { SeasonHandicaps.perNight(seasonNights, method: season.handicap, frozen: frozen) }
 
     /// The season's table: each night placed gross or net (gross minus that night's
     /// handicap) as the season says, then scored by its rule.
     public var standings: SeasonStandings {
         SeasonStandings.compute(
-            nights: SeasonHandicaps.results(seasonNights, rule: season.points, method: season.handicap), rule: season.points, names: names,
+            nights: SeasonHandicaps.results(seasonNights, rule: season.points, method: season.handicap, frozen: frozen), rule: season.points,
+            names: names,
             divisionOrder: season.divisions)
     }
 }
@@ -72,19 +75,59 @@ extension DomainStore {
     }
 
     public func seasonSnapshot(_ id: UUID) async throws -> SeasonSnapshot {
-        try await pool.read { db in
-            guard let season = try SeasonRecord.fetchOne(db, key: id.text)?.domain() else { throw StoreError.notFound("Season") }
-            let eventIDs = try String.fetchAll(
-                db, sql: "SELECT id FROM events WHERE seasonID = ? AND archived = 0 ORDER BY createdAt, id", arguments: [id.text])
-            let nights = try eventIDs.compactMap(UUID.init(text:)).map { try self.eventSnapshot($0, db) }
-            var names: [UUID: String] = [:]
-            for night in nights {
-                for board in night.boards {
-                    for player in board.snapshot.players { names[player.id] = player.displayName }
-                }
+        try await pool.read { db in try self.seasonSnapshot(id, db) }
+    }
+
+    func seasonSnapshot(_ id: UUID, _ db: Database) throws -> SeasonSnapshot {
+        guard let season = try SeasonRecord.fetchOne(db, key: id.text)?.domain() else { throw StoreError.notFound("Season") }
+        let eventIDs = try String.fetchAll(
+            db, sql: "SELECT id FROM events WHERE seasonID = ? AND archived = 0 ORDER BY createdAt, id", arguments: [id.text])
+        let nights = try eventIDs.compactMap(UUID.init(text:)).map { try self.eventSnapshot($0, db) }
+        var names: [UUID: String] = [:]
+        for night in nights {
+            for board in night.boards {
+                for player in board.snapshot.players { names[player.id] = player.displayName }
             }
-            return SeasonSnapshot(season: season, nights: nights, names: names)
         }
+        var frozen: [UUID: [UUID: Handicap?]] = [:]
+        let aliases = try Self.aliasMap(db)
+        for record in try FrozenHandicapRecord.filter(eventIDs.contains(FrozenHandicapRecord.Columns.eventID)).fetchAll(db) {
+            let value = try record.domain()
+            let player = aliases[value.playerID.text].flatMap(UUID.init(text:)) ?? value.playerID
+            frozen[value.eventID, default: [:]][player] = .some(value.handicap)
+        }
+        return SeasonSnapshot(season: season, nights: nights, names: names, frozen: frozen)
+    }
+
+    /// Freezes the handicaps of a league night's round once it is under way: each of its
+    /// players without a frozen handicap for the night gets the one the season's earlier nights
+    /// give now (or none), and later corrections or rounds never change it. Runs inside the
+    /// write that starts the round or adds a player to it; nothing to do outside a season with
+    /// handicaps.
+    func freezeHandicaps(of roundID: UUID, _ db: Database) throws {
+        guard let record = try RoundRecord.fetchOne(db, key: roundID.text), record.status == RoundStatus.active.rawValue, !record.archived,
+            let eventID = record.eventID.flatMap(UUID.init(text:)),
+            let seasonID = try EventRecord.fetchOne(db, key: eventID.text)?.domain().seasonID
+        else { return }
+        let snapshot = try seasonSnapshot(seasonID, db)
+        guard let method = snapshot.season.handicap else { return }
+        let kept = snapshot.frozen[eventID] ?? [:]
+        let missing = try Self.snapshot(roundID, db).round.playerIDs.filter { kept[$0] == nil }
+        guard !missing.isEmpty else { return }
+        let stamp = tick()
+        let nights = snapshot.seasonNights
+        var frozen: [(RecordType, String, HLC)] = []
+        for player in missing {
+            let value = FrozenHandicap(
+                eventID: eventID, playerID: player, handicap: SeasonHandicaps.handicap(of: player, before: eventID, nights, method: method),
+                frozenAt: stamp)
+            try FrozenHandicapRecord(value).insert(db, onConflict: .ignore)
+            frozen.append((.frozenHandicap, value.recordID, stamp))
+        }
+        try Outbox.enqueue(frozen, db)
+        // Reading the season kept a board of this round from before the freeze, at the version
+        // the round keeps: let it go.
+        _ = boards.take(roundID)
     }
 
     /// A player's handicap on every night of every season with a handicap method, oldest
@@ -98,12 +141,13 @@ extension DomainStore {
         var played: [HandicapRound] = []
         var newest: HandicapMethod?
         for season in try await seasons().reversed() {
-            let nights = try await seasonSnapshot(season.id).seasonNights
+            let snapshot = try await seasonSnapshot(season.id)
+            let nights = snapshot.seasonNights
             played += nights.flatMap(\.rounds).filter { $0.playerID == playerID && $0.finished }
                 .map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) }
             guard let method = season.handicap else { continue }
             newest = method
-            let perNight = SeasonHandicaps.perNight(nights, method: method)
+            let perNight = snapshot.handicaps
             for night in nights {
                 if let handicap = perNight[night.eventID]?[playerID] { history.append((season, night.eventID, handicap)) }
             }

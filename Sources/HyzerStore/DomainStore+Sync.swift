@@ -114,6 +114,9 @@ extension DomainStore {
         case .checkIn:
             guard let checkIn = try CheckInRecord.fetchOne(db, key: id)?.domain() else { return nil }
             return CloudRecord(type: type, id: id, hlc: checkIn.updatedAt, payload: try RecordCoding.encode(CheckInPayload(checkIn)))
+        case .frozenHandicap:
+            guard let frozen = try FrozenHandicapRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: frozen.frozenAt, payload: try RecordCoding.encode(FrozenHandicapPayload(frozen)))
         }
     }
 
@@ -293,6 +296,16 @@ extension DomainStore {
             let id = checkIn.recordID
             if let local = try CheckInRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= checkIn.updatedAt { return false }
             try CheckInRecord(checkIn).save(db)
+            return true
+
+        case .frozenHandicap(let frozen):
+            // The earlier freeze stands (`CloudMerge`).
+            let id = frozen.recordID
+            if let local = try FrozenHandicapRecord.fetchOne(db, key: id), let stamp = HLC(local.frozenAt), stamp <= frozen.frozenAt { return false }
+            try FrozenHandicapRecord(frozen).save(db)
+            // The night's boards show the handicap: their kept copies are out of date.
+            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [frozen.eventID.text])
+            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
             return true
 
         case .signature(let signature):

@@ -149,6 +149,7 @@ public final class DomainStore: Sendable {
         return try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
             try RoundRecord(round, version: 1).insert(db)
             try RoundRecord.writePlayers(of: round, db)
+            try self.freezeHandicaps(of: round.id, db)
             return round
         }
     }
@@ -186,6 +187,7 @@ public final class DomainStore: Sendable {
             record.updatedAt = stamp.description
             record.version += 1
             try record.update(db)
+            try self.freezeHandicaps(of: roundID, db)
             return try Self.snapshot(roundID, db)
         }
     }
@@ -264,6 +266,15 @@ public final class DomainStore: Sendable {
         var snapshot = RoundSnapshot(
             round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
         try addReporterNames(&snapshot, from: events, db)
+        if let eventID = record.eventID {
+            let inRound = Set(playerIDs)
+            for row in try FrozenHandicapRecord.filter(FrozenHandicapRecord.Columns.eventID == eventID).fetchAll(db) {
+                let frozen = try row.domain()
+                let player = aliases[frozen.playerID.text].flatMap(UUID.init(text:)) ?? frozen.playerID
+                guard let handicap = frozen.handicap, inRound.contains(player.text) else { continue }
+                snapshot.handicaps[player] = SeasonHandicaps.strokes(handicap, holes: course.holes.count)
+            }
+        }
         return snapshot
     }
 

@@ -216,6 +216,7 @@ enum VersionedTables {
         (.signature, "signatures", "signedAt"),
         (.season, "seasons", "updatedAt"),
         (.checkIn, "checkins", "updatedAt"),
+        (.frozenHandicap, "frozen_handicaps", "frozenAt"),
     ]
 }
 
@@ -639,5 +640,38 @@ extension ScoreEventRecord {
         static let resolves = Column(CodingKeys.resolves)
         static let recordedAt = Column(CodingKeys.recordedAt)
         static let penalties = Column(CodingKeys.penalties)
+    }
+}
+
+struct FrozenHandicapRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "frozen_handicaps"
+    var id: String
+    var eventID: String
+    var playerID: String
+    /// The payload's JSON: value, strokes, method and rounds, or none of them.
+    var handicap: String
+    var frozenAt: String
+
+    init(_ frozen: FrozenHandicap) throws {
+        id = frozen.recordID
+        eventID = frozen.eventID.text
+        playerID = frozen.playerID.text
+        handicap = String(decoding: try RecordCoding.encode(FrozenHandicapPayload(frozen)), as: UTF8.self)
+        frozenAt = frozen.frozenAt.description
+    }
+
+    func domain() throws -> FrozenHandicap {
+        let stamp = try StoredValue.hlc(frozenAt, "frozen_handicaps.frozenAt")
+        guard let frozen = try StoredValue.json(handicap, FrozenHandicapPayload.self, "frozen_handicaps.handicap", of: id).frozen(at: stamp) else {
+            throw StoreError.corrupt("frozen_handicaps.handicap of \(id) is half a handicap")
+        }
+        return frozen
+    }
+}
+
+extension FrozenHandicapRecord {
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let eventID = Column(CodingKeys.eventID)
     }
 }

@@ -32,6 +32,14 @@ import Testing
         }
     }
 
+    @Test func aFrozenHandicapIsFirstWriterWins() {
+        let early = record(.frozenHandicap, wall: 1, device: b)
+        let late = record(.frozenHandicap, wall: 2, device: a)
+        #expect(CloudMerge.merge(existing: late, incoming: early) == early)
+        #expect(CloudMerge.merge(existing: early, incoming: late) == nil)
+        #expect(CloudMerge.merge(existing: early, incoming: early) == nil, "a retried push changes nothing")
+    }
+
     @Test func clubSettingsMergeFieldByField() throws {
         var onA = ClubSettingsPayload.defaults(deviceID: a)
         onA.clubName = StampedValue("Maple Hill", hlc: HLC(wallMillis: 10, counter: 0, deviceID: a))

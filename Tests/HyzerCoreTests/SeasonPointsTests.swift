@@ -225,6 +225,40 @@ import Testing
         #expect(table.divisions[0].entries.first { $0.playerID == ann }?.nights.last?.place == 1)
     }
 
+    @Test func aFrozenHandicapStandsWhateverTheEarlierNightsSayNow() {
+        let method = HandicapMethod(kind: .percentage, minimumRounds: 1)
+        let nights = [night([ann: 8, ben: -2]), night([ann: 3, ben: 1]), night([ann: 0, ben: 0])]
+        let frozen = Handicap(value: 2, strokes: 2, method: .percentage, roundIDs: [])
+        // Night 2 froze ann at 2 (before a correction made night 1 an 8) and ben at none.
+        let kept: [UUID: [UUID: Handicap?]] = [nights[1].eventID: [ann: frozen, ben: Handicap?.none]]
+        let handicaps = SeasonHandicaps.perNight(nights, method: method, frozen: kept)
+        #expect(handicaps[nights[1].eventID]?[ann] == frozen)
+        #expect(handicaps[nights[1].eventID]?[ben] == nil, "frozen as none")
+        // A night not frozen yet reads the rounds as they are now.
+        #expect(handicaps[nights[2].eventID]?[ann]?.value == 5.5 && handicaps[nights[2].eventID]?[ben]?.value == -0.5)
+        let net = SeasonHandicaps.results(
+            nights, rule: PointsRule(placesBy: .net), method: method, frozen: kept)
+        #expect(net[1].results.first { $0.playerID == ann }?.score == 1 && net[1].results.first { $0.playerID == ben }?.score == 1)
+        #expect(SeasonHandicaps.handicap(of: ann, before: nights[2].eventID, nights, method: method)?.value == 5.5)
+        #expect(SeasonHandicaps.handicap(of: ann, before: nights[0].eventID, nights, method: method) == nil)
+    }
+
+    @Test func aSeasonMayLeavePlayersWithoutAHandicapUnplacedOnNetNights() {
+        let nights = [night([ann: 8, ben: -2])]
+        let unplaced = HandicapMethod(kind: .percentage, minimumRounds: 1, unhandicapped: .unplaced)
+        let rule = PointsRule(placesBy: .net, participation: 1)
+        let results = SeasonHandicaps.results(nights, rule: rule, method: unplaced)
+        #expect(results[0].results.allSatisfy { $0.dnf }, "nobody has a handicap on the first night: nobody is placed")
+        let table = SeasonStandings.compute(nights: results, rule: rule, names: [:], divisionOrder: [])
+        #expect(table.divisions[0].entries.allSatisfy { $0.points == 1 && $0.nights.first?.place == nil }, "points for taking part only")
+        let gross = SeasonHandicaps.results(nights, rule: rule, method: HandicapMethod(kind: .percentage, minimumRounds: 1))
+        #expect(gross[0].results.allSatisfy { !$0.dnf })
+        #expect(unplaced.description.contains("take no place"))
+        // Stored seasons from before the choice existed read as "placed on gross".
+        let old = Data(#"{"kind":"percentage","minimumRounds":3,"percent":90}"#.utf8)
+        #expect((try? JSONDecoder().decode(HandicapMethod.self, from: old))?.unhandicapped == .gross)
+    }
+
     @Test func aNineHoleRoundTakesHalfTheHandicap() throws {
         let handicap = try #require(
             Handicap.compute(HandicapMethod(kind: .percentage, minimumRounds: 1), rounds: [.init(roundID: UUID(), toPar: 7, holes: 18)]))

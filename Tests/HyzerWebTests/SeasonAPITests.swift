@@ -130,7 +130,7 @@ import Testing
                             as? String))
             }
             /// A night of one 3-hole round: each player's strokes on every hole.
-            func night(_ name: String, _ strokes: [Int]) async throws -> String {
+            func night(_ name: String, _ strokes: [Int]) async throws -> (event: String, round: String) {
                 let event = try LeagueAPITests.object(
                     await client.postJSON("/api/v1/events", #"{"name":"\#(name)","divisions":["MPO"],"seasonID":"\#(seasonID)"}"#))
                 let eventID = try #require(event["id"] as? String)
@@ -147,11 +147,11 @@ import Testing
                                 "/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(player)","hole":\#(hole),"strokes":\#(score)}"#))
                     }
                 }
-                return eventID
+                return (eventID, roundID)
             }
             // Night 1: ann +6 (3 holes of 5), ben −3 (3 holes of 2). Night 2: ann +3, ben 0.
-            let first = try await night("Night 1", [5, 2])
-            let second = try await night("Night 2", [4, 3])
+            let (first, firstRound) = try await night("Night 1", [5, 2])
+            let (second, secondRound) = try await night("Night 2", [4, 3])
             let history = try LeagueAPITests.object(await client.get("/api/v1/players/\(players[0])/handicaps"), .ok)
             let nights = try #require(history["history"] as? [[String: Any]])
             // Ann's handicap on night 2: +6 over 3 holes is +36 on 18 holes.
@@ -174,6 +174,26 @@ import Testing
             #expect(annRow.contains(#"<td class="hcp">36.0</td>"#) && annRow.contains(">-3</td>") && annRow.contains(#"<td class="pos net">1</td>"#))
             let firstNight = try await client.get("/events/\(first)").text
             #expect(firstNight.contains(#"<td class="hcp">–</td>"#), "no handicap before a first round")
+            // The round's own board and API show net beside gross, from the frozen handicaps:
+            // ann takes 6 off (36 on 3 holes), ben −3.
+            let standings = try LeagueAPITests.object(await client.get("/api/v1/rounds/\(secondRound)/standings"), .ok)
+            let entries = try #require(standings["standings"] as? [[String: Any]])
+            let ann = try #require(entries.first { $0["playerID"] as? String == players[0] })
+            let ben = try #require(entries.first { $0["playerID"] as? String == players[1] })
+            #expect(
+                ann["position"] as? String == "2" && ann["handicap"] as? Int == 6 && ann["net"] as? Int == -3 && ann["netPosition"] as? String == "1")
+            #expect(
+                ben["position"] as? String == "1" && ben["handicap"] as? Int == -3 && ben["net"] as? Int == 3 && ben["netPosition"] as? String == "2")
+            let board = try await client.get("/rounds/\(secondRound)/leaderboard").text
+            let annOnBoard = try #require(
+                board.components(separatedBy: "<tr data-player=\"\(players[0])\"").dropFirst().first?.components(separatedBy: "</tr>").first)
+            #expect(
+                board.contains("Net pos") && annOnBoard.contains(#"<td class="hcp">6</td>"#) && annOnBoard.contains(#"<td class="pos netpos">1</td>"#)
+            )
+            // Nobody had a handicap on the first night: no net there.
+            let plain = try LeagueAPITests.object(await client.get("/api/v1/rounds/\(firstRound)/standings"), .ok)
+            #expect((plain["standings"] as? [[String: Any]])?.allSatisfy { $0["net"] == nil } == true)
+            #expect(try await !client.get("/rounds/\(firstRound)/leaderboard").text.contains("Net pos"))
         }
     }
 }

@@ -14,6 +14,11 @@ public struct LeaderboardView: Hashable, Sendable {
         public var strokes: String
         public var dnf: Bool
         public var signed: Bool
+        /// On a night with handicaps: the throws taken off ("–" for none yet), net, its position.
+        public var handicap = ""
+        public var net = ""
+        public var netClass = "none"
+        public var netPosition = ""
     }
 
     public var roundID: String
@@ -30,6 +35,8 @@ public struct LeaderboardView: Hashable, Sendable {
     // conformance lists every stored one; a test checks it against reflection).
     public var hasConflicts: Bool
     public var isCompleted: Bool
+    /// Net beside gross: a league night where some player has a handicap.
+    public var hasNet: Bool
 
     public struct Division: Hashable, Sendable {
         public var name: String
@@ -45,8 +52,10 @@ public struct LeaderboardView: Hashable, Sendable {
         conflictCount = standings.conflicts.count
         hasConflicts = conflictCount > 0
         isCompleted = status == .completed
+        hasNet = standings.hasNet
+        let hasNet = hasNet
         func row(_ entry: StandingsEntry) -> Row {
-            Row(
+            var row = Row(
                 position: entry.position,
                 playerID: entry.playerID.lowercasedText,
                 displayName: entry.displayName,
@@ -58,6 +67,14 @@ public struct LeaderboardView: Hashable, Sendable {
                 dnf: entry.dnf,
                 signed: signed.contains(entry.playerID)
             )
+            if hasNet {
+                row.handicap = entry.handicap.map(String.init) ?? "–"
+                let shown = !entry.dnf && entry.thru > 0
+                row.net = entry.dnf ? "DNF" : (shown ? ScoreFormat.toPar(entry.net) : "–")
+                row.netClass = shown ? ScoreFormat.toParClass(entry.net) : "none"
+                row.netPosition = entry.netPosition
+            }
+            return row
         }
         rows = standings.entries.map(row)
         divisions = standings.divisions.map { Division(name: $0.name, rows: $0.entries.map(row)) }

@@ -13,6 +13,9 @@ public struct RoundSnapshot: Sendable {
     public var signatures: [Signature]
     /// Names of those who entered scores without playing in the round (coaches).
     public var reporterNames: [UUID: String] = [:]
+    /// On a league night with handicaps: the throws each player's frozen handicap takes off
+    /// this round.
+    public var handicaps: [UUID: Int] = [:]
 
     public init(
         round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int, event: Event? = nil, signatures: [Signature] = []

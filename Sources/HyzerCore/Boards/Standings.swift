@@ -12,6 +12,13 @@ public struct StandingsEntry: Hashable, Sendable, Ranked {
     public var dnf: Bool
     /// Empty in a round without divisions.
     public var division: String = ""
+    /// On a league night with handicaps: the throws the player's frozen handicap takes off
+    /// this round (nil: none yet), and their position on net (among the field or the division).
+    public var handicap: Int?
+    public var netPosition = ""
+
+    /// Gross minus the handicap; gross for a player without one.
+    public var net: Int { toPar - (handicap ?? 0) }
 
     var started: Bool { thru > 0 }
     var holesPlayed: Int { thru }
@@ -39,13 +46,19 @@ public struct Standings: Hashable, Sendable {
     public var divisions: [DivisionStandings]
     public var conflicts: [ScoreConflictSummary]
     public var holeCount: Int
+    /// Some player has a handicap: the board shows net beside gross.
+    public var hasNet = false
 
     public static func compute(course: Course, round: Round, players: [Player], events: [ScoreEvent], divisionOrder: [String] = []) -> Standings {
         let scores = CurrentScores(events: events.filter { $0.roundID == round.id })
         return compute(course: course, round: round, players: players, scores: scores, divisionOrder: divisionOrder)
     }
 
-    public static func compute(course: Course, round: Round, players: [Player], scores: CurrentScores, divisionOrder: [String] = []) -> Standings {
+    /// `handicaps`: on a league night, the throws each player's frozen handicap takes off
+    /// this round.
+    public static func compute(
+        course: Course, round: Round, players: [Player], scores: CurrentScores, divisionOrder: [String] = [], handicaps: [UUID: Int] = [:]
+    ) -> Standings {
         let pars = Dictionary(course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
         let playersByID = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -76,20 +89,36 @@ public struct Standings: Hashable, Sendable {
                     displayName: player?.displayName ?? "Unknown player",
                     handle: player?.handle.value ?? "",
                     toPar: strokes - par, thru: thru, strokes: strokes, dnf: dnf,
-                    division: round.divisions[playerID] ?? ""
+                    division: round.divisions[playerID] ?? "", handicap: handicaps[playerID]
                 ))
         }
+        let hasNet = rows.contains { $0.handicap != nil }
         Ranking.rank(&rows)
+        if hasNet { positionNet(&rows) }
 
         let divisions = Divisions.ordered(present: rows.map(\.division), preferred: divisionOrder).map { name in
             var members = rows.filter { $0.division == name }
             Ranking.rank(&members)
+            if hasNet { positionNet(&members) }
             return DivisionStandings(name: name, entries: members)
         }
 
         let conflicts = scores.conflicts
             .filter { round.playerIDs.contains($0.0.playerID) }
             .map { ScoreConflictSummary(playerID: $0.0.playerID, hole: $0.0.hole, eventIDs: $0.1.leaves.map(\.id)) }
-        return Standings(roundID: round.id, entries: rows, divisions: divisions, conflicts: conflicts, holeCount: course.holes.count)
+        return Standings(
+            roundID: round.id, entries: rows, divisions: divisions, conflicts: conflicts, holeCount: course.holes.count, hasNet: hasNet)
+    }
+
+    /// Net positions by the same rule as gross ones, over the same rows.
+    static func positionNet(_ rows: inout [StandingsEntry]) {
+        var onNet = rows.map { row in
+            var copy = row
+            copy.toPar = row.net
+            return copy
+        }
+        Ranking.rank(&onNet)
+        let positions = Dictionary(onNet.map { ($0.playerID, $0.position) }, uniquingKeysWith: { first, _ in first })
+        for index in rows.indices { rows[index].netPosition = positions[rows[index].playerID] ?? "" }
     }
 }

@@ -17,20 +17,46 @@ public struct HandicapMethod: Hashable, Sendable, Codable {
     public static let best = 8
     public static let percentageWindow = 5
 
+    /// Where a player without a handicap yet is placed when places go by net scores.
+    public enum Unhandicapped: String, Hashable, Sendable, Codable, CaseIterable {
+        /// On their gross score, among the others' net scores.
+        case gross
+        /// Nowhere: they take part (points for taking part) but take no place.
+        case unplaced
+    }
+
     public var kind: Kind
     public var percent: Int
     /// Rounds a player needs before a handicap applies; before that, none.
     public var minimumRounds: Int
+    public var unhandicapped: Unhandicapped
 
-    public init(kind: Kind, percent: Int = 100, minimumRounds: Int = 3) {
+    public init(kind: Kind, percent: Int = 100, minimumRounds: Int = 3, unhandicapped: Unhandicapped = .gross) {
         self.kind = kind
         self.percent = percent
         self.minimumRounds = minimumRounds
+        self.unhandicapped = unhandicapped
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, percent, minimumRounds, unhandicapped }
+
+    // Seasons stored before `unhandicapped` existed placed such players on gross.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        percent = try container.decode(Int.self, forKey: .percent)
+        minimumRounds = try container.decode(Int.self, forKey: .minimumRounds)
+        unhandicapped = try container.decodeIfPresent(Unhandicapped.self, forKey: .unhandicapped) ?? .gross
     }
 
     /// The method in words, for the season page.
     public var description: String {
-        let minimum = "A handicap applies once a player has \(minimumRounds) league round\(minimumRounds == 1 ? "" : "s")."
+        let minimum =
+            "A handicap applies once a player has \(minimumRounds) league round\(minimumRounds == 1 ? "" : "s"); "
+            + (unhandicapped == .gross
+                ? "until then, net places use their gross score."
+                : "until then, they take no place on net nights (only points for taking part).")
+            + " A night's handicaps are fixed when its first round starts."
         switch kind {
         case .bestOfRecent:
             return

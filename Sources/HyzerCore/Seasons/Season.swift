@@ -53,11 +53,14 @@ public struct SeasonDraft: Sendable, Hashable {
     public var handicap: String?
     public var percent: Int?
     public var minimumRounds: Int?
+    /// "gross" (default) or "unplaced": where net nights place a player without a handicap yet.
+    public var unhandicapped: String?
 
     public init(
         name: String? = nil, startsOn: String? = nil, endsOn: String? = nil, divisions: [String] = [], placesBy: String? = nil,
         rule: String? = nil, table: [Int]? = nil, pastTable: String? = nil, participation: Int? = nil, bestNights: Int? = nil,
-        countBack: Bool? = nil, handicap: String? = nil, percent: Int? = nil, minimumRounds: Int? = nil
+        countBack: Bool? = nil, handicap: String? = nil, percent: Int? = nil, minimumRounds: Int? = nil,
+        unhandicapped: String? = nil
     ) {
         self.name = name
         self.startsOn = startsOn
@@ -73,6 +76,7 @@ public struct SeasonDraft: Sendable, Hashable {
         self.handicap = handicap
         self.percent = percent
         self.minimumRounds = minimumRounds
+        self.unhandicapped = unhandicapped
     }
 
     public struct Valid: Sendable, Hashable {
@@ -140,7 +144,13 @@ public struct SeasonDraft: Sendable, Hashable {
                     errors.add(
                         "percent", "The percentage is \(HandicapMethod.percentRange.lowerBound) to \(HandicapMethod.percentRange.upperBound).")
                 }
-                handicap = HandicapMethod(kind: kind, percent: kind == .percentage ? percent : 100, minimumRounds: minimum)
+                let placing = HandicapMethod.Unhandicapped(
+                    rawValue: TextRules.cleaned(unhandicapped).isEmpty ? "gross" : TextRules.cleaned(unhandicapped))
+                if placing == nil {
+                    errors.add("unhandicapped", "Players without a handicap yet are placed on gross (gross) or not placed (unplaced).")
+                }
+                handicap = HandicapMethod(
+                    kind: kind, percent: kind == .percentage ? percent : 100, minimumRounds: minimum, unhandicapped: placing ?? .gross)
             } else {
                 errors.add("handicap", "Handicaps are bestOfRecent, percentage or rating (or none).")
             }

@@ -59,14 +59,22 @@ public struct SeasonNight: Hashable, Sendable {
 /// or later never changes it.
 public enum SeasonHandicaps {
     /// Each night's handicap of each player who played it (none before the method's minimum).
-    public static func perNight(_ nights: [SeasonNight], method: HandicapMethod?) -> [UUID: [UUID: Handicap]] {
+    /// `frozen`: the handicaps frozen when a night started, by night and player (a nil value:
+    /// frozen as none); they stand instead of what the earlier nights say now.
+    public static func perNight(_ nights: [SeasonNight], method: HandicapMethod?, frozen: [UUID: [UUID: Handicap?]] = [:]) -> [UUID: [UUID: Handicap]]
+    {
         guard let method else { return [:] }
         var earlier: [UUID: [HandicapRound]] = [:]
         var result: [UUID: [UUID: Handicap]] = [:]
         for night in nights {
             var tonight: [UUID: Handicap] = [:]
+            let fixed = frozen[night.eventID] ?? [:]
             for entry in night.entries {
-                if let handicap = Handicap.compute(method, rounds: earlier[entry.playerID] ?? []) { tonight[entry.playerID] = handicap }
+                if let kept = fixed[entry.playerID] {
+                    tonight[entry.playerID] = kept
+                } else if let handicap = Handicap.compute(method, rounds: earlier[entry.playerID] ?? []) {
+                    tonight[entry.playerID] = handicap
+                }
             }
             result[night.eventID] = tonight
             for round in night.rounds where round.finished {
@@ -76,6 +84,13 @@ public enum SeasonHandicaps {
         return result
     }
 
+    /// A player's handicap for a night as the season's earlier nights give it now: what
+    /// freezing the night records.
+    public static func handicap(of playerID: UUID, before eventID: UUID, _ nights: [SeasonNight], method: HandicapMethod) -> Handicap? {
+        let earlier = nights.prefix { $0.eventID != eventID }.flatMap(\.rounds).filter { $0.playerID == playerID && $0.finished }
+        return Handicap.compute(method, rounds: earlier.map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) })
+    }
+
     /// The throws a handicap takes off one round: its value scaled to the round's holes, in
     /// whole throws.
     public static func strokes(_ handicap: Handicap, holes: Int) -> Int {
@@ -83,19 +98,24 @@ public enum SeasonHandicaps {
     }
 
     /// The results that place each night, gross or net as the rule says. A player without a
-    /// handicap yet is placed on gross.
-    public static func results(_ nights: [SeasonNight], rule: PointsRule, method: HandicapMethod?) -> [SeasonStandings.Night] {
-        let handicaps = rule.placesBy == .net ? perNight(nights, method: method) : [:]
+    /// handicap yet is placed on gross, or takes no place when the season says so.
+    public static func results(
+        _ nights: [SeasonNight], rule: PointsRule, method: HandicapMethod?, frozen: [UUID: [UUID: Handicap?]] = [:]
+    ) -> [SeasonStandings.Night] {
+        let handicaps = rule.placesBy == .net ? perNight(nights, method: method, frozen: frozen) : [:]
         return nights.map { night in
             let tonight = handicaps[night.eventID] ?? [:]
             return SeasonStandings.Night(
                 eventID: night.eventID,
                 results: night.entries.filter { $0.started || $0.dnf }.map { entry in
                     var score = entry.toPar
+                    var placed = !entry.dnf
                     if let handicap = tonight[entry.playerID] {
                         score -= night.rounds.filter { $0.playerID == entry.playerID }.reduce(0) { $0 + strokes(handicap, holes: $1.holes) }
+                    } else if rule.placesBy == .net, method?.unhandicapped == .unplaced {
+                        placed = false
                     }
-                    return SeasonStandings.Result(playerID: entry.playerID, division: entry.division, score: score, dnf: entry.dnf)
+                    return SeasonStandings.Result(playerID: entry.playerID, division: entry.division, score: score, dnf: !placed)
                 })
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
-    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn
+    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap
 
     /// The order a batch applies in, so a round's course and players precede it and a
     /// score its round.
@@ -17,6 +17,7 @@ public enum RecordType: String, Codable, CaseIterable, Sendable {
         case .round: 6
         case .scoreEvent: 7
         case .signature: 8
+        case .frozenHandicap: 9
         }
     }
 }
@@ -38,13 +39,14 @@ public struct CloudRecord: Hashable, Sendable {
 
 /// The merge rules every cloud backend applies, so both behave identically: score events
 /// are inserted if absent, mutable records are last-writer-wins by HLC (its device id
-/// breaks ties), and the club settings singleton merges field by field.
+/// breaks ties), a frozen handicap is first-writer-wins, and the club settings singleton
+/// merges field by field.
 public enum CloudMerge {
     /// Records stored once and never replaced: the first copy to arrive is the record.
     public static func isInsertOnly(_ type: RecordType) -> Bool {
         switch type {
         case .scoreEvent, .signature: true
-        case .player, .course, .round, .event, .clubSettings, .season, .checkIn: false
+        case .player, .course, .round, .event, .clubSettings, .season, .checkIn, .frozenHandicap: false
         }
     }
 
@@ -63,6 +65,9 @@ public enum CloudMerge {
             return CloudRecord(type: .clubSettings, id: incoming.id, hlc: merged.newest, payload: payload)
         case .player, .course, .round, .event, .season, .checkIn:
             return incoming.hlc > existing.hlc ? incoming : nil
+        case .frozenHandicap:
+            // Frozen once: of two devices that froze a night's handicap, the earlier freeze stands.
+            return incoming.hlc < existing.hlc ? incoming : nil
         }
     }
 }

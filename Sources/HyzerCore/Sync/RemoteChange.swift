@@ -12,6 +12,7 @@ public enum RemoteChange: Sendable {
     case signature(Signature)
     case season(Season)
     case checkIn(CheckIn)
+    case frozenHandicap(FrozenHandicap)
     /// A player, course, event or round deleted on another device (`RemovalPayload`).
     case removed(RecordType, id: String, hlc: HLC)
 
@@ -61,6 +62,10 @@ public enum RemoteChange: Sendable {
                 let checkIn = try RecordCoding.decode(CheckInPayload.self, record.payload).checkIn(updatedAt: record.hlc)
                 guard let checkIn, checkIn.recordID == record.id else { return nil }
                 return .checkIn(checkIn)
+            case .frozenHandicap:
+                let frozen = try RecordCoding.decode(FrozenHandicapPayload.self, record.payload).frozen(at: record.hlc)
+                guard let frozen, frozen.recordID == record.id else { return nil }
+                return .frozenHandicap(frozen)
             }
         } catch {
             return nil
@@ -78,6 +83,7 @@ public enum RemoteChange: Sendable {
         case .signature: .signature
         case .season: .season
         case .checkIn: .checkIn
+        case .frozenHandicap: .frozenHandicap
         case .removed(let type, _, _): type
         }
     }
@@ -93,6 +99,7 @@ public enum RemoteChange: Sendable {
         case .signature(let signature): signature.signedAt
         case .season(let season): season.updatedAt
         case .checkIn(let checkIn): checkIn.updatedAt
+        case .frozenHandicap(let frozen): frozen.frozenAt
         case .removed(_, _, let hlc): hlc
         }
     }
@@ -104,7 +111,7 @@ public enum Removals {
     public static func removable(_ type: RecordType) -> Bool {
         switch type {
         case .player, .course, .event, .round: true
-        case .scoreEvent, .signature, .clubSettings, .season, .checkIn: false
+        case .scoreEvent, .signature, .clubSettings, .season, .checkIn, .frozenHandicap: false
         }
     }
 }

@@ -79,8 +79,13 @@ struct StandingsResponse: ResponseEncodable {
         var division: String?
         /// Present once the player has signed their card.
         var signed: Bool?
+        /// On a league night with handicaps: net to par and its position (for every entry), and
+        /// the throws the night's frozen handicap takes off this round (absent: none yet).
+        var handicap: Int?
+        var net: Int?
+        var netPosition: String?
 
-        init(_ entry: StandingsEntry, signed: Bool) {
+        init(_ entry: StandingsEntry, signed: Bool, hasNet: Bool) {
             position = entry.position
             playerID = Format.id(entry.playerID)
             displayName = entry.displayName
@@ -90,6 +95,11 @@ struct StandingsResponse: ResponseEncodable {
             dnf = entry.dnf
             division = entry.division.isEmpty ? nil : entry.division
             self.signed = signed ? true : nil
+            if hasNet {
+                handicap = entry.handicap
+                net = entry.net
+                netPosition = entry.netPosition
+            }
         }
     }
 
@@ -126,8 +136,10 @@ struct StandingsResponse: ResponseEncodable {
         let names = board.snapshot.names
         roundID = Format.id(board.snapshot.round.id)
         version = board.version
-        self.standings = standings.entries.map { Entry($0, signed: signed.contains($0.playerID)) }
-        divisions = standings.divisions.map { Division(name: $0.name, standings: $0.entries.map { Entry($0, signed: signed.contains($0.playerID)) }) }
+        self.standings = standings.entries.map { Entry($0, signed: signed.contains($0.playerID), hasNet: standings.hasNet) }
+        divisions = standings.divisions.map {
+            Division(name: $0.name, standings: $0.entries.map { Entry($0, signed: signed.contains($0.playerID), hasNet: standings.hasNet) })
+        }
         conflicts = standings.conflicts.map { conflict in
             let leaves = board.scores[conflict.playerID, conflict.hole]?.leaves ?? []
             return Conflict(

@@ -19,6 +19,7 @@ struct SeasonBody: Decodable {
         var method: String?
         var percent: Int?
         var minimumRounds: Int?
+        var unhandicapped: String?
     }
 
     var name: String?
@@ -33,7 +34,8 @@ struct SeasonBody: Decodable {
         SeasonDraft(
             name: name, startsOn: startsOn, endsOn: endsOn, divisions: divisions ?? [], placesBy: placesBy, rule: points?.rule,
             table: points?.table, pastTable: points?.pastTable, participation: points?.participation, bestNights: points?.bestNights,
-            countBack: points?.countBack, handicap: handicap?.method, percent: handicap?.percent, minimumRounds: handicap?.minimumRounds)
+            countBack: points?.countBack, handicap: handicap?.method, percent: handicap?.percent, minimumRounds: handicap?.minimumRounds,
+            unhandicapped: handicap?.unhandicapped)
     }
 }
 
@@ -51,6 +53,7 @@ struct SeasonResponse: ResponseEncodable {
         var method: String
         var percent: Int
         var minimumRounds: Int
+        var unhandicapped: String
     }
 
     struct Night: Encodable {
@@ -87,7 +90,10 @@ struct SeasonResponse: ResponseEncodable {
                 rule: "table", table: table, pastTable: pastEnd.rawValue, participation: season.points.participation,
                 bestNights: season.points.bestNights, countBack: season.points.countBack)
         }
-        handicap = season.handicap.map { HandicapItem(method: $0.kind.rawValue, percent: $0.percent, minimumRounds: $0.minimumRounds) }
+        handicap = season.handicap.map {
+            HandicapItem(
+                method: $0.kind.rawValue, percent: $0.percent, minimumRounds: $0.minimumRounds, unhandicapped: $0.unhandicapped.rawValue)
+        }
         rules = ([season.points.description] + (season.handicap.map { [$0.description] } ?? [])).joined(separator: " ")
         self.nights = nights.map { Night(id: Format.id($0.id), name: $0.name) }
     }

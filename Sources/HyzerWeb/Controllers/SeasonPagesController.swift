@@ -71,13 +71,15 @@ struct SeasonForm: Decodable, Sendable {
     var handicap: String?
     var percent: String?
     var minimumRounds: String?
+    var unhandicapped: String?
 
     var values: [String: String] {
         [
             "name": name ?? "", "startsOn": startsOn ?? "", "endsOn": endsOn ?? "", "divisions": divisions ?? "", "placesBy": placesBy ?? "",
             "rule": rule ?? "", "table": table ?? "", "pastTable": pastTable ?? "", "participation": participation ?? "",
             "bestNights": bestNights ?? "", "countBack": countBack ?? "", "handicap": handicap ?? "", "percent": percent ?? "",
-            "minimumRounds": minimumRounds ?? "",
+            "minimumRounds": minimumRounds ?? "", "unhandicapped": unhandicapped ?? "",
+            "unplaced": unhandicapped == "unplaced" ? "on" : "",
         ]
     }
 
@@ -108,7 +110,7 @@ struct SeasonForm: Decodable, Sendable {
             participation: number(participation, "participation", "Points for taking part"),
             bestNights: number(bestNights, "bestNights", "Best nights counted"), countBack: countBack == "on" || countBack == "true",
             handicap: handicap, percent: number(percent, "percent", "The percentage"),
-            minimumRounds: number(minimumRounds, "minimumRounds", "Rounds before a handicap"))
+            minimumRounds: number(minimumRounds, "minimumRounds", "Rounds before a handicap"), unhandicapped: unhandicapped)
         try errors.throwIfAny()
         return draft
     }

@@ -20,6 +20,7 @@ extension LeaderboardView: MustacheParent {
         case "conflictCount": conflictCount
         case "hasConflicts": hasConflicts
         case "isCompleted": isCompleted
+        case "hasNet": hasNet
         default: nil
         }
     }
@@ -38,6 +39,10 @@ extension LeaderboardView.Row: MustacheParent {
         case "strokes": strokes
         case "dnf": dnf
         case "signed": signed
+        case "handicap": handicap
+        case "net": net
+        case "netClass": netClass
+        case "netPosition": netPosition
         default: nil
         }
     }
