@@ -81,10 +81,18 @@
     }
   }
 
+  // A check-in link without the club's configured address is on this screen's address.
+  function fillOrigins() {
+    boards.querySelectorAll("[data-origin]").forEach(function (node) {
+      if (!node.textContent) node.textContent = window.location.origin;
+    });
+  }
+
   window.HyzerLive.connect("/tv/events", {
     tv: function (html) {
       lastData = new Date();
       window.HyzerLive.applyBoards(boards, html);
+      fillOrigins();
       show();
     }
   }, function (state) {
@@ -97,6 +105,7 @@
     }
   });
 
+  fillOrigins();
   show();
   // Pages are counted from row heights: count again once the fonts are in, then say so.
   (document.fonts ? document.fonts.ready : Promise.resolve()).then(function () {

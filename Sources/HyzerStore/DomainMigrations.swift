@@ -242,6 +242,9 @@ enum DomainMigrations {
                 t.column("frozenAt", .text).notNull()
             }
         }
+        migrator.registerMigration("v11-checkin-open") { db in
+            try db.alter(table: "events") { t in t.add(column: "checkInOpenedAt", .datetime) }
+        }
         return migrator
     }
 }

@@ -133,4 +133,39 @@ extension DomainStore {
             id: UUID(), displayName: valid.displayName, handle: valid.handle, role: .athlete, createdAt: now(), updatedAt: tick(), passwordHash: nil,
             originDeviceID: deviceID)
     }
+
+    /// Opens a league night's check-in (its link and QR code work for the night) or closes it.
+    public func setCheckIn(open: Bool, at eventID: UUID, actor: UUID?) async throws -> Event {
+        let stamp = tick()
+        let moment = now()
+        return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
+            guard var event = try EventRecord.fetchOne(db, key: eventID.text)?.domain(), !event.archived else { throw StoreError.notFound("Event") }
+            event.checkInOpenedAt = open ? moment : nil
+            event.updatedAt = stamp
+            try EventRecord(event).update(db)
+            try Self.bumpRounds(of: eventID, db)
+            try Self.audit(.event, eventID, actor: actor, at: moment, open ? "opened check-in" : "closed check-in", db)
+            return event
+        }
+    }
+
+    /// The night a check-in link names, while its check-in is open and it is not over; nil
+    /// for a code of no night, and the night with `open: false` otherwise.
+    public func checkInNight(code: String) async throws -> (event: Event, open: Bool)? {
+        guard code.count == 8, code.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        let moment = now()
+        return try await pool.read { db in
+            let matches = try EventRecord.filter(sql: "lower(id) LIKE ? AND archived = 0", arguments: [code + "%"])
+                .order(EventRecord.Columns.createdAt.desc).fetchAll(db)
+            guard let event = try matches.first?.domain() else { return nil }
+            let over = try Self.nightOver(event.id, db)
+            return (event, event.checkInOpen(at: moment) && !over)
+        }
+    }
+
+    /// Every round of the night is completed.
+    static func nightOver(_ eventID: UUID, _ db: Database) throws -> Bool {
+        let statuses = try String.fetchAll(db, sql: "SELECT status FROM rounds WHERE eventID = ? AND archived = 0", arguments: [eventID.text])
+        return !statuses.isEmpty && statuses.allSatisfy { $0 == RoundStatus.completed.rawValue }
+    }
 }

@@ -155,3 +155,62 @@ extension DomainStore {
         return (newest.flatMap { Handicap.compute($0, rounds: played) }, history)
     }
 }
+
+/// What the TV shows of the league besides live boards: the current seasons' tables and the
+/// nights whose check-in is open.
+public struct TVLeague: Sendable {
+    public struct OpenNight: Sendable {
+        public var event: Event
+        public var checkedIn: Int
+    }
+
+    public var seasons: [SeasonSnapshot]
+    public var openNights: [OpenNight]
+}
+
+extension DomainStore {
+    /// Seasons on the TV: those with a night under way (a round live or check-in open), and
+    /// those whose dates include today.
+    public func tvLeague() async throws -> TVLeague {
+        let moment = now()
+        let today = moment.formatted(.iso8601.year().month().day().dateSeparator(.dash).timeZone(separator: .omitted))
+        return try await pool.read { db in
+            var open: [TVLeague.OpenNight] = []
+            for record in try EventRecord.filter(sql: "checkInOpenedAt IS NOT NULL AND archived = 0").order(EventRecord.Columns.createdAt).fetchAll(
+                db)
+            {
+                let event = try record.domain()
+                guard event.checkInOpen(at: moment), try !Self.nightOver(event.id, db) else { continue }
+                let count = try CheckInRecord.filter(CheckInRecord.Columns.eventID == event.id.text).fetchCount(db)
+                open.append(TVLeague.OpenNight(event: event, checkedIn: count))
+            }
+            let live = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT DISTINCT e.seasonID FROM rounds r JOIN events e ON e.id = r.eventID WHERE r.status = 'active' AND r.archived = 0 AND e.seasonID IS NOT NULL"
+            )
+            var chosen = Set(live).union(open.compactMap { $0.event.seasonID?.text })
+            for record in try SeasonRecord.fetchAll(db) {
+                if let starts = record.startsOn, starts <= today, record.endsOn.map({ today <= $0 }) ?? true { chosen.insert(record.id) }
+            }
+            let seasons = try SeasonRecord.filter(keys: chosen).order(SeasonRecord.Columns.createdAt).fetchAll(db)
+            return TVLeague(seasons: try seasons.map { try self.seasonSnapshot(try StoredValue.uuid($0.id, "seasons.id"), db) }, openNights: open)
+        }
+    }
+
+    /// Changes whenever a check-in, a night or a season does: the TV's league part follows it.
+    public func leagueChanges() -> some AsyncSequence<String, any Error> & Sendable {
+        ValueObservation
+            .tracking { db in
+                try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM checkins) || '|'
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM events) || '|'
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM seasons)
+                        """) ?? ""
+            }
+            .removeDuplicates()
+            .values(in: pool, bufferingPolicy: .bufferingNewest(1))
+    }
+}

@@ -241,9 +241,11 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     var updatedAt: String
     var archived: Bool
     var seasonID: String?
+    var checkInOpenedAt: Date?
 
     init(_ event: Event) {
         seasonID = event.seasonID?.text
+        checkInOpenedAt = event.checkInOpenedAt
         archived = event.archived
         id = event.id.text
         name = event.name
@@ -264,6 +266,7 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
         )
         event.archived = archived
         event.seasonID = try seasonID.map { try StoredValue.uuid($0, "events.seasonID") }
+        event.checkInOpenedAt = checkInOpenedAt
         return event
     }
 }

@@ -89,7 +89,8 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     }
     let renderer = try await TemplateRenderer(directory: config.templatesDirectory)
     let hub = StreamHub()
-    let live = LiveStandings(store: stores.domain, renderer: renderer, hub: hub, heartbeatInterval: config.heartbeatInterval, logger: logger)
+    let live = LiveStandings(
+        store: stores.domain, renderer: renderer, hub: hub, heartbeatInterval: config.heartbeatInterval, logger: logger, publicURL: config.publicURL)
     var services: [any Service] = [live]
     let cloud: (any CloudDatabase)?
     switch config.cloud {
@@ -205,10 +206,11 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     CardPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
-    EventPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    EventPagesController(stores: stores, renderer: renderer, publicURL: config.publicURL).addRoutes(to: pages)
+    CheckInLinkController(stores: stores, publicURL: config.publicURL).addRoutes(to: pages)
     SeasonPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     DirectorPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
-    TVController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    TVController(stores: stores, renderer: renderer, publicURL: config.publicURL).addRoutes(to: pages)
     AppShellController().addRoutes(to: pages)
     SyncController(stores: stores, renderer: renderer, engine: web.engine).addRoutes(pages: pages, api: api)
     RoundsAPIController(stores: stores, renderer: renderer).addRoutes(to: api)

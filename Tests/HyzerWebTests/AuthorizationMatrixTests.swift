@@ -130,6 +130,14 @@ import Testing
             Row(
                 route: "POST /api/v1/events/{id}/checkins", method: .post, path: "/api/v1/events/{missing}/checkins", body: .json("{}"),
                 expected: (401, 422, 422, 422)),
+            // A check-in link or code of no night is a 404 for everyone; opening check-in is a coach's.
+            Row(route: "GET /c/{code}", method: .get, path: "/c/00000000", body: .none, expected: (404, 404, 404, 404)),
+            Row(
+                route: "GET /events/{id}/checkin.svg", method: .get, path: "/events/{missing}/checkin.svg", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /events/{id}/checkin-open", method: .post, path: "/events/{missing}/checkin-open", body: .form([("open", "1")]),
+                expected: (303, 403, 404, 404)),
             Row(
                 route: "GET /api/v1/players/{id}/handicaps", method: .get, path: "/api/v1/players/{missing}/handicaps", body: .none,
                 expected: (404, 404, 404, 404)),

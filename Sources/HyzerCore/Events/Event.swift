@@ -16,6 +16,20 @@ public struct Event: Identifiable, Hashable, Sendable {
     public var archived = false
     /// The season this event is a league night of, if any.
     public var seasonID: UUID?
+    /// When a coach last opened check-in (nil: never, or closed since). Its link and QR code
+    /// work while it is open and the night is not over, for a night's length at most.
+    public var checkInOpenedAt: Date?
+
+    /// How long an opened check-in stays open: one night.
+    public static let checkInLasts: TimeInterval = 18 * 3600
+
+    public func checkInOpen(at moment: Date) -> Bool {
+        guard let opened = checkInOpenedAt else { return false }
+        return moment >= opened.addingTimeInterval(-300) && moment.timeIntervalSince(opened) < Self.checkInLasts
+    }
+
+    /// The check-in link's code: the id's first eight digits (short enough to type off a TV).
+    public var checkInCode: String { String(id.lowercasedText.prefix(8)) }
 
     public static let divisionCountRange = 0...20
 

@@ -339,9 +339,12 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public var archived: Bool?
     /// Absent for a night of no season, so such events keep the bytes they always had.
     public var seasonID: UUID?
+    /// Absent while check-in was never opened.
+    public var checkInOpenedAt: Date?
 
     public init(_ event: Event) {
         seasonID = event.seasonID
+        checkInOpenedAt = event.checkInOpenedAt
         archived = event.archived ? true : nil
         id = event.id
         name = event.name
@@ -361,6 +364,7 @@ public struct EventPayload: Codable, Hashable, Sendable {
             createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
         event.archived = archived ?? false
         event.seasonID = seasonID
+        event.checkInOpenedAt = checkInOpenedAt
         return event
     }
 }

@@ -47,6 +47,8 @@ struct CoursePatchBody: Decodable {
 struct EventPatchBody: Decodable {
     var name: String?
     var divisions: [String]?
+    /// Opens (true) or closes a league night's check-in link.
+    var checkInOpen: Bool?
 }
 
 struct RoundPatchBody: Decodable {
@@ -180,9 +182,15 @@ struct EventResponse: ResponseEncodable {
     var rounds: [RoundItem]
     /// The season the event is a league night of; `null` for a night of no season.
     @NullWhenNone var seasonID: String?
+    /// Whether the night's check-in link (`checkInLink`, a path on this server) works now.
+    var checkInOpen: Bool
+    var checkInLink: String
 
     init(_ event: Event, rounds: [RoundSnapshot] = []) {
         seasonID = event.seasonID.map(Format.id)
+        let over = !rounds.isEmpty && rounds.allSatisfy { $0.round.status == .completed }
+        checkInOpen = event.checkInOpen(at: Date()) && !over
+        checkInLink = "/c/\(event.checkInCode)"
         id = Format.id(event.id)
         name = event.name
         divisions = event.divisions

@@ -137,9 +137,7 @@ struct InvitesController {
     }
 
     /// The configured public address, or the one the inviter is browsing from.
-    private func base(_ request: Request) -> String {
-        publicURL ?? "http://\(request.head.authority ?? "localhost")"
-    }
+    private func base(_ request: Request) -> String { PublicAddress.base(publicURL, request) }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await request.decode(as: ConfirmForm.self, context: context)

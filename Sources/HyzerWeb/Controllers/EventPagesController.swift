@@ -8,6 +8,7 @@ import HyzerStore
 struct EventPagesController {
     let stores: Stores
     let renderer: TemplateRenderer
+    let publicURL: String?
 
     func addRoutes(to groups: RouteGroups) {
         groups.coach.get("/events/new", use: newEvent)
@@ -45,7 +46,8 @@ struct EventPagesController {
                 case .conflict: .conflict
                 }
             return try renderer.page(
-                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity), "event", status: status
+                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity, request: request), "event",
+                status: status
             )
             .response(from: request, context: context)
         }
@@ -85,11 +87,11 @@ struct EventPagesController {
 
     @Sendable func event(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
-        return renderer.page(try await page(snapshot, form: FormState(), viewer: context.identity), "event")
+        return renderer.page(try await page(snapshot, form: FormState(), viewer: context.identity, request: request), "event")
     }
 
     /// A league night of a season with handicaps shows net beside gross.
-    private func page(_ snapshot: EventSnapshot, form: FormState, viewer: Identity?) async throws -> EventPage {
+    private func page(_ snapshot: EventSnapshot, form: FormState, viewer: Identity?, request: Request) async throws -> EventPage {
         var handicaps: [UUID: (value: Double, strokes: Int)]?
         var season: (id: String, name: String)?
         if let seasonID = snapshot.event.seasonID, let found = try? await stores.domain.seasonSnapshot(seasonID) {
@@ -105,7 +107,13 @@ struct EventPagesController {
         let entries = try await stores.domain.checkIns(of: snapshot.event.id)
         if season != nil || !entries.isEmpty {
             let players = viewer?.role.includes(.coach) == true ? try await stores.domain.players() : []
-            page.checkIn = CheckInSection(event: snapshot.event, entries: entries, viewer: viewer, players: players)
+            var section = CheckInSection(event: snapshot.event, entries: entries, viewer: viewer, players: players)
+            let over = !snapshot.rounds.isEmpty && snapshot.rounds.allSatisfy { $0.round.status == .completed }
+            section.isOpen = snapshot.event.checkInOpen(at: Date()) && !over
+            section.canOpen = section.isCoach && !over
+            section.link = "\(PublicAddress.base(publicURL, request))/c/\(snapshot.event.checkInCode)"
+            section.signInLink = viewer == nil ? "/signin?next=/events/\(Format.id(snapshot.event.id))" : nil
+            page.checkIn = section
         }
         return page
     }
@@ -124,7 +132,8 @@ struct EventPagesController {
             state.message = rejection.message
             let status: HTTPResponse.Status = if case .invalid = rejection { .unprocessableContent } else { .conflict }
             return try renderer.page(
-                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity), "event", status: status
+                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity, request: request), "event",
+                status: status
             ).response(
                 from: request, context: context)
         }

@@ -7,23 +7,30 @@ import HyzerStore
 struct TVController {
     let stores: Stores
     let renderer: TemplateRenderer
+    let publicURL: String?
 
     func addRoutes(to groups: RouteGroups) {
         groups.viewer.get("/tv", use: tv)
     }
 
-    /// The wall display. `?round=ID` pins one round; `?page=N` overrides the club setting for
-    /// the seconds each page of a long board (and each round) stays up.
+    /// The wall display. `?round=ID` pins one round, `?season=ID` one season's table;
+    /// `?page=N` overrides the club setting for the seconds each page of a long board (and
+    /// each round) stays up.
     @Sendable func tv(_ request: Request, context: AppRequestContext) async throws -> Response {
-        // A round that is not there pins nothing (and makes no cache key of its own).
+        // A round or season that is not there pins nothing (and makes no cache key of its own).
         var pinnedID = request.uri.queryParameters.get("round").flatMap(UUID.init(text:))
         if let asked = pinnedID, try await !stores.domain.roundExists(asked) { pinnedID = nil }
+        if pinnedID == nil, let season = request.uri.queryParameters.get("season").flatMap(UUID.init(text:)),
+            try await stores.domain.seasons().contains(where: { $0.id == season })
+        {
+            pinnedID = season
+        }
         let pinned = pinnedID.map(Format.id) ?? ""
         let chosen = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) }
         return try await renderer.cachedPage(request, context, store: stores.domain, page: .tv(pinned: pinnedID, pageSeconds: chosen)) {
-            let boards = try await stores.domain.activeRoundBoards()
+            let screen = try await TVScreen.read(stores.domain, publicURL: publicURL)
             let seconds = if let chosen { chosen } else { try await stores.domain.clubSettings().tvPageSeconds.value }
-            return .init(html: renderer.page(TVPage(boards: TVBoards(boards: boards), pinnedRound: pinned, pageSeconds: seconds), "tv"), version: nil)
+            return .init(html: renderer.page(TVPage(boards: screen, pinnedRound: pinned, pageSeconds: seconds), "tv"), version: nil)
         }
     }
 }

@@ -214,3 +214,8 @@ struct CheckInForm: Decodable, Sendable {
     /// The walk-up form's own fee box (one name per checkbox on the page).
     var walkUpPaid: String?
 }
+
+/// A coach opens ("1") or closes a night's check-in.
+struct CheckInOpenForm: Decodable, Sendable {
+    var open: String?
+}

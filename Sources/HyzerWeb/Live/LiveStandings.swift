@@ -16,12 +16,15 @@ public actor LiveStandings: Service {
     private let heartbeatInterval: Duration
     private let logger: Logger
     private let heartbeat = StreamBytes(ByteBuffer(string: ServerSentEvent.heartbeat))
+    /// The club's public address, for the TV's check-in pages.
+    private let publicURL: String?
 
     private var versions: [UUID: Int] = [:]
     private var tvSequence = 0
     private var framesRendered = 0
 
-    init(store: DomainStore, renderer: TemplateRenderer, hub: StreamHub, heartbeatInterval: Duration, logger: Logger) {
+    init(store: DomainStore, renderer: TemplateRenderer, hub: StreamHub, heartbeatInterval: Duration, logger: Logger, publicURL: String? = nil) {
+        self.publicURL = publicURL
         self.store = store
         self.renderer = renderer
         self.hub = hub
@@ -39,6 +42,16 @@ public actor LiveStandings: Service {
                     }
                 } catch {
                     self.logger.error("Stopped observing standings", metadata: ["error": "\(error)"])
+                }
+            }
+            group.addTask {
+                // Check-ins, nights and seasons change the TV's league pages without any round.
+                do {
+                    for try await _ in self.store.leagueChanges().dropFirst().cancelOnGracefulShutdown() where self.hub.isFollowed(.tv) {
+                        await self.publishTV()
+                    }
+                } catch {
+                    self.logger.error("Stopped observing the league", metadata: ["error": "\(error)"])
                 }
             }
             group.addTask {
@@ -121,8 +134,7 @@ public actor LiveStandings: Service {
         tvSequence += 1
         let sequence = tvSequence
         do {
-            let boards = try await store.activeRoundBoards()
-            let html = ServerSentEvent.compactHTML(renderer.render(TVBoards(boards: boards), "tv-boards"))
+            let html = ServerSentEvent.compactHTML(renderer.render(try await TVScreen.read(store, publicURL: publicURL), "tv-boards"))
             framesRendered += 1
             hub.publish(
                 StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "tv", id: String(sequence), data: html))),

@@ -294,7 +294,7 @@ struct MessagePage: Sendable {
 
 struct TVPage: Sendable {
     var title = "TV"
-    var boards: TVBoards
+    var boards: TVScreen
     var pinnedRound: String
     var pageSeconds: Int
 }
@@ -329,6 +329,12 @@ struct CheckInSection: Sendable {
     var selfLabel: String
     var isCoach: Bool
     var players: [Option]
+    /// The night's check-in link works (a coach opened it, the night is not over): the page
+    /// shows it with its QR code.
+    var isOpen = false
+    var canOpen = false
+    var link = ""
+    var signInLink: String?
 
     init(event: Event, entries: [DomainStore.CheckInEntry], viewer: Identity?, players: [Player]) {
         eventID = Format.id(event.id)

@@ -1,7 +1,14 @@
 import Foundation
+import Hummingbird
 
 /// The address people reach the server at, which invite and setup links start with.
 public enum PublicAddress {
+    /// Where links this server hands out point: the configured public address, or the one
+    /// the request came to.
+    static func base(_ publicURL: String?, _ request: Request) -> String {
+        publicURL ?? "http://\(request.head.authority ?? "localhost")"
+    }
+
     /// `http(s)://host[:port]` without a trailing slash, or nil when it is not one.
     public static func parse(_ text: String) -> String? {
         var text = text.trimmingCharacters(in: .whitespaces)
