@@ -214,3 +214,16 @@ extension DomainStore {
             .values(in: pool, bufferingPolicy: .bufferingNewest(1))
     }
 }
+
+extension DomainStore {
+    /// A league night's season and, when the season has handicaps, each player's handicap and
+    /// the throws it takes off the night; nil for a night of no season (or one whose season
+    /// has not arrived through sync yet).
+    public func nightSeason(_ event: Event) async throws -> (season: Season, handicaps: [UUID: (value: Double, strokes: Int)]?)? {
+        guard let seasonID = event.seasonID else { return nil }
+        let snapshot: SeasonSnapshot
+        do { snapshot = try await seasonSnapshot(seasonID) } catch StoreError.notFound { return nil }
+        guard snapshot.season.handicap != nil else { return (snapshot.season, nil) }
+        return (snapshot.season, snapshot.nightHandicaps(event.id).mapValues { ($0.handicap.value, $0.strokes) })
+    }
+}

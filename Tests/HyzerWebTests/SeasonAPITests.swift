@@ -190,6 +190,11 @@ import Testing
             #expect(
                 board.contains("Net pos") && annOnBoard.contains(#"<td class="hcp">6</td>"#) && annOnBoard.contains(#"<td class="pos netpos">1</td>"#)
             )
+            // So does the night's standings API, with the handicap's value.
+            let night = try LeagueAPITests.object(await client.get("/api/v1/events/\(second)/standings"), .ok)
+            let nightRows = try #require((night["divisions"] as? [[String: Any]])?.first?["standings"] as? [[String: Any]])
+            let annNight = try #require(nightRows.first { $0["playerID"] as? String == players[0] })
+            #expect(annNight["handicap"] as? Double == 36 && annNight["net"] as? Int == -3 && annNight["netPosition"] as? String == "1")
             // Nobody had a handicap on the first night: no net there.
             let plain = try LeagueAPITests.object(await client.get("/api/v1/rounds/\(firstRound)/standings"), .ok)
             #expect((plain["standings"] as? [[String: Any]])?.allSatisfy { $0["net"] == nil } == true)

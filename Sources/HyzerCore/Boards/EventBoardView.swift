@@ -25,7 +25,6 @@ public struct EventBoardView: Sendable {
         public var net = ""
         public var netClass = "none"
         public var netPosition = ""
-        var netScore: Int?
     }
 
     public struct Division: Sendable {
@@ -63,7 +62,8 @@ public struct EventBoardView: Sendable {
         hasRounds = !rounds.isEmpty
         isFinal = standings.isFinal
         divisions = standings.divisions.map { division in
-            var rows = division.entries.map { entry in
+            let net = handicaps.map { EventNet.of(division, handicaps: $0) } ?? [:]
+            let rows = division.entries.map { entry in
                 var row = Row(
                     position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName,
                     rounds: entry.rounds.map { result in
@@ -78,17 +78,14 @@ public struct EventBoardView: Sendable {
                     playoff: entry.playoff == .won ? "Won playoff" : (entry.playoff == nil ? "" : "Playoff"),
                     inPlayoff: entry.playoff != nil
                 )
-                if let handicaps, entry.holesPlayed > 0, !entry.dnf {
-                    let mine = handicaps[entry.playerID]
-                    let net = entry.toPar - (mine?.strokes ?? 0)
-                    row.handicap = mine.map { String(format: "%.1f", $0.value) } ?? "–"
-                    row.net = ScoreFormat.toPar(net)
-                    row.netClass = ScoreFormat.toParClass(net)
-                    row.netScore = net
+                if let mine = net[entry.playerID] {
+                    row.handicap = mine.handicap.map { String(format: "%.1f", $0) } ?? "–"
+                    row.net = ScoreFormat.toPar(mine.net)
+                    row.netClass = ScoreFormat.toParClass(mine.net)
+                    row.netPosition = mine.position
                 }
                 return row
             }
-            if handicaps != nil { Self.positionNet(&rows) }
             var made = Division(
                 name: division.name, hasName: !division.name.isEmpty, rows: rows, playoffPending: division.playoffPending,
                 tied: division.playoffPending ? rows.filter(\.inPlayoff) : [])
@@ -97,15 +94,34 @@ public struct EventBoardView: Sendable {
         }
     }
 
-    /// Net positions among players with a net result: lowest first, ties shared (T2).
-    static func positionNet(_ rows: inout [Row]) {
-        let scored = rows.indices.filter { rows[$0].netScore != nil }.sorted { (rows[$0].netScore ?? 0) < (rows[$1].netScore ?? 0) }
+}
+
+/// A league night's net results in one division: each player who has scored and finished so
+/// far gets gross minus their handicap's throws (gross without a handicap) and a position on
+/// it, lowest first, ties shared (T2). The event page and the standings API both read this.
+public enum EventNet {
+    public struct Result: Hashable, Sendable {
+        /// The handicap's value (nil: none yet), the net result and its position.
+        public var handicap: Double?
+        public var net: Int
+        public var position: String
+    }
+
+    public static func of(_ division: EventDivisionStandings, handicaps: [UUID: (value: Double, strokes: Int)]) -> [UUID: Result] {
+        var scored = division.entries.filter { $0.holesPlayed > 0 && !$0.dnf }.map { entry in
+            (entry.playerID, handicaps[entry.playerID]?.value, entry.toPar - (handicaps[entry.playerID]?.strokes ?? 0))
+        }
+        scored.sort { $0.2 < $1.2 }
+        var result: [UUID: Result] = [:]
         var start = 0
         while start < scored.count {
             var end = start
-            while end + 1 < scored.count, rows[scored[end + 1]].netScore == rows[scored[start]].netScore { end += 1 }
-            for index in scored[start...end] { rows[index].netPosition = end > start ? "T\(start + 1)" : "\(start + 1)" }
+            while end + 1 < scored.count, scored[end + 1].2 == scored[start].2 { end += 1 }
+            for (player, value, net) in scored[start...end] {
+                result[player] = Result(handicap: value, net: net, position: end > start ? "T\(start + 1)" : "\(start + 1)")
+            }
             start = end + 1
         }
+        return result
     }
 }

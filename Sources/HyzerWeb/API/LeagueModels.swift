@@ -222,6 +222,11 @@ struct EventStandingsResponse: ResponseEncodable {
         var rounds: [RoundScore]
         var dnf: Bool
         var playoff: String?
+        /// On a league night with handicaps, for players who have scored and not retired: the
+        /// night's handicap (absent: none yet), net to par and the net position.
+        var handicap: Double?
+        var net: Int?
+        var netPosition: String?
     }
 
     struct Division: Encodable {
@@ -234,11 +239,13 @@ struct EventStandingsResponse: ResponseEncodable {
     var final: Bool
     var divisions: [Division]
 
-    init(_ standings: EventStandings) {
+    /// `handicaps`: on a league night with handicaps, each player's (value, throws off tonight).
+    init(_ standings: EventStandings, handicaps: [UUID: (value: Double, strokes: Int)]? = nil) {
         eventID = Format.id(standings.eventID)
         final = standings.isFinal
         divisions = standings.divisions.map { division in
-            Division(
+            let net = handicaps.map { EventNet.of(division, handicaps: $0) } ?? [:]
+            return Division(
                 name: division.name, playoffPending: division.playoffPending,
                 standings: division.entries.map { entry in
                     Entry(
@@ -247,7 +254,8 @@ struct EventStandingsResponse: ResponseEncodable {
                         rounds: entry.rounds.compactMap { $0 }.map {
                             RoundScore(roundID: Format.id($0.roundID), strokes: $0.strokes, toPar: $0.toPar, thru: $0.thru, dnf: $0.dnf)
                         },
-                        dnf: entry.dnf, playoff: entry.playoff?.rawValue)
+                        dnf: entry.dnf, playoff: entry.playoff?.rawValue, handicap: net[entry.playerID]?.handicap,
+                        net: net[entry.playerID]?.net, netPosition: net[entry.playerID]?.position)
                 })
         }
     }

@@ -92,12 +92,9 @@ struct EventPagesController {
 
     /// A league night of a season with handicaps shows net beside gross.
     private func page(_ snapshot: EventSnapshot, form: FormState, viewer: Identity?, request: Request) async throws -> EventPage {
-        var handicaps: [UUID: (value: Double, strokes: Int)]?
-        var season: (id: String, name: String)?
-        if let seasonID = snapshot.event.seasonID, let found = try? await stores.domain.seasonSnapshot(seasonID) {
-            season = (Format.id(seasonID), found.season.name)
-            if found.season.handicap != nil { handicaps = found.nightHandicaps(snapshot.event.id).mapValues { ($0.handicap.value, $0.strokes) } }
-        }
+        let night = try await stores.domain.nightSeason(snapshot.event)
+        let handicaps = night?.handicaps
+        let season = night.map { (id: Format.id($0.season.id), name: $0.season.name) }
         var page = EventPage(
             title: snapshot.event.name,
             board: EventBoardView(event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings, handicaps: handicaps), form: form)
