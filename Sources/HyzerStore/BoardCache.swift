@@ -159,7 +159,7 @@ extension DomainStore {
     /// What a round's board shows besides its events, as one comparable text: the round's
     /// clock (its status, players, divisions and cards change with it), its course's and
     /// event's clocks, its signatures (append-only: their count), its night's frozen
-    /// handicaps, and the clock of each of its
+    /// handicaps and season, and the clock of each of its
     /// players and of whoever they are an alias of.
     static func setupStamp(_ roundID: UUID, aliases: [String: String], _ db: Database) throws -> String {
         let round =
@@ -169,6 +169,7 @@ extension DomainStore {
                         SELECT r.updatedAt || '|' || COALESCE(c.updatedAt, '-') || '|' || COALESCE(e.updatedAt, '-') || '|'
                                || (SELECT COUNT(*) FROM signatures s WHERE s.roundID = r.id) || '|'
                                || COALESCE((SELECT group_concat(f.frozenAt) FROM frozen_handicaps f WHERE f.eventID = r.eventID), '') || '|'
+                               || COALESCE((SELECT s.updatedAt FROM seasons s WHERE s.id = e.seasonID), '') || '|'
                                || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',')
                                             FROM round_players rp JOIN players p ON p.id = rp.playerID WHERE rp.roundID = r.id), '')
                         FROM rounds r LEFT JOIN courses c ON c.id = r.courseID LEFT JOIN events e ON e.id = r.eventID WHERE r.id = ?

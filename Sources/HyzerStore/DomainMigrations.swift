@@ -245,6 +245,10 @@ enum DomainMigrations {
         migrator.registerMigration("v11-checkin-open") { db in
             try db.alter(table: "events") { t in t.add(column: "checkInOpenedAt", .datetime) }
         }
+        migrator.registerMigration("v12-league-edits") { db in
+            try db.alter(table: "seasons") { t in t.add(column: "archived", .boolean).notNull().defaults(to: false) }
+            try db.alter(table: "checkins") { t in t.add(column: "cancelled", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 }

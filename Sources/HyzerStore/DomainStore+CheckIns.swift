@@ -20,9 +20,12 @@ extension DomainStore {
     }
 
     /// Checks a player in for a league night (again: their division and fee as now given).
-    /// The rules are here: a player checks only themselves in and never records a fee; a coach
-    /// checks anyone in, adds walk-ups and records fees. A division is one of the night's;
-    /// with none given, the player's usual one when the night has it.
+    /// The rules are here: a player checks only themselves in, never records a fee, checks in
+    /// only before the night is over, and keeps the division a coach checked them in to; a
+    /// coach checks anyone in at any time (fees are settled after the night), adds walk-ups
+    /// and records fees. A division is one of the night's; with none given, the one the
+    /// check-in had, else the player's usual one, else the one they last checked in to this
+    /// season.
     public func checkIn(_ who: CheckInWho, division: String?, paid: Bool?, at eventID: UUID, by identity: Identity?) async throws -> CheckInEntry {
         let coach = identity.map { $0.role.includes(.coach) } ?? true
         if !coach {
@@ -55,15 +58,32 @@ extension DomainStore {
             } else {
                 throw StoreError.notFound("Player")
             }
-            let existing = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: eventID, player: player.id))?.domain()
-            let chosen = try Self.division(division, for: player, existing: existing, of: event)
-            let checkIn = CheckIn(
+            let stored = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: eventID, player: player.id))?.domain()
+            let existing = stored?.cancelled == true ? nil : stored
+            if !coach {
+                if try Self.nightOver(eventID, db) {
+                    throw LeagueRejection.conflict("\(event.name) is over: check-in is closed.")
+                }
+                if let existing, let by = existing.checkedInBy, by != identity?.playerID,
+                    let asked = division?.trimmingCharacters(in: .whitespaces), !asked.isEmpty,
+                    asked.caseInsensitiveCompare(existing.division) != .orderedSame
+                {
+                    throw LeagueRejection.forbidden("A coach checked you in to \(existing.division): ask a coach to change your division.")
+                }
+            }
+            let lastDivision = try Self.lastDivision(of: player.id, season: event.seasonID, before: eventID, db)
+            let chosen = try Self.division(division, for: player, existing: existing, last: lastDivision, of: event)
+            var checkIn = CheckIn(
                 eventID: eventID, playerID: player.id, division: chosen, paid: paid ?? existing?.paid ?? false,
                 checkedInBy: existing?.checkedInBy ?? identity?.playerID, checkedInAt: existing?.checkedInAt ?? moment, updatedAt: stamp)
+            checkIn.cancelled = false
             try CheckInRecord(checkIn).save(db)
             if existing?.paid != checkIn.paid, checkIn.paid || existing != nil {
                 // Fees are an audit matter: who recorded paid or not paid, and when.
                 try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, checkIn.paid ? "fee paid" : "fee not paid", db)
+            }
+            if stored?.cancelled == true {
+                try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, "checked in again", db)
             }
             return CheckInEntry(checkIn: checkIn, displayName: player.displayName, handle: player.handle.value, isNew: existing == nil)
         }
@@ -73,18 +93,22 @@ extension DomainStore {
     public func checkIns(of eventID: UUID) async throws -> [CheckInEntry] {
         try await pool.read { db in
             guard try EventRecord.fetchOne(db, key: eventID.text) != nil else { throw StoreError.notFound("Event") }
-            return try CheckInRecord.filter(CheckInRecord.Columns.eventID == eventID.text).fetchAll(db).compactMap { record in
-                let checkIn = try record.domain()
-                guard let player = try PlayerRecord.fetchOne(db, key: try Self.canonicalID(checkIn.playerID, db).text)?.domain() else { return nil }
-                return CheckInEntry(checkIn: checkIn, displayName: player.displayName, handle: player.handle.value)
-            }
-            .sorted { $0.displayName.localizedCaseInsensitiveCompare($1.displayName) == .orderedAscending }
+            return try CheckInRecord.filter(CheckInRecord.Columns.eventID == eventID.text && CheckInRecord.Columns.cancelled == false).fetchAll(db)
+                .compactMap { record in
+                    let checkIn = try record.domain()
+                    guard let player = try PlayerRecord.fetchOne(db, key: try Self.canonicalID(checkIn.playerID, db).text)?.domain() else {
+                        return nil
+                    }
+                    return CheckInEntry(checkIn: checkIn, displayName: player.displayName, handle: player.handle.value)
+                }
+                .sorted { $0.displayName.localizedCaseInsensitiveCompare($1.displayName) == .orderedAscending }
         }
     }
 
     /// The division a check-in goes in: the one asked for (one of the night's), else the one
-    /// it had, else the player's usual one when the night has it.
-    static func division(_ asked: String?, for player: Player, existing: CheckIn?, of event: Event) throws -> String {
+    /// it had, else the player's usual one, else the one they last checked in to this season,
+    /// when the night has it.
+    static func division(_ asked: String?, for player: Player, existing: CheckIn?, last: String?, of event: Event) throws -> String {
         if let asked = asked.map({ $0.trimmingCharacters(in: .whitespaces) }), !asked.isEmpty {
             guard let name = event.divisions.first(where: { $0.caseInsensitiveCompare(asked) == .orderedSame }) else {
                 throw LeagueRejection.invalid(
@@ -98,10 +122,51 @@ extension DomainStore {
         }
         if let existing { return existing.division }
         if event.divisions.contains(player.division) { return player.division }
+        if let last, event.divisions.contains(last) { return last }
         guard event.divisions.isEmpty else {
             throw LeagueRejection.invalid(FieldErrors("division", "Choose a division: \(event.divisions.joined(separator: ", "))."))
         }
         return ""
+    }
+
+    /// The division of a player's latest check-in to another night of the season.
+    static func lastDivision(of playerID: UUID, season: UUID?, before eventID: UUID, _ db: Database) throws -> String? {
+        guard let season else { return nil }
+        return try String.fetchOne(
+            db,
+            sql: """
+                SELECT c.division FROM checkins c JOIN events e ON e.id = c.eventID
+                WHERE c.playerID = ? AND e.seasonID = ? AND c.eventID != ? AND c.cancelled = 0 AND c.division != ''
+                ORDER BY c.checkedInAt DESC LIMIT 1
+                """, arguments: [playerID.text, season.text, eventID.text])
+    }
+
+    /// Undoes a check-in (a coach; or the player themselves before the night's first round
+    /// starts). The record stays, marked, so the undo travels like the check-in.
+    public func cancelCheckIn(of playerID: UUID, at eventID: UUID, by identity: Identity?) async throws {
+        let coach = identity.map { $0.role.includes(.coach) } ?? true
+        let stamp = tick()
+        let moment = now()
+        _ = try await write(queueing: { [(.checkIn, $0.recordID, $0.updatedAt)] }) { db -> CheckIn in
+            let id = try Self.canonicalID(playerID, db)
+            guard var checkIn = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: eventID, player: id))?.domain(), !checkIn.cancelled
+            else { throw StoreError.notFound("Check-in") }
+            if !coach {
+                guard id == identity?.playerID else {
+                    throw LeagueRejection.forbidden("Players undo only their own check-in; a coach undoes others'.")
+                }
+                let started =
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ? AND status != 'scheduled')", arguments: [eventID.text])
+                    ?? true
+                if started { throw LeagueRejection.conflict("The night has started: ask a coach to take you off.") }
+            }
+            checkIn.cancelled = true
+            checkIn.updatedAt = stamp
+            try CheckInRecord(checkIn).update(db)
+            try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, "check-in undone", db)
+            return checkIn
+        }
     }
 
     /// A walk-up: an athlete without an account, named as given; their handle made from the
@@ -140,6 +205,7 @@ extension DomainStore {
         let moment = now()
         return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
             guard var event = try EventRecord.fetchOne(db, key: eventID.text)?.domain(), !event.archived else { throw StoreError.notFound("Event") }
+            if open, try Self.nightOver(eventID, db) { throw LeagueRejection.conflict("\(event.name) is over: its check-in cannot open again.") }
             event.checkInOpenedAt = open ? moment : nil
             event.updatedAt = stamp
             try EventRecord(event).update(db)
@@ -152,7 +218,8 @@ extension DomainStore {
     /// The night a check-in link names, while its check-in is open and it is not over; nil
     /// for a code of no night, and the night with `open: false` otherwise.
     public func checkInNight(code: String) async throws -> (event: Event, open: Bool)? {
-        guard code.count == 8, code.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        let code = code.lowercased()
+        guard code.count == 8, code.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         let moment = now()
         return try await pool.read { db in
             let matches = try EventRecord.filter(sql: "lower(id) LIKE ? AND archived = 0", arguments: [code + "%"])

@@ -321,7 +321,8 @@ extension DomainStore {
         case .course: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE courseID = ?)", arguments: [id]) ?? true
         case .event: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?)", arguments: [id]) ?? true
         case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
-        case .scoreEvent, .signature, .clubSettings, .season, .checkIn, .frozenHandicap: throw StoreError.notFound("Record")
+        case .season: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE seasonID = ?)", arguments: [id]) ?? true
+        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap: throw StoreError.notFound("Record")
         }
         if referenced {
             if (row["archived"] as Bool?) == true { return .archived }

@@ -67,10 +67,43 @@ extension DomainStore {
         }
     }
 
-    /// Every season, the newest first.
+    /// Every season not removed, the newest first.
     public func seasons() async throws -> [Season] {
         try await pool.read { db in
-            try SeasonRecord.order(SeasonRecord.Columns.createdAt.desc).fetchAll(db).map { try $0.domain() }
+            try SeasonRecord.filter(SeasonRecord.Columns.archived == false).order(SeasonRecord.Columns.createdAt.desc).fetchAll(db).map {
+                try $0.domain()
+            }
+        }
+    }
+
+    /// Changes a season's name, dates, divisions, points rule or handicap method: its table
+    /// is computed again from its nights. (Frozen handicaps stay as frozen.)
+    public func editSeason(_ id: UUID, _ valid: SeasonDraft.Valid, actor: UUID?) async throws -> Season {
+        let stamp = tick()
+        let moment = now()
+        return try await write(queueing: { [(.season, $0.id.text, $0.updatedAt)] }) { db in
+            guard var season = try SeasonRecord.fetchOne(db, key: id.text)?.domain(), !season.archived else { throw StoreError.notFound("Season") }
+            var changes: [String] = []
+            if season.name != valid.name { changes.append("name “\(season.name)” → “\(valid.name)”") }
+            if season.divisions != valid.divisions { changes.append("divisions \(valid.divisions.joined(separator: " "))") }
+            if season.points != valid.points { changes.append("points: \(valid.points.description)") }
+            if season.handicap != valid.handicap { changes.append("handicap: \(valid.handicap?.description ?? "none")") }
+            if season.startsOn != valid.startsOn || season.endsOn != valid.endsOn {
+                changes.append("dates \(valid.startsOn ?? "–") to \(valid.endsOn ?? "–")")
+            }
+            season.name = valid.name
+            season.startsOn = valid.startsOn
+            season.endsOn = valid.endsOn
+            season.divisions = valid.divisions
+            season.points = valid.points
+            season.handicap = valid.handicap
+            season.updatedAt = stamp
+            try SeasonRecord(season).update(db)
+            // Its nights' boards place on net as the season now says.
+            try db.execute(
+                sql: "UPDATE rounds SET version = version + 1 WHERE eventID IN (SELECT id FROM events WHERE seasonID = ?)", arguments: [id.text])
+            try Self.audit(.season, id, actor: actor, at: moment, changes.isEmpty ? "saved unchanged" : changes.joined(separator: ", "), db)
+            return season
         }
     }
 
@@ -80,8 +113,9 @@ extension DomainStore {
 
     func seasonSnapshot(_ id: UUID, _ db: Database) throws -> SeasonSnapshot {
         guard let season = try SeasonRecord.fetchOne(db, key: id.text)?.domain() else { throw StoreError.notFound("Season") }
+        // A removed night that was played is archived, and its results stay in the table.
         let eventIDs = try String.fetchAll(
-            db, sql: "SELECT id FROM events WHERE seasonID = ? AND archived = 0 ORDER BY createdAt, id", arguments: [id.text])
+            db, sql: "SELECT id FROM events WHERE seasonID = ? ORDER BY createdAt, id", arguments: [id.text])
         let nights = try eventIDs.compactMap(UUID.init(text:)).map { try self.eventSnapshot($0, db) }
         var names: [UUID: String] = [:]
         for night in nights {
@@ -181,7 +215,8 @@ extension DomainStore {
             {
                 let event = try record.domain()
                 guard event.checkInOpen(at: moment), try !Self.nightOver(event.id, db) else { continue }
-                let count = try CheckInRecord.filter(CheckInRecord.Columns.eventID == event.id.text).fetchCount(db)
+                let count = try CheckInRecord.filter(CheckInRecord.Columns.eventID == event.id.text && CheckInRecord.Columns.cancelled == false)
+                    .fetchCount(db)
                 open.append(TVLeague.OpenNight(event: event, checkedIn: count))
             }
             let live = try String.fetchAll(
@@ -193,7 +228,8 @@ extension DomainStore {
             for record in try SeasonRecord.fetchAll(db) {
                 if let starts = record.startsOn, starts <= today, record.endsOn.map({ today <= $0 }) ?? true { chosen.insert(record.id) }
             }
-            let seasons = try SeasonRecord.filter(keys: chosen).order(SeasonRecord.Columns.createdAt).fetchAll(db)
+            let seasons = try SeasonRecord.filter(keys: chosen).filter(SeasonRecord.Columns.archived == false).order(SeasonRecord.Columns.createdAt)
+                .fetchAll(db)
             return TVLeague(seasons: try seasons.map { try self.seasonSnapshot(try StoredValue.uuid($0.id, "seasons.id"), db) }, openNights: open)
         }
     }
@@ -219,11 +255,16 @@ extension DomainStore {
     /// A league night's season and, when the season has handicaps, each player's handicap and
     /// the throws it takes off the night; nil for a night of no season (or one whose season
     /// has not arrived through sync yet).
-    public func nightSeason(_ event: Event) async throws -> (season: Season, handicaps: [UUID: (value: Double, strokes: Int)]?)? {
+    public func nightSeason(_ event: Event) async throws -> (
+        season: Season, handicaps: [UUID: (value: Double, strokes: Int)]?, unplaced: Bool
+    )? {
         guard let seasonID = event.seasonID else { return nil }
         let snapshot: SeasonSnapshot
         do { snapshot = try await seasonSnapshot(seasonID) } catch StoreError.notFound { return nil }
-        guard snapshot.season.handicap != nil else { return (snapshot.season, nil) }
-        return (snapshot.season, snapshot.nightHandicaps(event.id).mapValues { ($0.handicap.value, $0.strokes) })
+        guard let method = snapshot.season.handicap else { return (snapshot.season, nil, false) }
+        return (
+            snapshot.season, snapshot.nightHandicaps(event.id).mapValues { ($0.handicap.value, $0.strokes) },
+            snapshot.season.points.placesBy == .net && method.unhandicapped == .unplaced
+        )
     }
 }

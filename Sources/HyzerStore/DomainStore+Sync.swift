@@ -290,6 +290,9 @@ extension DomainStore {
             let id = season.id.text
             if let local = try SeasonRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= season.updatedAt { return false }
             try SeasonRecord(season).save(db)
+            let rounds = try String.fetchAll(
+                db, sql: "SELECT r.id FROM rounds r JOIN events e ON e.id = r.eventID WHERE e.seasonID = ?", arguments: [id])
+            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
             return true
 
         case .checkIn(let checkIn):

@@ -274,6 +274,9 @@ public final class DomainStore: Sendable {
                 guard let handicap = frozen.handicap, inRound.contains(player.text) else { continue }
                 snapshot.handicaps[player] = SeasonHandicaps.strokes(handicap, holes: course.holes.count)
             }
+            if let seasonID = event?.seasonID, let season = try SeasonRecord.fetchOne(db, key: seasonID.text)?.domain() {
+                snapshot.netUnplaced = season.points.placesBy == .net && season.handicap?.unhandicapped == .unplaced
+            }
         }
         return snapshot
     }

@@ -284,8 +284,10 @@ struct SeasonRecord: Codable, FetchableRecord, PersistableRecord {
     var createdBy: String?
     var createdAt: Date
     var updatedAt: String
+    var archived: Bool
 
     init(_ season: Season) throws {
+        archived = season.archived
         id = season.id.text
         name = season.name
         startsOn = season.startsOn
@@ -299,13 +301,15 @@ struct SeasonRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     func domain() throws -> Season {
-        Season(
+        var season = Season(
             id: try StoredValue.uuid(id, "seasons.id"), name: name, startsOn: startsOn, endsOn: endsOn,
             divisions: try StoredValue.json(divisions, [String].self, "seasons.divisions", of: id),
             points: try StoredValue.json(points, PointsRule.self, "seasons.points", of: id),
             handicap: try handicap.map { try StoredValue.json($0, HandicapMethod.self, "seasons.handicap", of: id) },
             createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "seasons.updatedAt"))
+        season.archived = archived
+        return season
     }
 }
 
@@ -582,8 +586,10 @@ struct CheckInRecord: Codable, FetchableRecord, PersistableRecord {
     var checkedInBy: String?
     var checkedInAt: Date
     var updatedAt: String
+    var cancelled: Bool
 
     init(_ checkIn: CheckIn) {
+        cancelled = checkIn.cancelled
         id = checkIn.recordID
         eventID = checkIn.eventID.text
         playerID = checkIn.playerID.text
@@ -595,10 +601,12 @@ struct CheckInRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     func domain() throws -> CheckIn {
-        CheckIn(
+        var checkIn = CheckIn(
             eventID: try StoredValue.uuid(eventID, "checkins.eventID"), playerID: try StoredValue.uuid(playerID, "checkins.playerID"),
             division: division, paid: paid, checkedInBy: checkedInBy.flatMap(UUID.init(text:)), checkedInAt: checkedInAt,
             updatedAt: try StoredValue.hlc(updatedAt, "checkins.updatedAt"))
+        checkIn.cancelled = cancelled
+        return checkIn
     }
 }
 
@@ -607,11 +615,13 @@ extension CheckInRecord {
         static let id = Column(CodingKeys.id)
         static let eventID = Column(CodingKeys.eventID)
         static let checkedInAt = Column(CodingKeys.checkedInAt)
+        static let cancelled = Column(CodingKeys.cancelled)
     }
 }
 
 extension SeasonRecord {
     enum Columns {
+        static let archived = Column(CodingKeys.archived)
         static let id = Column(CodingKeys.id)
         static let name = Column(CodingKeys.name)
         static let createdAt = Column(CodingKeys.createdAt)

@@ -29,5 +29,10 @@ import Testing
         #expect(onA.count == 2, "Ann once, and the walk-up")
         #expect(onA.first { $0.checkIn.playerID == ann.id }.map { ($0.checkIn.division, $0.checkIn.paid) }! == ("FPO", true))
         #expect(onA.contains { $0.checkIn.playerID == walkUp.checkIn.playerID && $0.handle == "wally.walker" })
+
+        // An undo on one desk takes the player off the night on the other too.
+        try await a.domain.cancelCheckIn(of: ann.id, at: night.id, by: nil)
+        for device in [a, b] { await device.settle() }
+        #expect(try await b.domain.checkIns(of: night.id).map(\.checkIn.playerID) == [walkUp.checkIn.playerID])
     }
 }

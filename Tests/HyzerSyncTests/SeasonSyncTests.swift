@@ -31,6 +31,17 @@ import Testing
         let table = try await a.domain.seasonSnapshot(season.id).standings
         #expect(onB.standings == table)
         #expect(table.divisions.first?.entries.first?.points == 11, "first of three on the table (10) and a night played (1)")
+
+        // Edited on b, removed (archived: it has a night) on a: both reach the other device.
+        var draft = SeasonDraft(onB.season)
+        draft.name = "Summer league 2026"
+        _ = try await b.domain.editSeason(season.id, try draft.validated(), actor: nil)
+        for device in [b, a] { await device.settle() }
+        #expect(try await a.domain.seasons().map(\.name) == ["Summer league 2026"])
+        #expect(try await a.domain.remove(.season, season.id, actor: nil) == .archived)
+        for device in [a, b] { await device.settle() }
+        #expect(try await b.domain.seasons().isEmpty)
+        #expect(try await b.domain.seasonSnapshot(season.id).season.archived)
     }
 }
 

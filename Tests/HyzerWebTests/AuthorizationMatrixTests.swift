@@ -130,6 +130,22 @@ import Testing
             Row(
                 route: "POST /api/v1/events/{id}/checkins", method: .post, path: "/api/v1/events/{missing}/checkins", body: .json("{}"),
                 expected: (401, 422, 422, 422)),
+            // Seasons are changed and removed by coaches; a check-in is undone by the player or a coach.
+            Row(route: "GET /seasons/{id}/edit", method: .get, path: "/seasons/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
+            Row(route: "POST /seasons/{id}", method: .post, path: "/seasons/{missing}", body: .form([("name", "S")]), expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /seasons/{id}/remove", method: .post, path: "/seasons/{missing}/remove", body: .form([]), expected: (303, 403, 404, 404)),
+            Row(
+                route: "PATCH /api/v1/seasons/{id}", method: .patch, path: "/api/v1/seasons/{missing}", body: .json(#"{"name":"S"}"#),
+                expected: (401, 403, 404, 404)),
+            Row(
+                route: "DELETE /api/v1/seasons/{id}", method: .delete, path: "/api/v1/seasons/{missing}", body: .none, expected: (401, 403, 404, 404)),
+            Row(
+                route: "DELETE /api/v1/events/{id}/checkins/{playerID}", method: .delete, path: "/api/v1/events/{missing}/checkins/{player}",
+                body: .none, expected: (401, 404, 404, 404)),
+            Row(
+                route: "POST /events/{id}/checkins/{playerID}/cancel", method: .post, path: "/events/{missing}/checkins/{player}/cancel",
+                body: .form([]), expected: (303, 404, 404, 404)),
             // A check-in link or code of no night is a 404 for everyone; opening check-in is a coach's.
             Row(route: "GET /c/{code}", method: .get, path: "/c/00000000", body: .none, expected: (404, 404, 404, 404)),
             Row(

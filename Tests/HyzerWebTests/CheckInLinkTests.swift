@@ -40,8 +40,9 @@ import Testing
             let tv = try await client.as(.anonymous).get("/tv").text
             #expect(tv.contains("Check in for Week 3") && tv.contains("/c/\(eventID.prefix(8))"))
 
-            // Codes of no night, or not as written, name nothing.
-            for bad in ["/c/\(eventID.prefix(8).uppercased())", "/c/\(eventID.prefix(7))", "/c/zzzzzzzz"] {
+            // Codes of no night name nothing.
+            #expect(try await client.get("/c/\(eventID.prefix(8).uppercased())").status == .seeOther, "typed in capitals off the TV")
+            for bad in ["/c/\(eventID.prefix(7))", "/c/zzzzzzzz", "/c/\(eventID.prefix(9))"] {
                 #expect(try await client.get(bad).status == .notFound, "\(bad)")
             }
 

@@ -115,6 +115,12 @@ class Server:
             return error.headers["location"]
         raise AssertionError(f"{path} did not redirect")
 
+    def patch(self, path, body):
+        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="PATCH",
+                                         headers={"content-type": "application/json", "Authorization": f"Bearer {self.token}"})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.load(response)
+
     def post(self, path, body):
         request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
                                          headers={"content-type": "application/json", "Authorization": f"Bearer {self.token}"})

@@ -33,9 +33,13 @@ def club(server):
                                                "players": [{"playerID": p["id"], "division": "MPO"} for p in demo["players"]]})
     _, cards = server.post(f"/api/v1/rounds/{carded['id']}/cards", {"auto": {"shotgun": True}})
     card = f"/rounds/{carded['id']}/cards/{cards['cards'][0]['id']}"
+    # Check-in open, with a player in: the night's QR code, its list with the fee and undo
+    # buttons, and the TV's check-in page.
+    server.patch(f"/api/v1/events/{event['id']}", {"checkInOpen": True})
+    server.post(f"/api/v1/events/{event['id']}/checkins", {"playerID": demo["players"][0]["id"], "division": "MPO", "paid": True})
     public = ["/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}"]
-    coach = public + ["/seasons/new", "/rounds/new", "/courses", "/courses/new", "/players", "/players/new", "/events/new", "/sync",
+    coach = public + ["/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}"]
     return public, coach, demo_id, demo["players"]
 

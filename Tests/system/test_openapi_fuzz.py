@@ -233,6 +233,10 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         samples["addLateArrival"] = {"playerID": late}
         samples["createSeason"] = {"name": "Route Check Season", "divisions": ["MPO"]}
         season = fuzz.api("POST", "/api/v1/seasons", {"name": "Route Season"})["id"]
+        spare_season = fuzz.api("POST", "/api/v1/seasons", {"name": "Route Spare Season"})["id"]
+        samples["editSeason"] = {"name": "Route Edited Season"}
+        checked_night = fuzz.api("POST", "/api/v1/events", {"name": "Route Check-in Night"})["id"]
+        fuzz.api("POST", f"/api/v1/events/{checked_night}/checkins", {"playerID": late})
         overrides = {("completeRound", "id"): world["scheduled_round"],
                      ("editPlayer", "id"): edited, ("removePlayer", "id"): edited,
                      ("editCourse", "id"): course, ("removeCourse", "id"): course,
@@ -240,7 +244,9 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                      ("editRound", "id"): removed_round, ("removeRound", "id"): removed_round,
                      ("addLateArrival", "id"): joined_round, ("withdrawPlayer", "id"): joined_round,
                      ("withdrawPlayer", "playerID"): late, ("reopenRound", "id"): joined_round,
-                     ("getSeason", "id"): season, ("getSeasonStandings", "id"): season, ("getPlayerHandicaps", "id"): players[0]}
+                     ("getSeason", "id"): season, ("getSeasonStandings", "id"): season, ("getPlayerHandicaps", "id"): players[0],
+                     ("editSeason", "id"): spare_season, ("removeSeason", "id"): spare_season,
+                     ("cancelCheckIn", "id"): checked_night, ("cancelCheckIn", "playerID"): late}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():

@@ -53,7 +53,10 @@ public struct EventBoardView: Sendable {
     public var hasNet: Bool
 
     /// `handicaps`: on a league night with handicaps, each player's (value, throws off tonight).
-    public init(event: Event, rounds: [RoundSnapshot], standings: EventStandings, handicaps: [UUID: (value: Double, strokes: Int)]? = nil) {
+    public init(
+        event: Event, rounds: [RoundSnapshot], standings: EventStandings, handicaps: [UUID: (value: Double, strokes: Int)]? = nil,
+        unplaced: Bool = false
+    ) {
         hasNet = handicaps != nil
         eventID = Format.id(event.id)
         name = event.name
@@ -62,7 +65,7 @@ public struct EventBoardView: Sendable {
         hasRounds = !rounds.isEmpty
         isFinal = standings.isFinal
         divisions = standings.divisions.map { division in
-            let net = handicaps.map { EventNet.of(division, handicaps: $0) } ?? [:]
+            let net = handicaps.map { EventNet.of(division, handicaps: $0, unplaced: unplaced) } ?? [:]
             let rows = division.entries.map { entry in
                 var row = Row(
                     position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName,
@@ -107,8 +110,11 @@ public enum EventNet {
         public var position: String
     }
 
-    public static func of(_ division: EventDivisionStandings, handicaps: [UUID: (value: Double, strokes: Int)]) -> [UUID: Result] {
-        var scored = division.entries.filter { $0.holesPlayed > 0 && !$0.dnf }.map { entry in
+    /// `unplaced`: the season leaves players without a handicap yet off net places.
+    public static func of(_ division: EventDivisionStandings, handicaps: [UUID: (value: Double, strokes: Int)], unplaced: Bool = false) -> [UUID:
+        Result]
+    {
+        var scored = division.entries.filter { $0.holesPlayed > 0 && !$0.dnf && (!unplaced || handicaps[$0.playerID] != nil) }.map { entry in
             (entry.playerID, handicaps[entry.playerID]?.value, entry.toPar - (handicaps[entry.playerID]?.strokes ?? 0))
         }
         scored.sort { $0.2 < $1.2 }

@@ -19,7 +19,7 @@ public struct RoundBoard: Sendable {
         self.scores = scores
         standings = Standings.compute(
             course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores,
-            divisionOrder: snapshot.event?.divisions ?? [], handicaps: snapshot.handicaps)
+            divisionOrder: snapshot.event?.divisions ?? [], handicaps: snapshot.handicaps, netUnplaced: snapshot.netUnplaced)
     }
 
     public var version: Int { snapshot.version }

@@ -16,6 +16,8 @@ public struct RoundSnapshot: Sendable {
     /// On a league night with handicaps: the throws each player's frozen handicap takes off
     /// this round.
     public var handicaps: [UUID: Int] = [:]
+    /// The night's season leaves players without a handicap yet off net places.
+    public var netUnplaced = false
 
     public init(
         round: Round, course: Course, players: [Player], events: [ScoreEvent], version: Int, event: Event? = nil, signatures: [Signature] = []

@@ -57,7 +57,8 @@ public struct Standings: Hashable, Sendable {
     /// `handicaps`: on a league night, the throws each player's frozen handicap takes off
     /// this round.
     public static func compute(
-        course: Course, round: Round, players: [Player], scores: CurrentScores, divisionOrder: [String] = [], handicaps: [UUID: Int] = [:]
+        course: Course, round: Round, players: [Player], scores: CurrentScores, divisionOrder: [String] = [], handicaps: [UUID: Int] = [:],
+        netUnplaced: Bool = false
     ) -> Standings {
         let pars = Dictionary(course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
         let playersByID = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -94,12 +95,12 @@ public struct Standings: Hashable, Sendable {
         }
         let hasNet = rows.contains { $0.handicap != nil }
         Ranking.rank(&rows)
-        if hasNet { positionNet(&rows) }
+        if hasNet { positionNet(&rows, unplaced: netUnplaced) }
 
         let divisions = Divisions.ordered(present: rows.map(\.division), preferred: divisionOrder).map { name in
             var members = rows.filter { $0.division == name }
             Ranking.rank(&members)
-            if hasNet { positionNet(&members) }
+            if hasNet { positionNet(&members, unplaced: netUnplaced) }
             return DivisionStandings(name: name, entries: members)
         }
 
@@ -110,15 +111,20 @@ public struct Standings: Hashable, Sendable {
             roundID: round.id, entries: rows, divisions: divisions, conflicts: conflicts, holeCount: course.holes.count, hasNet: hasNet)
     }
 
-    /// Net positions by the same rule as gross ones, over the same rows.
-    static func positionNet(_ rows: inout [StandingsEntry]) {
+    /// Net positions by the same rule as gross ones, over the same rows (`unplaced`: without
+    /// those who have no handicap yet).
+    static func positionNet(_ rows: inout [StandingsEntry], unplaced: Bool) {
         var onNet = rows.map { row in
             var copy = row
             copy.toPar = row.net
+            if unplaced, row.handicap == nil { copy.dnf = true }
             return copy
         }
         Ranking.rank(&onNet)
         let positions = Dictionary(onNet.map { ($0.playerID, $0.position) }, uniquingKeysWith: { first, _ in first })
-        for index in rows.indices { rows[index].netPosition = positions[rows[index].playerID] ?? "" }
+        for index in rows.indices {
+            let unplacedHere = unplaced && rows[index].handicap == nil && !rows[index].dnf
+            rows[index].netPosition = unplacedHere ? "–" : positions[rows[index].playerID] ?? ""
+        }
     }
 }

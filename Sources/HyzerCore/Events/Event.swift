@@ -116,7 +116,10 @@ public enum Division {
                 continue
             }
             if names.contains(where: { $0.caseInsensitiveCompare(valid) == .orderedSame }) {
-                errors.add("divisions", "Division \(valid) is listed twice.")
+                let message = "Division \(valid) is listed twice."
+                if !errors.entries.contains(where: { $0.field == "divisions" && $0.message.caseInsensitiveCompare(message) == .orderedSame }) {
+                    errors.add("divisions", message)
+                }
                 continue
             }
             names.append(valid)

@@ -11,6 +11,8 @@ public struct CheckIn: Hashable, Sendable {
     public var checkedInBy: UUID?
     public var checkedInAt: Date
     public var updatedAt: HLC
+    /// Undone by a coach (or the player): kept as a record, so the undo syncs like the check-in.
+    public var cancelled = false
 
     public init(eventID: UUID, playerID: UUID, division: String, paid: Bool, checkedInBy: UUID?, checkedInAt: Date, updatedAt: HLC) {
         self.eventID = eventID
@@ -35,8 +37,11 @@ public struct CheckInPayload: Codable, Hashable, Sendable {
     public var paid: Bool
     public var checkedInBy: UUID?
     public var checkedInAt: Date
+    /// Absent unless the check-in was undone.
+    public var cancelled: Bool?
 
     public init(_ checkIn: CheckIn) {
+        cancelled = checkIn.cancelled ? true : nil
         eventID = checkIn.eventID
         playerID = checkIn.playerID
         division = checkIn.division
@@ -47,8 +52,10 @@ public struct CheckInPayload: Codable, Hashable, Sendable {
 
     public func checkIn(updatedAt: HLC) -> CheckIn? {
         guard division.isEmpty || Division.validated(division) == division else { return nil }
-        return CheckIn(
+        var checkIn = CheckIn(
             eventID: eventID, playerID: playerID, division: division, paid: paid, checkedInBy: checkedInBy, checkedInAt: checkedInAt,
             updatedAt: updatedAt)
+        checkIn.cancelled = cancelled ?? false
+        return checkIn
     }
 }

@@ -52,7 +52,9 @@ public struct HandicapMethod: Hashable, Sendable, Codable {
     /// The method in words, for the season page.
     public var description: String {
         let minimum =
-            "A handicap applies once a player has \(minimumRounds) league round\(minimumRounds == 1 ? "" : "s"); "
+            (minimumRounds <= 1
+                ? "A handicap applies once a player has played a league round; "
+                : "A handicap applies once a player has \(minimumRounds) league rounds; ")
             + (unhandicapped == .gross
                 ? "until then, net places use their gross score."
                 : "until then, they take no place on net nights (only points for taking part).")

@@ -15,6 +15,8 @@ public struct Season: Identifiable, Hashable, Sendable {
     public var createdBy: UUID?
     public var createdAt: Date
     public var updatedAt: HLC
+    /// Removed while nights belong to it: its table stays readable, lists and the TV leave it out.
+    public var archived = false
 
     public init(
         id: UUID, name: String, startsOn: String? = nil, endsOn: String? = nil, divisions: [String], points: PointsRule,
@@ -49,7 +51,8 @@ public struct SeasonDraft: Sendable, Hashable {
     public var participation: Int?
     public var bestNights: Int?
     public var countBack: Bool?
-    /// "bestOfRecent", "percentage" or "rating"; nil or "" for none.
+    /// "bestOfRecent", "percentage" or "rating" (refused until club ratings exist); nil, "" or
+    /// "none" for none.
     public var handicap: String?
     public var percent: Int?
     public var minimumRounds: Int?
@@ -77,6 +80,22 @@ public struct SeasonDraft: Sendable, Hashable {
         self.percent = percent
         self.minimumRounds = minimumRounds
         self.unhandicapped = unhandicapped
+    }
+
+    /// The draft a season was made from: an edit starts here and changes what it names.
+    public init(_ season: Season) {
+        var table: [Int]?
+        var pastTable: String?
+        if case .table(let values, let pastEnd) = season.points.places {
+            table = values
+            pastTable = pastEnd.rawValue
+        }
+        self.init(
+            name: season.name, startsOn: season.startsOn, endsOn: season.endsOn, divisions: season.divisions,
+            placesBy: season.points.placesBy.rawValue, rule: table == nil ? "fieldSize" : "table", table: table, pastTable: pastTable,
+            participation: season.points.participation, bestNights: season.points.bestNights, countBack: season.points.countBack,
+            handicap: season.handicap?.kind.rawValue ?? "none", percent: season.handicap?.percent,
+            minimumRounds: season.handicap?.minimumRounds, unhandicapped: season.handicap?.unhandicapped.rawValue)
     }
 
     public struct Valid: Sendable, Hashable {
@@ -108,6 +127,7 @@ public struct SeasonDraft: Sendable, Hashable {
         switch TextRules.cleaned(rule).isEmpty ? "fieldSize" : TextRules.cleaned(rule) {
         case "fieldSize":
             if table?.isEmpty == false { errors.add("table", "A points table goes with the table rule.") }
+            if !TextRules.cleaned(pastTable).isEmpty { errors.add("pastTable", "What places past the table get goes with the table rule.") }
         case "table":
             let table = self.table ?? []
             let pastEnd = PointsRule.PastEnd(rawValue: TextRules.cleaned(pastTable).isEmpty ? "last" : TextRules.cleaned(pastTable))
@@ -138,7 +158,10 @@ public struct SeasonDraft: Sendable, Hashable {
             errors.add("minimumRounds", "Rounds before a handicap applies: 0 to \(Self.minimumRoundsRange.upperBound).")
         }
         if !method.isEmpty, method != "none" {
-            if let kind = HandicapMethod.Kind(rawValue: method) {
+            if method == HandicapMethod.Kind.rating.rawValue {
+                errors.add(
+                    "handicap", "Rating-based handicaps need club ratings, which Hyzer does not compute yet: choose bestOfRecent or percentage.")
+            } else if let kind = HandicapMethod.Kind(rawValue: method) {
                 let percent = percent ?? 100
                 if kind == .percentage, !HandicapMethod.percentRange.contains(percent) {
                     errors.add(

@@ -379,8 +379,10 @@ public struct SeasonPayload: Codable, Hashable, Sendable {
     public var handicap: HandicapMethod?
     public var createdBy: UUID?
     public var createdAt: Date
+    public var archived: Bool?
 
     public init(_ season: Season) {
+        archived = season.archived ? true : nil
         id = season.id
         name = season.name
         startsOn = season.startsOn
@@ -396,9 +398,11 @@ public struct SeasonPayload: Codable, Hashable, Sendable {
     public func season(updatedAt: HLC) -> Season? {
         let draft = SeasonDraft(name: name, startsOn: startsOn, endsOn: endsOn, divisions: divisions)
         guard let valid = try? draft.validated(), valid.divisions == divisions, !name.isEmpty else { return nil }
-        return Season(
+        var season = Season(
             id: id, name: valid.name, startsOn: startsOn, endsOn: endsOn, divisions: divisions, points: points, handicap: handicap,
             createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
+        season.archived = archived ?? false
+        return season
     }
 }
 

@@ -110,8 +110,8 @@ public enum RemoteChange: Sendable {
 public enum Removals {
     public static func removable(_ type: RecordType) -> Bool {
         switch type {
-        case .player, .course, .event, .round: true
-        case .scoreEvent, .signature, .clubSettings, .season, .checkIn, .frozenHandicap: false
+        case .player, .course, .event, .round, .season: true
+        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap: false
         }
     }
 }

@@ -240,11 +240,15 @@ struct EventStandingsResponse: ResponseEncodable {
     var divisions: [Division]
 
     /// `handicaps`: on a league night with handicaps, each player's (value, throws off tonight).
-    init(_ standings: EventStandings, handicaps: [UUID: (value: Double, strokes: Int)]? = nil) {
+    init(_ standings: EventStandings, night: (season: Season, handicaps: [UUID: (value: Double, strokes: Int)]?, unplaced: Bool)?) {
+        self.init(standings, handicaps: night?.handicaps, unplaced: night?.unplaced ?? false)
+    }
+
+    init(_ standings: EventStandings, handicaps: [UUID: (value: Double, strokes: Int)]? = nil, unplaced: Bool = false) {
         eventID = Format.id(standings.eventID)
         final = standings.isFinal
         divisions = standings.divisions.map { division in
-            let net = handicaps.map { EventNet.of(division, handicaps: $0) } ?? [:]
+            let net = handicaps.map { EventNet.of(division, handicaps: $0, unplaced: unplaced) } ?? [:]
             return Division(
                 name: division.name, playoffPending: division.playoffPending,
                 standings: division.entries.map { entry in
@@ -297,7 +301,9 @@ extension DecodingError {
             let field = (path(context).isEmpty ? "" : path(context) + ".") + key.stringValue
             return Problem(invalid: FieldErrors(field, "\(field) is required."))
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return Problem(invalid: FieldErrors(path(context), "\(path(context)) has the wrong type."))
+            // An empty path is the document itself (a list where an object belongs).
+            let named = path(context).isEmpty ? "The body" : path(context)
+            return Problem(invalid: FieldErrors(path(context), "\(named) has the wrong type\(path(context).isEmpty ? ": send a JSON object" : "")."))
         case .dataCorrupted(let context) where !context.codingPath.isEmpty:
             return Problem(invalid: FieldErrors(path(context), "\(path(context)): \(context.debugDescription)"))
         default:

@@ -30,12 +30,43 @@ struct SeasonBody: Decodable {
     var points: Points?
     var handicap: HandicapBody?
 
+    /// An edit: the season as it is, with what this body names changed (a points or handicap
+    /// object replaces the season's whole).
+    func draft(editing season: Season) -> SeasonDraft {
+        var draft = SeasonDraft(season)
+        if let name { draft.name = name }
+        if let startsOn { draft.startsOn = startsOn }
+        if let endsOn { draft.endsOn = endsOn }
+        if let divisions { draft.divisions = divisions }
+        if let placesBy { draft.placesBy = placesBy }
+        if let points {
+            draft.rule = points.rule
+            draft.table = points.table
+            draft.pastTable = points.pastTable
+            draft.participation = points.participation
+            draft.bestNights = points.bestNights
+            draft.countBack = points.countBack
+        }
+        if let handicap {
+            draft.handicap = handicap.method ?? "missing"
+            draft.percent = handicap.percent
+            draft.minimumRounds = handicap.minimumRounds
+            draft.unhandicapped = handicap.unhandicapped
+        }
+        return draft
+    }
+
+    var isEmpty: Bool {
+        name == nil && startsOn == nil && endsOn == nil && divisions == nil && placesBy == nil && points == nil && handicap == nil
+    }
+
     var draft: SeasonDraft {
         SeasonDraft(
             name: name, startsOn: startsOn, endsOn: endsOn, divisions: divisions ?? [], placesBy: placesBy, rule: points?.rule,
             table: points?.table, pastTable: points?.pastTable, participation: points?.participation, bestNights: points?.bestNights,
-            countBack: points?.countBack, handicap: handicap?.method, percent: handicap?.percent, minimumRounds: handicap?.minimumRounds,
-            unhandicapped: handicap?.unhandicapped)
+            // A handicap object names its method: `{}` is a mistake, not "none".
+            countBack: points?.countBack, handicap: handicap.map { $0.method ?? "missing" }, percent: handicap?.percent,
+            minimumRounds: handicap?.minimumRounds, unhandicapped: handicap?.unhandicapped)
     }
 }
 

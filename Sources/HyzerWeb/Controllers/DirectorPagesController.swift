@@ -23,7 +23,7 @@ struct DirectorPagesController {
         groups.viewer.get("/events", use: events)
         groups.coach.get("/events/:id/edit", use: editEvent)
         groups.coach.post("/events/:id", use: saveEvent)
-        for (path, type) in [("courses", RecordType.course), ("players", .player), ("events", .event), ("rounds", .round)] {
+        for (path, type) in [("courses", RecordType.course), ("players", .player), ("events", .event), ("rounds", .round), ("seasons", .season)] {
             groups.coach.post("/\(path)/:id/remove") { request, context in try await remove(type, list: path, request: request, context: context) }
         }
         groups.coach.get("/rounds/:id/edit", use: editRound)
@@ -57,7 +57,7 @@ struct DirectorPagesController {
         return renderer.page(
             DirectoryPage(
                 title: "Courses", query: query, items: DirectoryPage.matching(query, items), total: items.count,
-                newLink: "/courses/new", newLabel: "New course"), "directory")
+                newLink: "/courses/new", newLabel: "New course", searchHint: "Course name"), "directory")
     }
 
     @Sendable func players(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -84,7 +84,7 @@ struct DirectorPagesController {
         return renderer.page(
             DirectoryPage(
                 title: "Events", query: query, items: DirectoryPage.matching(query, items), total: items.count,
-                newLink: coach ? "/events/new" : nil, newLabel: "New event"), "directory")
+                newLink: coach ? "/events/new" : nil, newLabel: "New event", searchHint: "Event name"), "directory")
     }
 
     // MARK: Courses

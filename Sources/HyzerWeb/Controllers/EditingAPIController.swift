@@ -17,7 +17,7 @@ struct EditingAPIController {
         api.coach.post("/rounds/:id/players", use: addPlayer)
         api.coach.delete("/rounds/:id/players/:playerID", use: withdraw)
         api.coach.post("/rounds/:id/reopen", use: reopen)
-        for (path, type) in [("players", RecordType.player), ("courses", .course), ("events", .event), ("rounds", .round)] {
+        for (path, type) in [("players", RecordType.player), ("courses", .course), ("events", .event), ("rounds", .round), ("seasons", .season)] {
             api.coach.delete("/\(path)/:id") { request, context in try await remove(type, request: request, context: context) }
         }
     }

@@ -16,6 +16,36 @@ struct EventPagesController {
         groups.viewer.get("/events/:id", use: event)
         groups.coach.post("/events/:id/playoff", use: playoff)
         groups.scorer.post("/events/:id/checkins", use: checkIn)
+        groups.scorer.post("/events/:id/checkins/:playerID/cancel", use: cancelCheckIn)
+    }
+
+    @Sendable func cancelCheckIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let eventID = try context.uuid("id", "Event")
+        _ = try await request.decode(as: ConfirmForm.self, context: context)
+        do {
+            try await stores.domain.cancelCheckIn(of: try context.uuid("playerID", "Check-in"), at: eventID, by: context.identity)
+            return .redirect(to: "/events/\(Format.id(eventID))#check-in-heading", type: .normal)
+        } catch let rejection as LeagueRejection {
+            return try await refusedCheckIn(rejection, eventID, request, context)
+        }
+    }
+
+    private func refusedCheckIn(_ rejection: LeagueRejection, _ eventID: UUID, _ request: Request, _ context: AppRequestContext) async throws
+        -> Response
+    {
+        var state = FormState()
+        state.message = rejection.message
+        let status: HTTPResponse.Status =
+            switch rejection {
+            case .invalid: .unprocessableContent
+            case .forbidden: .forbidden
+            case .conflict: .conflict
+            }
+        return try renderer.page(
+            try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity, request: request), "event",
+            status: status
+        )
+        .response(from: request, context: context)
     }
 
     /// The check-in forms of a league night: the player themselves, or a coach (a player of
@@ -37,19 +67,7 @@ struct EventPagesController {
                 who, division: form.division, paid: coach ? (form.paid ?? form.walkUpPaid) == "on" : nil, at: eventID, by: context.identity)
             return .redirect(to: "/events/\(Format.id(eventID))#check-in-heading", type: .normal)
         } catch let rejection as LeagueRejection {
-            var state = FormState()
-            state.message = rejection.message
-            let status: HTTPResponse.Status =
-                switch rejection {
-                case .invalid: .unprocessableContent
-                case .forbidden: .forbidden
-                case .conflict: .conflict
-                }
-            return try renderer.page(
-                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity, request: request), "event",
-                status: status
-            )
-            .response(from: request, context: context)
+            return try await refusedCheckIn(rejection, eventID, request, context)
         }
     }
 
@@ -97,18 +115,24 @@ struct EventPagesController {
         let season = night.map { (id: Format.id($0.season.id), name: $0.season.name) }
         var page = EventPage(
             title: snapshot.event.name,
-            board: EventBoardView(event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings, handicaps: handicaps), form: form)
+            board: EventBoardView(
+                event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings, handicaps: handicaps,
+                unplaced: night?.unplaced ?? false),
+            form: form)
         page.seasonLink = season.map { "/seasons/\($0.id)" }
         page.seasonName = season?.name
         // League nights take check-ins; so does any night where someone already checked in.
         let entries = try await stores.domain.checkIns(of: snapshot.event.id)
         if season != nil || !entries.isEmpty {
             let players = viewer?.role.includes(.coach) == true ? try await stores.domain.players() : []
-            var section = CheckInSection(event: snapshot.event, entries: entries, viewer: viewer, players: players)
             let over = !snapshot.rounds.isEmpty && snapshot.rounds.allSatisfy { $0.round.status == .completed }
+            let started = snapshot.rounds.contains { $0.round.status != .scheduled }
+            var section = CheckInSection(event: snapshot.event, entries: entries, viewer: viewer, players: players, started: started, over: over)
             section.isOpen = snapshot.event.checkInOpen(at: Date()) && !over
             section.canOpen = section.isCoach && !over
-            section.link = "\(PublicAddress.base(publicURL, request))/c/\(snapshot.event.checkInCode)"
+            let base = PublicAddress.base(publicURL, request)
+            section.link = "\(base)/c/\(snapshot.event.checkInCode)"
+            section.linkWarning = section.isCoach && PublicAddress.isLoopback(base)
             section.signInLink = viewer == nil ? "/signin?next=/events/\(Format.id(snapshot.event.id))" : nil
             page.checkIn = section
         }

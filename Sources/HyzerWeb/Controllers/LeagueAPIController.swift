@@ -71,14 +71,14 @@ struct LeagueAPIController {
 
     @Sendable func eventStandings(_ request: Request, context: AppRequestContext) async throws -> EventStandingsResponse {
         let snapshot = try await stores.domain.eventSnapshot(try context.uuid("id", "Event"))
-        return EventStandingsResponse(snapshot.standings, handicaps: try await stores.domain.nightSeason(snapshot.event)?.handicaps)
+        return EventStandingsResponse(snapshot.standings, night: try await stores.domain.nightSeason(snapshot.event))
     }
 
     @Sendable func playoff(_ request: Request, context: AppRequestContext) async throws -> EventStandingsResponse {
         let body = try await request.decodeBody(PlayoffBody.self, context: context)
         guard let winner = UUID(text: body.winner) else { throw FieldErrors("winner", "The winner must be a player id.") }
         let snapshot = try await stores.domain.recordPlayoff(eventID: try context.uuid("id", "Event"), division: body.division ?? "", winner: winner)
-        return EventStandingsResponse(snapshot.standings, handicaps: try await stores.domain.nightSeason(snapshot.event)?.handicaps)
+        return EventStandingsResponse(snapshot.standings, night: try await stores.domain.nightSeason(snapshot.event))
     }
 
     // MARK: Rounds

@@ -13,6 +13,30 @@ struct SeasonPagesController {
         groups.coach.get("/seasons/new", use: newSeason)
         groups.coach.post("/seasons", use: createSeason)
         groups.viewer.get("/seasons/:id", use: season)
+        groups.coach.get("/seasons/:id/edit", use: editSeason)
+        groups.coach.post("/seasons/:id", use: saveSeason)
+    }
+
+    @Sendable func editSeason(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let season = try await stores.domain.seasonSnapshot(try context.uuid("id", "Season")).season
+        guard !season.archived else { throw StoreError.notFound("Season") }
+        return renderer.page(SeasonFormPage.editing(season), "season-new")
+    }
+
+    @Sendable func saveSeason(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.uuid("id", "Season")
+        let form = try await request.decode(as: SeasonForm.self, context: context)
+        let season = try await stores.domain.seasonSnapshot(id).season
+        guard !season.archived else { throw StoreError.notFound("Season") }
+        do {
+            _ = try await stores.domain.editSeason(id, try form.draft().validated(), actor: context.identity?.playerID)
+            return .redirect(to: "/seasons/\(Format.id(id))?notice=saved", type: .normal)
+        } catch let errors as FieldErrors {
+            return try renderer.page(
+                SeasonFormPage.editing(season, form: FormState(values: form.values, errors: errors)), "season-new", status: .unprocessableContent
+            )
+            .response(from: request, context: context)
+        }
     }
 
     @Sendable func seasons(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -22,12 +46,13 @@ struct SeasonPagesController {
                 name: season.name,
                 detail: ([season.startsOn, season.endsOn].compactMap { $0 }.joined(separator: " – ") + " " + season.divisions.joined(separator: " · "))
                     .trimmingCharacters(in: .whitespaces),
-                link: "/seasons/\(Format.id(season.id))", editLink: nil)
+                link: "/seasons/\(Format.id(season.id))", editLink: coach ? "/seasons/\(Format.id(season.id))/edit" : nil)
         }
         let query = request.uri.queryParameters.get("q").map { String($0) } ?? ""
         var page = DirectoryPage(
             title: "Seasons", query: query, items: DirectoryPage.matching(query, items), total: items.count, newLink: coach ? "/seasons/new" : nil,
             newLabel: "New season")
+        page.searchHint = "Season name"
         page.emptyText = items.isEmpty ? "No seasons yet. A season gathers league nights (events) into one points table." : page.emptyText
         return renderer.page(page, "directory")
     }

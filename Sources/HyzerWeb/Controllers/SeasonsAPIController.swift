@@ -11,10 +11,19 @@ struct SeasonsAPIController {
         api.viewer.get("/seasons", use: list)
         api.coach.post("/seasons", use: create)
         api.viewer.get("/seasons/:id", use: detail)
+        api.coach.patch("/seasons/:id", use: edit)
         api.viewer.get("/seasons/:id/standings", use: standings)
         api.viewer.get("/players/:id/handicaps", use: handicaps)
         api.viewer.get("/events/:id/checkins", use: checkIns)
         api.scorer.post("/events/:id/checkins", use: checkIn)
+        api.scorer.delete("/events/:id/checkins/:playerID", use: cancelCheckIn)
+    }
+
+    /// A coach takes anyone off the night; a player themselves, before it starts.
+    @Sendable func cancelCheckIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await stores.domain.cancelCheckIn(
+            of: try context.uuid("playerID", "Check-in"), at: try context.uuid("id", "Event"), by: context.identity)
+        return Response(status: .noContent)
     }
 
     @Sendable func checkIns(_ request: Request, context: AppRequestContext) async throws -> CheckInListResponse {
@@ -46,6 +55,17 @@ struct SeasonsAPIController {
         let body = try await request.decodeBody(SeasonBody.self, context: context)
         let season = try await stores.domain.createSeason(try body.draft.validated(), createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: SeasonResponse(season))
+    }
+
+    /// Changes what the body names; the table is computed again.
+    @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> SeasonResponse {
+        let body = try await request.decodeBody(SeasonBody.self, context: context)
+        guard !body.isEmpty else { throw EditingAPIController.nothingToChange() }
+        let id = try context.uuid("id", "Season")
+        let current = try await stores.domain.seasonSnapshot(id)
+        guard !current.season.archived else { throw StoreError.notFound("Season") }
+        let season = try await stores.domain.editSeason(id, try body.draft(editing: current.season).validated(), actor: context.identity?.playerID)
+        return SeasonResponse(season, nights: current.nights.map(\.event))
     }
 
     @Sendable func detail(_ request: Request, context: AppRequestContext) async throws -> SeasonResponse {

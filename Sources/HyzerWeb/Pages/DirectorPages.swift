@@ -21,10 +21,15 @@ struct DirectoryPage: Sendable {
     var total: Int
     var newLink: String?
     var newLabel: String
+    var searchHint: String
     var importLink: String?
     var emptyText: String
 
-    init(title: String, query: String, items: [Item], total: Int, newLink: String?, newLabel: String, importLink: String? = nil) {
+    init(
+        title: String, query: String, items: [Item], total: Int, newLink: String?, newLabel: String, searchHint: String = "Name or handle",
+        importLink: String? = nil
+    ) {
+        self.searchHint = searchHint
         self.title = title
         self.query = query
         self.items = items

@@ -313,9 +313,14 @@ struct EventPage: Sendable {
 /// A league night's check-in: the list, the night's fee count, and the forms.
 struct CheckInSection: Sendable {
     struct Entry: Sendable {
+        var playerID: String
         var displayName: String
+        var handle: String
         var division: String
         var paid: Bool
+        /// A coach may mark the fee and take anyone off; a player only themselves, before the night starts.
+        var canUndo = false
+        var canMarkFee = false
     }
 
     var eventID: String
@@ -334,11 +339,25 @@ struct CheckInSection: Sendable {
     var isOpen = false
     var canOpen = false
     var link = ""
+    /// The link names this machine's own address (no --public-url): phones cannot open it.
+    var linkWarning = false
     var signInLink: String?
 
-    init(event: Event, entries: [DomainStore.CheckInEntry], viewer: Identity?, players: [Player]) {
+    /// The night is over: nobody checks in any more (a coach still settles fees).
+    var isOver = false
+
+    init(event: Event, entries: [DomainStore.CheckInEntry], viewer: Identity?, players: [Player], started: Bool = false, over: Bool = false) {
+        isOver = over
         eventID = Format.id(event.id)
-        self.entries = entries.map { Entry(displayName: $0.displayName, division: $0.checkIn.division, paid: $0.checkIn.paid) }
+        let coach = viewer?.role.includes(.coach) == true
+        self.entries = entries.map {
+            var entry = Entry(
+                playerID: Format.id($0.checkIn.playerID), displayName: $0.displayName, handle: $0.handle, division: $0.checkIn.division,
+                paid: $0.checkIn.paid)
+            entry.canMarkFee = coach
+            entry.canUndo = coach || (!started && $0.checkIn.playerID == viewer?.playerID)
+            return entry
+        }
         hasEntries = !entries.isEmpty
         let paid = entries.filter(\.checkIn.paid).count
         summary = "\(entries.count) checked in · \(paid) paid the entry fee"
@@ -347,7 +366,7 @@ struct CheckInSection: Sendable {
         let chosen = mine?.checkIn.division ?? usual
         divisions = event.divisions.map { Option(value: $0, label: $0, selected: $0 == chosen) }
         hasDivisions = !event.divisions.isEmpty
-        canCheckInSelf = viewer != nil
+        canCheckInSelf = viewer != nil && !over
         selfID = viewer.map { Format.id($0.playerID) } ?? ""
         selfLabel = mine == nil ? "Check me in" : "Change my division"
         isCoach = viewer?.role.includes(.coach) == true
@@ -364,8 +383,11 @@ struct EventFormPage: Sendable {
     var target = FormTarget(action: "/events", heading: "New event", submit: "Create the event")
     var isEdit = false
     /// Seasons the new event can be a league night of (none when editing).
-    var seasons: [Option] = []
-    var hasSeasons: Bool { !seasons.isEmpty }
+    /// Stored, not computed: templates see only stored properties.
+    var seasons: [Option] = [] {
+        didSet { hasSeasons = !seasons.isEmpty }
+    }
+    var hasSeasons = false
 
     static func seasonOptions(_ seasons: [Season], chosen: String?) -> [Option] {
         [Option(value: "", label: "No season (a night of its own)", selected: chosen?.isEmpty ?? true)]

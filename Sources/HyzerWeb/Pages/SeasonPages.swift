@@ -6,6 +6,8 @@ import HyzerStore
 struct SeasonFormPage: Sendable {
     var title = "New season"
     var form: FormState
+    var target = FormTarget(action: "/seasons", heading: "New season", submit: "Create the season")
+    var isEdit = false
     var placesBy: [Option]
     var rules: [Option]
     var pastTable: [Option]
@@ -28,9 +30,29 @@ struct SeasonFormPage: Sendable {
             "handicap",
             [
                 ("none", "No handicaps"), ("bestOfRecent", "Best 8 of the last 20 rounds"), ("percentage", "A percentage of the last 5 rounds"),
-                ("rating", "From player ratings"),
             ], default: "none")
         countBack = form.values["countBack"] == "on" || form.values["countBack"] == "true"
+    }
+
+    /// The form filled in with a season as it is, to change it.
+    static func editing(_ season: Season, form: FormState? = nil) -> SeasonFormPage {
+        let draft = SeasonDraft(season)
+        let values: [String: String] = [
+            "name": season.name, "startsOn": season.startsOn ?? "", "endsOn": season.endsOn ?? "",
+            "divisions": season.divisions.joined(separator: ", "), "placesBy": draft.placesBy ?? "gross", "rule": draft.rule ?? "fieldSize",
+            "table": draft.table?.map(String.init).joined(separator: ", ") ?? "", "pastTable": draft.pastTable ?? "last",
+            "participation": season.points.participation == 0 ? "" : String(season.points.participation),
+            "bestNights": season.points.bestNights.map(String.init) ?? "", "countBack": season.points.countBack ? "on" : "",
+            "handicap": draft.handicap ?? "none", "percent": season.handicap.map { String($0.percent) } ?? "",
+            "minimumRounds": String(season.handicap?.minimumRounds ?? 3), "unhandicapped": draft.unhandicapped ?? "gross",
+            "unplaced": season.handicap?.unhandicapped == .unplaced ? "on" : "",
+        ]
+        let path = "/seasons/\(Format.id(season.id))"
+        var page = SeasonFormPage(form: form ?? FormState(values: values))
+        page.title = "Edit \(season.name)"
+        page.target = FormTarget.edit(path, season.name)
+        page.isEdit = true
+        return page
     }
 }
 
@@ -72,6 +94,8 @@ struct SeasonPage: Sendable {
     var divisions: [Division]
     var hasStandings: Bool
     var newNightLink: String
+    var countsBest: Bool
+    var archived: Bool
 
     init(_ snapshot: SeasonSnapshot) {
         let season = snapshot.season
@@ -104,5 +128,7 @@ struct SeasonPage: Sendable {
         }
         hasStandings = divisions.contains { !$0.rows.isEmpty }
         newNightLink = "/events/new?seasonID=\(id)"
+        countsBest = season.points.bestNights != nil
+        archived = season.archived
     }
 }
