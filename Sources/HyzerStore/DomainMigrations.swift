@@ -249,6 +249,16 @@ enum DomainMigrations {
             try db.alter(table: "seasons") { t in t.add(column: "archived", .boolean).notNull().defaults(to: false) }
             try db.alter(table: "checkins") { t in t.add(column: "cancelled", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v13-fee-payments") { db in
+            try db.create(table: "fee_payments") { t in
+                t.primaryKey("id", .text)
+                t.column("eventID", .text).notNull().indexed()
+                t.column("playerID", .text).notNull()
+                t.column("paid", .boolean).notNull()
+                t.column("recordedBy", .text)
+                t.column("recordedAt", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -79,7 +79,11 @@ extension DomainStore {
             checkIn.cancelled = false
             try CheckInRecord(checkIn).save(db)
             if existing?.paid != checkIn.paid, checkIn.paid || existing != nil {
-                // Fees are an audit matter: who recorded paid or not paid, and when.
+                // Fees are an audit matter: who recorded paid or not paid, and when, on every device.
+                let payment = FeePayment(
+                    id: UUID(), eventID: eventID, playerID: player.id, paid: checkIn.paid, recordedBy: identity?.playerID, recordedAt: self.tick())
+                try FeePaymentRecord(payment).insert(db)
+                try Outbox.enqueue([(.feePayment, payment.id.text, payment.recordedAt)], db)
                 try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, checkIn.paid ? "fee paid" : "fee not paid", db)
             }
             if stored?.cancelled == true {
@@ -234,5 +238,20 @@ extension DomainStore {
     static func nightOver(_ eventID: UUID, _ db: Database) throws -> Bool {
         let statuses = try String.fetchAll(db, sql: "SELECT status FROM rounds WHERE eventID = ? AND archived = 0", arguments: [eventID.text])
         return !statuses.isEmpty && statuses.allSatisfy { $0 == RoundStatus.completed.rawValue }
+    }
+
+    /// A night's fee ledger, oldest first: each time someone recorded a player's fee as paid or
+    /// not, with who they were.
+    public func feeLedger(of eventID: UUID) async throws -> [(payment: FeePayment, playerName: String, recordedByName: String?)] {
+        try await pool.read { db in
+            guard try EventRecord.fetchOne(db, key: eventID.text) != nil else { throw StoreError.notFound("Event") }
+            let payments = try FeePaymentRecord.filter(FeePaymentRecord.Columns.eventID == eventID.text).order(FeePaymentRecord.Columns.recordedAt)
+                .fetchAll(db).map { try $0.domain() }
+            func name(_ id: UUID?) throws -> String? {
+                guard let id else { return nil }
+                return try PlayerRecord.fetchOne(db, key: try Self.canonicalID(id, db).text)?.displayName
+            }
+            return try payments.map { ($0, try name($0.playerID) ?? "Unknown player", try name($0.recordedBy)) }
+        }
     }
 }

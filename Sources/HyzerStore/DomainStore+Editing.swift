@@ -322,7 +322,7 @@ extension DomainStore {
         case .event: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?)", arguments: [id]) ?? true
         case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
         case .season: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE seasonID = ?)", arguments: [id]) ?? true
-        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap: throw StoreError.notFound("Record")
+        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap, .feePayment: throw StoreError.notFound("Record")
         }
         if referenced {
             if (row["archived"] as Bool?) == true { return .archived }
@@ -462,6 +462,7 @@ extension RecordType {
         case .season: "Season"
         case .checkIn: "Check-in"
         case .frozenHandicap: "Handicap"
+        case .feePayment: "Fee payment"
         }
     }
 }

@@ -114,6 +114,9 @@ extension DomainStore {
         case .checkIn:
             guard let checkIn = try CheckInRecord.fetchOne(db, key: id)?.domain() else { return nil }
             return CloudRecord(type: type, id: id, hlc: checkIn.updatedAt, payload: try RecordCoding.encode(CheckInPayload(checkIn)))
+        case .feePayment:
+            guard let payment = try FeePaymentRecord.fetchOne(db, key: id)?.domain() else { return nil }
+            return CloudRecord(type: type, id: id, hlc: payment.recordedAt, payload: try RecordCoding.encode(FeePaymentPayload(payment)))
         case .frozenHandicap:
             guard let frozen = try FrozenHandicapRecord.fetchOne(db, key: id)?.domain() else { return nil }
             return CloudRecord(type: type, id: id, hlc: frozen.frozenAt, payload: try RecordCoding.encode(FrozenHandicapPayload(frozen)))
@@ -310,6 +313,10 @@ extension DomainStore {
             let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [frozen.eventID.text])
             result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
             return true
+
+        case .feePayment(let payment):
+            try FeePaymentRecord(payment).insert(db, onConflict: .ignore)
+            return db.changesCount > 0
 
         case .signature(let signature):
             try SignatureRecord(signature).insert(db, onConflict: .ignore)

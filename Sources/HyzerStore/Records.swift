@@ -217,6 +217,7 @@ enum VersionedTables {
         (.season, "seasons", "updatedAt"),
         (.checkIn, "checkins", "updatedAt"),
         (.frozenHandicap, "frozen_handicaps", "frozenAt"),
+        (.feePayment, "fee_payments", "recordedAt"),
     ]
 }
 
@@ -686,5 +687,38 @@ extension FrozenHandicapRecord {
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let eventID = Column(CodingKeys.eventID)
+    }
+}
+
+struct FeePaymentRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "fee_payments"
+    var id: String
+    var eventID: String
+    var playerID: String
+    var paid: Bool
+    var recordedBy: String?
+    var recordedAt: String
+
+    init(_ payment: FeePayment) {
+        id = payment.id.text
+        eventID = payment.eventID.text
+        playerID = payment.playerID.text
+        paid = payment.paid
+        recordedBy = payment.recordedBy?.text
+        recordedAt = payment.recordedAt.description
+    }
+
+    func domain() throws -> FeePayment {
+        FeePayment(
+            id: try StoredValue.uuid(id, "fee_payments.id"), eventID: try StoredValue.uuid(eventID, "fee_payments.eventID"),
+            playerID: try StoredValue.uuid(playerID, "fee_payments.playerID"), paid: paid, recordedBy: recordedBy.flatMap(UUID.init(text:)),
+            recordedAt: try StoredValue.hlc(recordedAt, "fee_payments.recordedAt"))
+    }
+}
+
+extension FeePaymentRecord {
+    enum Columns {
+        static let eventID = Column(CodingKeys.eventID)
+        static let recordedAt = Column(CodingKeys.recordedAt)
     }
 }

@@ -30,6 +30,13 @@ import Testing
         #expect(onA.first { $0.checkIn.playerID == ann.id }.map { ($0.checkIn.division, $0.checkIn.paid) }! == ("FPO", true))
         #expect(onA.contains { $0.checkIn.playerID == walkUp.checkIn.playerID && $0.handle == "wally.walker" })
 
+        // The fee ledger is append-only: b's "paid" and a's later "not paid" are both on both desks.
+        _ = try await a.domain.checkIn(.player(ann.id), division: nil, paid: false, at: night.id, by: nil)
+        for device in [a, b, a] { await device.settle() }
+        let ledgerA = try await a.domain.feeLedger(of: night.id).map(\.payment)
+        #expect(ledgerA.map(\.paid) == [true, false])
+        #expect(try await b.domain.feeLedger(of: night.id).map(\.payment) == ledgerA)
+
         // An undo on one desk takes the player off the night on the other too.
         try await a.domain.cancelCheckIn(of: ann.id, at: night.id, by: nil)
         for device in [a, b] { await device.settle() }

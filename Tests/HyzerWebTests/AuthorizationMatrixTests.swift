@@ -141,6 +141,9 @@ import Testing
             Row(
                 route: "DELETE /api/v1/seasons/{id}", method: .delete, path: "/api/v1/seasons/{missing}", body: .none, expected: (401, 403, 404, 404)),
             Row(
+                route: "GET /api/v1/events/{id}/fees", method: .get, path: "/api/v1/events/{missing}/fees", body: .none,
+                expected: (401, 403, 404, 404)),
+            Row(
                 route: "DELETE /api/v1/events/{id}/checkins/{playerID}", method: .delete, path: "/api/v1/events/{missing}/checkins/{player}",
                 body: .none, expected: (401, 404, 404, 404)),
             Row(

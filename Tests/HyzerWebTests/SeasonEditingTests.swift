@@ -127,6 +127,11 @@ import Testing
             #expect(try await client.postForm("/events/\(eventID)/checkins", [("playerID", me), ("paid", "on")]).status == .seeOther)
             let page = try await client.get("/events/\(eventID)").text
             #expect(page.contains("1 checked in · 1 paid") && page.contains("Mark not paid") && page.contains("@abe.athlete"))
+            #expect(page.contains("Fee log") && page.contains("Abe.Athlete paid"))
+            let ledger = try await client.get("/api/v1/events/\(eventID)/fees").json()
+            let payments = try #require(ledger["payments"] as? [[String: Any]])
+            #expect(payments.count == 1 && payments[0]["paid"] as? Bool == true && payments[0]["recordedBy"] as? String == coachID)
+            #expect(try await athlete.get("/api/v1/events/\(eventID)/fees").status == .forbidden, "the money is a coach's business")
             #expect(try await client.postForm("/events/\(eventID)/checkins/\(me)/cancel", []).status == .seeOther)
             #expect(try await client.get("/events/\(eventID)").text.contains("0 checked in"))
             #expect(try await client.postJSON(path, #"{"playerID":"\#(me)","division":"FPO"}"#).status == .created)

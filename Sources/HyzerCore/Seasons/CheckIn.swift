@@ -59,3 +59,44 @@ public struct CheckInPayload: Codable, Hashable, Sendable {
         return checkIn
     }
 }
+
+/// One entry of a night's fee ledger: who recorded a player's entry fee as paid or not, and
+/// when. Append-only and synced (the check-in holds the current state): the audit of money
+/// survives on every device, whichever desk took it.
+public struct FeePayment: Identifiable, Hashable, Sendable {
+    public var id: UUID
+    public var eventID: UUID
+    public var playerID: UUID
+    public var paid: Bool
+    public var recordedBy: UUID?
+    public var recordedAt: HLC
+
+    public init(id: UUID, eventID: UUID, playerID: UUID, paid: Bool, recordedBy: UUID?, recordedAt: HLC) {
+        self.id = id
+        self.eventID = eventID
+        self.playerID = playerID
+        self.paid = paid
+        self.recordedBy = recordedBy
+        self.recordedAt = recordedAt
+    }
+}
+
+public struct FeePaymentPayload: Codable, Hashable, Sendable {
+    public var id: UUID
+    public var eventID: UUID
+    public var playerID: UUID
+    public var paid: Bool
+    public var recordedBy: UUID?
+
+    public init(_ payment: FeePayment) {
+        id = payment.id
+        eventID = payment.eventID
+        playerID = payment.playerID
+        paid = payment.paid
+        recordedBy = payment.recordedBy
+    }
+
+    public func payment(recordedAt: HLC) -> FeePayment {
+        FeePayment(id: id, eventID: eventID, playerID: playerID, paid: paid, recordedBy: recordedBy, recordedAt: recordedAt)
+    }
+}

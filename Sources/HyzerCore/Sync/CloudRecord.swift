@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
-    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap
+    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment
 
     /// The order a batch applies in, so a round's course and players precede it and a
     /// score its round.
@@ -18,6 +18,7 @@ public enum RecordType: String, Codable, CaseIterable, Sendable {
         case .scoreEvent: 7
         case .signature: 8
         case .frozenHandicap: 9
+        case .feePayment: 10
         }
     }
 }
@@ -45,7 +46,7 @@ public enum CloudMerge {
     /// Records stored once and never replaced: the first copy to arrive is the record.
     public static func isInsertOnly(_ type: RecordType) -> Bool {
         switch type {
-        case .scoreEvent, .signature: true
+        case .scoreEvent, .signature, .feePayment: true
         case .player, .course, .round, .event, .clubSettings, .season, .checkIn, .frozenHandicap: false
         }
     }
@@ -54,7 +55,7 @@ public enum CloudMerge {
     public static func merge(existing: CloudRecord?, incoming: CloudRecord) -> CloudRecord? {
         guard let existing else { return incoming }
         switch incoming.type {
-        case .scoreEvent, .signature:
+        case .scoreEvent, .signature, .feePayment:
             return nil
         case .clubSettings:
             guard let stored = try? RecordCoding.decode(ClubSettingsPayload.self, existing.payload),

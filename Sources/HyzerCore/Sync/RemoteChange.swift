@@ -13,6 +13,7 @@ public enum RemoteChange: Sendable {
     case season(Season)
     case checkIn(CheckIn)
     case frozenHandicap(FrozenHandicap)
+    case feePayment(FeePayment)
     /// A player, course, event or round deleted on another device (`RemovalPayload`).
     case removed(RecordType, id: String, hlc: HLC)
 
@@ -66,6 +67,10 @@ public enum RemoteChange: Sendable {
                 let frozen = try RecordCoding.decode(FrozenHandicapPayload.self, record.payload).frozen(at: record.hlc)
                 guard let frozen, frozen.recordID == record.id else { return nil }
                 return .frozenHandicap(frozen)
+            case .feePayment:
+                let payment = try RecordCoding.decode(FeePaymentPayload.self, record.payload).payment(recordedAt: record.hlc)
+                guard payment.id.lowercasedText == record.id else { return nil }
+                return .feePayment(payment)
             }
         } catch {
             return nil
@@ -84,6 +89,7 @@ public enum RemoteChange: Sendable {
         case .season: .season
         case .checkIn: .checkIn
         case .frozenHandicap: .frozenHandicap
+        case .feePayment: .feePayment
         case .removed(let type, _, _): type
         }
     }
@@ -100,6 +106,7 @@ public enum RemoteChange: Sendable {
         case .season(let season): season.updatedAt
         case .checkIn(let checkIn): checkIn.updatedAt
         case .frozenHandicap(let frozen): frozen.frozenAt
+        case .feePayment(let payment): payment.recordedAt
         case .removed(_, _, let hlc): hlc
         }
     }
@@ -111,7 +118,7 @@ public enum Removals {
     public static func removable(_ type: RecordType) -> Bool {
         switch type {
         case .player, .course, .event, .round, .season: true
-        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap: false
+        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap, .feePayment: false
         }
     }
 }

@@ -269,3 +269,29 @@ struct CheckInListResponse: ResponseEncodable {
     /// How many have paid their entry fee.
     var paid: Int
 }
+
+/// `GET /api/v1/events/{id}/fees`: the night's fee ledger, oldest first.
+struct FeeLedgerResponse: ResponseEncodable {
+    struct Entry: Encodable {
+        var id: String
+        var playerID: String
+        var displayName: String
+        var paid: Bool
+        @NullWhenNone var recordedBy: String?
+        @NullWhenNone var recordedByName: String?
+        var at: Date
+    }
+
+    var eventID: String
+    var payments: [Entry]
+
+    init(eventID: UUID, ledger: [(payment: FeePayment, playerName: String, recordedByName: String?)]) {
+        self.eventID = Format.id(eventID)
+        payments = ledger.map {
+            Entry(
+                id: Format.id($0.payment.id), playerID: Format.id($0.payment.playerID), displayName: $0.playerName, paid: $0.payment.paid,
+                recordedBy: $0.payment.recordedBy.map(Format.id), recordedByName: $0.recordedByName,
+                at: Date(timeIntervalSince1970: Double($0.payment.recordedAt.wallMillis) / 1000))
+        }
+    }
+}

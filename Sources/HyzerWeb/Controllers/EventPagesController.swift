@@ -134,6 +134,14 @@ struct EventPagesController {
             section.link = "\(base)/c/\(snapshot.event.checkInCode)"
             section.linkWarning = section.isCoach && PublicAddress.isLoopback(base)
             section.signInLink = viewer == nil ? "/signin?next=/events/\(Format.id(snapshot.event.id))" : nil
+            if section.isCoach {
+                section.fees = try await stores.domain.feeLedger(of: snapshot.event.id).map { entry in
+                    let at = Date(timeIntervalSince1970: Double(entry.payment.recordedAt.wallMillis) / 1000)
+                    let time = at.formatted(.dateTime.month(.abbreviated).day().hour().minute())
+                    return "\(time) — \(entry.recordedByName ?? "A coach"): \(entry.playerName) \(entry.payment.paid ? "paid" : "not paid")"
+                }
+                section.hasFees = !section.fees.isEmpty
+            }
             page.checkIn = section
         }
         return page

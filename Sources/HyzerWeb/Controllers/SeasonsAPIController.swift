@@ -17,6 +17,13 @@ struct SeasonsAPIController {
         api.viewer.get("/events/:id/checkins", use: checkIns)
         api.scorer.post("/events/:id/checkins", use: checkIn)
         api.scorer.delete("/events/:id/checkins/:playerID", use: cancelCheckIn)
+        api.coach.get("/events/:id/fees", use: fees)
+    }
+
+    /// Who recorded each entry fee as paid or not, and when (a coach's: it is about money).
+    @Sendable func fees(_ request: Request, context: AppRequestContext) async throws -> FeeLedgerResponse {
+        let eventID = try context.uuid("id", "Event")
+        return FeeLedgerResponse(eventID: eventID, ledger: try await stores.domain.feeLedger(of: eventID))
     }
 
     /// A coach takes anyone off the night; a player themselves, before it starts.

@@ -345,6 +345,9 @@ struct CheckInSection: Sendable {
 
     /// The night is over: nobody checks in any more (a coach still settles fees).
     var isOver = false
+    /// The fee ledger, for coaches: "18:42 Cory Coach: Ann paid".
+    var fees: [String] = []
+    var hasFees = false
 
     init(event: Event, entries: [DomainStore.CheckInEntry], viewer: Identity?, players: [Player], started: Bool = false, over: Bool = false) {
         isOver = over
