@@ -205,18 +205,7 @@ extension DomainStore {
 
     /// Opens a league night's check-in (its link and QR code work for the night) or closes it.
     public func setCheckIn(open: Bool, at eventID: UUID, actor: UUID?) async throws -> Event {
-        let stamp = tick()
-        let moment = now()
-        return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
-            guard var event = try EventRecord.fetchOne(db, key: eventID.text)?.domain(), !event.archived else { throw StoreError.notFound("Event") }
-            if open, try Self.nightOver(eventID, db) { throw LeagueRejection.conflict("\(event.name) is over: its check-in cannot open again.") }
-            event.checkInOpenedAt = open ? moment : nil
-            event.updatedAt = stamp
-            try EventRecord(event).update(db)
-            try Self.bumpRounds(of: eventID, db)
-            try Self.audit(.event, eventID, actor: actor, at: moment, open ? "opened check-in" : "closed check-in", db)
-            return event
-        }
+        try await editEvent(eventID, name: nil, divisions: nil, checkInOpen: open, actor: actor)
     }
 
     /// The night a check-in link names, while its check-in is open and it is not over; nil

@@ -117,7 +117,8 @@ extension DomainStore {
 
     /// Renames an event or changes its divisions. A division a player of its rounds is in
     /// cannot go (move them first).
-    public func editEvent(_ id: UUID, name: String?, divisions: [String]?, actor: UUID?) async throws -> Event {
+    /// Renames an event, changes its divisions and opens or closes its check-in, all or none.
+    public func editEvent(_ id: UUID, name: String?, divisions: [String]?, checkInOpen: Bool? = nil, actor: UUID?) async throws -> Event {
         let stamp = tick()
         let moment = now()
         return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
@@ -156,6 +157,11 @@ extension DomainStore {
                     "divisions \(event.divisions.isEmpty ? "none" : event.divisions.joined(separator: " ")) → \(divisions.isEmpty ? "none" : divisions.joined(separator: " "))"
                 )
                 event.divisions = divisions
+            }
+            if let open = checkInOpen {
+                if open, try Self.nightOver(id, db) { throw LeagueRejection.conflict("\(event.name) is over: its check-in cannot open again.") }
+                event.checkInOpenedAt = open ? moment : nil
+                changes.append(open ? "opened check-in" : "closed check-in")
             }
             event.updatedAt = stamp
             try EventRecord(event).update(db)

@@ -64,6 +64,10 @@ import Testing
             #expect(try await client.postJSON("/api/v1/rounds/\(roundID)/complete", "{}").status == .ok)
             #expect(try await client.get(link).status == .gone, "the night is over")
             #expect(try await !client.get("/events/\(eventID)").text.contains("Close check-in"))
+            // Refused whole: a rename sent with it is not half-applied.
+            let both = try await client.postJSON("/api/v1/events/\(eventID)", #"{"name":"Renamed","checkInOpen":true}"#, method: .patch)
+            #expect(both.status == .conflict)
+            #expect(try await client.get("/api/v1/events/\(eventID)").json()["name"] as? String == "Week 3")
         }
     }
 }

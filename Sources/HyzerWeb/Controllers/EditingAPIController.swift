@@ -59,13 +59,11 @@ struct EditingAPIController {
         guard body.name != nil || body.divisions != nil || body.checkInOpen != nil else { throw Self.nothingToChange() }
         let id = try context.uuid("id", "Event")
         let current = try await stores.domain.eventSnapshot(id).event
-        if body.name != nil || body.divisions != nil {
-            let valid = try EventDraft(name: body.name ?? current.name, divisions: body.divisions ?? current.divisions).validated()
-            _ = try await stores.domain.editEvent(
-                id, name: body.name == nil ? nil : valid.name, divisions: body.divisions == nil ? nil : valid.divisions,
-                actor: context.identity?.playerID)
-        }
-        if let open = body.checkInOpen { _ = try await stores.domain.setCheckIn(open: open, at: id, actor: context.identity?.playerID) }
+        let valid = try EventDraft(name: body.name ?? current.name, divisions: body.divisions ?? current.divisions).validated()
+        // One transaction: a refused part (a finished night's check-in) leaves the rest unwritten too.
+        _ = try await stores.domain.editEvent(
+            id, name: body.name == nil ? nil : valid.name, divisions: body.divisions == nil ? nil : valid.divisions, checkInOpen: body.checkInOpen,
+            actor: context.identity?.playerID)
         let snapshot = try await stores.domain.eventSnapshot(id)
         return EventResponse(snapshot.event, rounds: snapshot.rounds)
     }
