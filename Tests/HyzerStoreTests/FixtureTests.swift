@@ -24,6 +24,24 @@ import Testing
         var lastIsDNF: Bool
         /// Entries the fixture's outbox held (in sync.sqlite before 0.7), when it was written with one.
         var outboxPending: Int?
+        /// A league season, in the fixtures written after seasons.
+        var season: Season?
+
+        struct Season: Decodable {
+            var id: String
+            var leader: String
+            var points: Int
+            var nights: Int
+            /// A night with check-in open and how many are checked in (one undone); a night
+            /// and its fee ledger's length.
+            var openNight: String
+            var checkIns: Int
+            var feeNight: String
+            var feePayments: Int
+            /// A round of that night, and the throws its leader's frozen handicap takes off.
+            var frozenRound: String
+            var leaderHandicap: Int
+        }
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -64,6 +82,17 @@ import Testing
             #expect(try await stores.outbox.counts().pending == pending)
             #expect(try await stores.operational.legacyOutboxEntries().isEmpty)
             #expect(try await stores.reconcile() == 0, "every local write of the fixture is queued")
+        }
+        if let league = expected.season {
+            let season = try await stores.domain.seasonSnapshot(try #require(UUID(text: league.id)))
+            #expect(season.nights.count == league.nights)
+            let leader = season.standings.divisions.first?.entries.first
+            #expect(leader?.displayName == league.leader && leader?.points == league.points)
+            let night = try #require(UUID(text: league.openNight))
+            #expect(try await stores.domain.checkIns(of: night).count == league.checkIns)
+            #expect(try await stores.domain.feeLedger(of: try #require(UUID(text: league.feeNight))).count == league.feePayments)
+            let board = try await stores.domain.board(of: try #require(UUID(text: league.frozenRound)))
+            #expect(board.standings.entries.first { $0.displayName == league.leader }?.handicap == league.leaderHandicap)
         }
         // A backup of this release's data restores: once migrated, its whole schema (SQLite's
         // own objects included) is the one today's migrator writes.
