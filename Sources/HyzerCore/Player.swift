@@ -54,6 +54,12 @@ public struct Player: Identifiable, Hashable, Sendable {
     /// The division they usually play (MPO, FPO…), "" when none: preselected when they join a
     /// round of an event that has it.
     public var division = ""
+    /// A rating a coach entered (their PDGA rating, say): it propagates until Hyzer has rated
+    /// enough of their rounds for its own.
+    public var enteredRating: Int?
+
+    /// The ratings a coach may enter.
+    public static let ratingRange = 400...1200
 
     public init(
         id: UUID, displayName: String, handle: Handle, role: Role, cloudRecordName: String? = nil, createdAt: Date, updatedAt: HLC,

@@ -259,6 +259,9 @@ enum DomainMigrations {
                 t.column("recordedAt", .text).notNull()
             }
         }
+        migrator.registerMigration("v14-entered-rating") { db in
+            try db.alter(table: "players") { t in t.add(column: "enteredRating", .integer) }
+        }
         return migrator
     }
 }

@@ -33,6 +33,9 @@ public final class DomainStore: Sendable {
     /// The club settings, one value under the key `.club` (see `clubSettings()`).
     let keptSettings: KeptValues<ClubSettingsKey, ClubSettingsPayload>
     enum ClubSettingsKey: Hashable, Sendable { case club }
+    /// The club's ratings (derived from every round), one value under `.club`, kept until the
+    /// user's data changes (see `clubRatings()`).
+    let keptRatings: KeptValues<ClubSettingsKey, ClubRatings>
     /// Score submissions from concurrent requests, committed together.
     let scores = GroupCommit<PendingScore, RecordedScore>()
 
@@ -46,6 +49,7 @@ public final class DomainStore: Sendable {
         self.now = now
         identities = KeptValues(following: playerChanges, capacity: 4096)
         keptAliases = KeptValues(following: playerChanges, capacity: 1)
+        keptRatings = KeptValues(following: changes, capacity: 1)
         keptSettings = KeptValues(following: settingsChanges, capacity: 1)
         outbox = Outbox(pool: pool)
         let (changes, playerChanges, setupChanges, settingsChanges) = (changes, playerChanges, setupChanges, settingsChanges)

@@ -54,8 +54,10 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     var aliasOf: String?
     var archived: Bool
     var division: String
+    var enteredRating: Int?
 
     init(_ player: Player) {
+        enteredRating = player.enteredRating
         archived = player.archived
         division = player.division
         id = player.id.text
@@ -86,6 +88,7 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         aliasOf = row[Columns.aliasOf]
         archived = row[Columns.archived]
         division = row[Columns.division]
+        enteredRating = row[Columns.enteredRating]
     }
 
     func domain() throws -> Player {
@@ -97,6 +100,7 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         )
         player.archived = archived
         player.division = division
+        player.enteredRating = enteredRating
         return player
     }
 }
@@ -513,6 +517,7 @@ extension PlayerRecord {
         static let aliasOf = Column(CodingKeys.aliasOf)
         static let archived = Column(CodingKeys.archived)
         static let division = Column(CodingKeys.division)
+        static let enteredRating = Column(CodingKeys.enteredRating)
     }
 }
 

@@ -216,6 +216,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     RoundsAPIController(stores: stores, renderer: renderer).addRoutes(to: api)
     LeagueAPIController(stores: stores).addRoutes(to: api)
     SeasonsAPIController(stores: stores).addRoutes(to: api)
+    RatingsAPIController(stores: stores).addRoutes(to: api)
     EditingAPIController(stores: stores).addRoutes(to: api)
     CSVController(stores: stores).addRoutes(pages: pages, api: api)
     try OpenAPIController(resourcesDirectory: config.resourcesDirectory).addRoutes(to: api)

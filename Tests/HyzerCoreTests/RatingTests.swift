@@ -41,12 +41,6 @@ import Testing
         }.sorted()
     }
 
-    static func median(_ values: [Int]) -> Double {
-        values.count % 2 == 1 ? Double(values[values.count / 2]) : Double(values[values.count / 2 - 1] + values[values.count / 2]) / 2
-    }
-
-    static func percentile90(_ values: [Int]) -> Int { values[Int((Double(values.count) * 0.9).rounded(.up)) - 1] }
-
     /// The figures reached (README "Ratings and statistics"), kept as bounds: DDO MPO median 6,
     /// p90 7; DDO FPO 5 and 6; Heinola MPO 3 and 3; all three together 4 and 6.
     @Test func thePublishedRoundsAreRatedWithinAFewPoints() throws {
@@ -55,11 +49,12 @@ import Testing
         for (name, median, p90) in bounds {
             let differences = try Self.differences(name)
             #expect(differences.count > 40, "\(name): rated \(differences.count)")
-            #expect(Self.median(differences) <= median && Self.percentile90(differences) <= p90, "\(name): \(differences)")
+            let agreement = try #require(Agreement(differences))
+            #expect(agreement.median <= median && agreement.percentile90 <= p90, "\(name): \(differences)")
             all += differences
         }
-        all.sort()
-        #expect(Self.median(all) <= 4 && Self.percentile90(all) <= 6)
+        let together = try #require(Agreement(all))
+        #expect(together.median <= 4 && together.percentile90 <= 6)
     }
 
     func entries(_ rows: [(Int, Int?)]) -> [RoundRatings.Entry] {
@@ -146,5 +141,28 @@ import Testing
         #expect(rating.map { !$0.roundIDs.contains(ancient.roundID) } == true)
         let full = rounds(Array(repeating: 950, count: 10), daysApart: 30) + old
         #expect(PlayerRatings.rating(full, asOf: now)?.value == 950, "8 or more in the last year: older ones do not count")
+    }
+}
+
+@Suite struct HoleStatisticsTests {
+    @Test func eachHoleHasItsAverageItsScoresAndItsRank() {
+        let course = Course(
+            id: UUID(), name: "Three", holes: [Hole(number: 1, par: 3), Hole(number: 2, par: 4), Hole(number: 3, par: 3)], createdAt: Date(),
+            updatedAt: HLC(wallMillis: 1, counter: 0, deviceID: UUID()))
+        let scores: [(hole: Int, strokes: Int)] = [(1, 1), (1, 3), (1, 5), (2, 2), (2, 3), (2, 4), (2, 6), (3, 4), (3, 4)]
+        let stats = HoleStatistics.compute(course: course, scores: scores, rounds: 4)
+        #expect(stats.rounds == 4)
+        let one = stats.holes[0]
+        #expect(one.played == 3 && one.averageToPar == 0)
+        #expect(one.distribution.ace == 1 && one.distribution.par == 1 && one.distribution.doublePlus == 1 && one.distribution.eagle == 0)
+        let two = stats.holes[1]
+        #expect(two.distribution.eagle == 1 && two.distribution.birdie == 1 && two.distribution.par == 1 && two.distribution.doublePlus == 1)
+        #expect(two.averageToPar == -0.25)
+        // Hardest first: hole 3 (+1), then 1 (0), then 2 (−0.25).
+        #expect(stats.holes.map(\.difficultyRank) == [2, 3, 1])
+        let tied = HoleStatistics.compute(course: course, scores: [(1, 4), (2, 5), (3, 3)], rounds: 1)
+        #expect(tied.holes.map(\.difficultyRank) == [1, 1, 3], "equal averages share a rank")
+        let empty = HoleStatistics.compute(course: course, scores: [], rounds: 0)
+        #expect(empty.holes.allSatisfy { $0.averageToPar == nil && $0.difficultyRank == nil && $0.played == 0 })
     }
 }

@@ -130,6 +130,19 @@ import Testing
             Row(
                 route: "POST /api/v1/events/{id}/checkins", method: .post, path: "/api/v1/events/{missing}/checkins", body: .json("{}"),
                 expected: (401, 422, 422, 422)),
+            // Ratings read like boards; entering one is a coach's.
+            Row(
+                route: "PUT /api/v1/players/{id}/rating", method: .put, path: "/api/v1/players/{missing}/rating", body: .json(#"{"rating":900}"#),
+                expected: (401, 403, 404, 404)),
+            Row(
+                route: "GET /api/v1/players/{id}/ratings", method: .get, path: "/api/v1/players/{missing}/ratings", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "GET /api/v1/rounds/{id}/ratings", method: .get, path: "/api/v1/rounds/{round}/ratings", body: .none,
+                expected: (200, 200, 200, 200)),
+            Row(
+                route: "GET /api/v1/courses/{id}/stats", method: .get, path: "/api/v1/courses/{missing}/stats", body: .none,
+                expected: (404, 404, 404, 404)),
             // Seasons are changed and removed by coaches; a check-in is undone by the player or a coach.
             Row(route: "GET /seasons/{id}/edit", method: .get, path: "/seasons/{missing}/edit", body: .none, expected: (303, 403, 404, 404)),
             Row(route: "POST /seasons/{id}", method: .post, path: "/seasons/{missing}", body: .form([("name", "S")]), expected: (303, 403, 404, 404)),

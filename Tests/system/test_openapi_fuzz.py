@@ -235,6 +235,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         season = fuzz.api("POST", "/api/v1/seasons", {"name": "Route Season"})["id"]
         spare_season = fuzz.api("POST", "/api/v1/seasons", {"name": "Route Spare Season"})["id"]
         samples["editSeason"] = {"name": "Route Edited Season"}
+        samples["enterPlayerRating"] = {"rating": 900}
         checked_night = fuzz.api("POST", "/api/v1/events", {"name": "Route Check-in Night"})["id"]
         fuzz.api("POST", f"/api/v1/events/{checked_night}/checkins", {"playerID": late})
         overrides = {("completeRound", "id"): world["scheduled_round"],
@@ -246,7 +247,8 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                      ("withdrawPlayer", "playerID"): late, ("reopenRound", "id"): joined_round,
                      ("getSeason", "id"): season, ("getSeasonStandings", "id"): season, ("getPlayerHandicaps", "id"): players[0],
                      ("editSeason", "id"): spare_season, ("removeSeason", "id"): spare_season,
-                     ("cancelCheckIn", "id"): checked_night, ("cancelCheckIn", "playerID"): late}
+                     ("cancelCheckIn", "id"): checked_night, ("cancelCheckIn", "playerID"): late,
+                     ("getPlayerRatings", "id"): players[0], ("enterPlayerRating", "id"): late, ("getCourseStats", "id"): world["course"]}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():

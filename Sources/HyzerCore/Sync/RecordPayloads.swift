@@ -19,8 +19,11 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
     public var archived: Bool?
     /// Absent when the player has no usual division.
     public var division: String?
+    /// Absent unless a coach entered a rating.
+    public var enteredRating: Int?
 
     public init(_ player: Player) {
+        enteredRating = player.enteredRating
         archived = player.archived ? true : nil
         division = player.division.isEmpty ? nil : player.division
         id = player.id
@@ -44,6 +47,7 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
             passwordHash: passwordHash, disabled: disabled ?? false, originDeviceID: originDeviceID)
         player.archived = archived ?? false
         player.division = division.flatMap(Division.validated) ?? ""
+        player.enteredRating = enteredRating.flatMap { Player.ratingRange.contains($0) ? $0 : nil }
         return player
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Every round rating and player rating of a club, derived from its rounds in the order they
+/// were played: a round is rated with each player's rating as it stood before it, and the
+/// ratings it gives count for the rounds after. The same rounds give the same ratings on every
+/// device. A coach's entered rating (a PDGA rating) propagates until Hyzer has rated enough
+/// of the player's rounds for its own.
+public struct ClubRatings: Sendable {
+    /// One round as the ratings read it.
+    public struct Round: Sendable {
+        public var id: UUID
+        public var holes: Int
+        public var playedAt: Date
+        /// Completed rounds are rated for good; a round in progress gets provisional ratings.
+        public var completed: Bool
+        public var entries: [Entry]
+
+        public init(id: UUID, holes: Int, playedAt: Date, completed: Bool, entries: [Entry]) {
+            self.id = id
+            self.holes = holes
+            self.playedAt = playedAt
+            self.completed = completed
+            self.entries = entries
+        }
+    }
+
+    public struct Entry: Sendable {
+        public var playerID: UUID
+        public var strokes: Int
+        public var finished: Bool
+
+        public init(playerID: UUID, strokes: Int, finished: Bool) {
+            self.playerID = playerID
+            self.strokes = strokes
+            self.finished = finished
+        }
+    }
+
+    public struct RoundRating: Sendable {
+        public var roundID: UUID
+        public var provisional: Bool
+        public var result: RoundRatings.Result
+    }
+
+    public enum Source: String, Sendable {
+        /// Entered by a coach (a PDGA rating): official elsewhere, propagating here.
+        case entered
+        /// Hyzer's own, from the rounds it rated.
+        case hyzer
+    }
+
+    public struct HistoryEntry: Hashable, Sendable {
+        public var at: Date
+        public var rating: Int
+        public var roundIDs: [UUID]
+    }
+
+    public struct PlayerRating: Sendable {
+        public var rating: Int?
+        public var source: Source?
+        /// Propagates: an entered rating, or Hyzer's from enough rated rounds.
+        public var established: Bool
+        /// Each value after each rated round, oldest first.
+        public var history: [HistoryEntry]
+        /// Every rated round, in the order played.
+        public var rounds: [(roundID: UUID, rating: Int)]
+    }
+
+    public var rounds: [UUID: RoundRating]
+    public var players: [UUID: PlayerRating]
+
+    public static func compute(_ rounds: [Round], entered: [UUID: Int], asOf moment: Date) -> ClubRatings {
+        var rated: [UUID: [PlayerRatings.RatedRound]] = [:]
+        var history: [UUID: [HistoryEntry]] = [:]
+
+        func standing(_ player: UUID, at date: Date) -> (rating: Int?, source: Source?, established: Bool, used: [UUID]) {
+            let mine = rated[player] ?? []
+            if mine.count >= PlayerRatings.establishedRounds, let own = PlayerRatings.rating(mine, asOf: date) {
+                return (own.value, .hyzer, true, own.roundIDs)
+            }
+            if let value = entered[player] { return (value, .entered, true, []) }
+            if let own = PlayerRatings.rating(mine, asOf: date) { return (own.value, .hyzer, false, own.roundIDs) }
+            return (nil, nil, false, [])
+        }
+
+        func rate(_ round: Round, at date: Date) -> RoundRatings.Result {
+            RoundRatings.rate(
+                holes: round.holes,
+                round.entries.map { entry in
+                    let now = standing(entry.playerID, at: date)
+                    return RoundRatings.Entry(
+                        playerID: entry.playerID, strokes: entry.strokes, finished: entry.finished,
+                        propagatingRating: now.established ? now.rating : nil)
+                })
+        }
+
+        let ordered = rounds.sorted {
+            $0.playedAt != $1.playedAt ? $0.playedAt < $1.playedAt : $0.id.lowercasedText < $1.id.lowercasedText
+        }
+        var results: [UUID: RoundRating] = [:]
+        for round in ordered where round.completed {
+            let result = rate(round, at: round.playedAt)
+            results[round.id] = RoundRating(roundID: round.id, provisional: false, result: result)
+            for (player, value) in result.ratings.sorted(by: { $0.key.lowercasedText < $1.key.lowercasedText }) {
+                rated[player, default: []].append(PlayerRatings.RatedRound(roundID: round.id, playedAt: round.playedAt, rating: value))
+            }
+            for player in result.ratings.keys {
+                let now = standing(player, at: round.playedAt)
+                if let value = now.rating { history[player, default: []].append(HistoryEntry(at: round.playedAt, rating: value, roundIDs: now.used)) }
+            }
+        }
+        for round in ordered where !round.completed {
+            results[round.id] = RoundRating(roundID: round.id, provisional: true, result: rate(round, at: moment))
+        }
+        var players: [UUID: PlayerRating] = [:]
+        for player in Set(rated.keys).union(entered.keys).union(rounds.flatMap { $0.entries.map(\.playerID) }) {
+            let now = standing(player, at: moment)
+            players[player] = PlayerRating(
+                rating: now.rating, source: now.source, established: now.established, history: history[player] ?? [],
+                rounds: (rated[player] ?? []).map { ($0.roundID, $0.rating) })
+        }
+        return ClubRatings(rounds: results, players: players)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// Round ratings, player ratings and entered (PDGA) ratings.
+struct RatingsAPIController {
+    let stores: Stores
+
+    func addRoutes(to api: RouteGroups) {
+        api.coach.put("/players/:id/rating", use: enter)
+        api.viewer.get("/players/:id/ratings", use: player)
+        api.viewer.get("/rounds/:id/ratings", use: round)
+        api.viewer.get("/courses/:id/stats", use: courseStats)
+    }
+
+    /// Every round on the layout; `?roundID=` one of them, `?eventID=` an event's rounds on it.
+    @Sendable func courseStats(_ request: Request, context: AppRequestContext) async throws -> CourseStatsResponse {
+        let courseID = try context.uuid("id", "Course")
+        var rounds: [UUID]?
+        if let text = request.uri.queryParameters.get("roundID") {
+            guard let id = UUID(text: String(text)) else { throw FieldErrors("roundID", "roundID is a round's id.") }
+            rounds = [id]
+        } else if let text = request.uri.queryParameters.get("eventID") {
+            guard let id = UUID(text: String(text)) else { throw FieldErrors("eventID", "eventID is an event's id.") }
+            rounds = try await stores.domain.eventSnapshot(id).rounds.map(\.round.id)
+        }
+        return CourseStatsResponse(courseID: courseID, try await stores.domain.holeStatistics(course: courseID, rounds: rounds))
+    }
+
+    @Sendable func enter(_ request: Request, context: AppRequestContext) async throws -> PlayerRatingsResponse {
+        let body = try await request.decodeBody(EnteredRatingBody.self, context: context)
+        if let rating = body.rating, !Player.ratingRange.contains(rating) {
+            throw FieldErrors(
+                "rating", "A rating is a whole number from \(Player.ratingRange.lowerBound) to \(Player.ratingRange.upperBound), or null to clear it."
+            )
+        }
+        let player = try await stores.domain.setEnteredRating(try context.uuid("id", "Player"), to: body.rating, actor: context.identity?.playerID)
+        return PlayerRatingsResponse(player: player, rating: try await stores.domain.clubRatings().players[player.id])
+    }
+
+    @Sendable func player(_ request: Request, context: AppRequestContext) async throws -> PlayerRatingsResponse {
+        let id = try context.uuid("id", "Player")
+        guard let player = try await stores.domain.player(id) else { throw StoreError.notFound("Player") }
+        return PlayerRatingsResponse(player: player, rating: try await stores.domain.clubRatings().players[player.id])
+    }
+
+    @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> RoundRatingsResponse {
+        let id = try context.uuid("id", "Round")
+        let board = try await stores.domain.board(of: id)
+        return RoundRatingsResponse(
+            roundID: id, rating: try await stores.domain.clubRatings().rounds[id], order: board.standings.entries.map(\.playerID))
+    }
+}
