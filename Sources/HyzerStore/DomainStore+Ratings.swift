@@ -75,3 +75,22 @@ extension DomainStore {
         }
     }
 }
+
+extension DomainStore {
+    /// Every round a player is in (not removed, started), the newest first, each with its board.
+    public func rounds(of playerID: UUID) async throws -> [RoundBoard] {
+        try await pool.read { db in
+            let canonical = try Self.canonicalID(playerID, db)
+            let ids = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT r.id FROM rounds r JOIN round_players p ON p.roundID = r.id JOIN players pl ON pl.id = p.playerID
+                    WHERE (pl.id = ?1 OR pl.aliasOf = ?1) AND r.archived = 0 AND r.status != 'scheduled'
+                    GROUP BY r.id ORDER BY COALESCE(r.startedAt, r.createdAt) DESC, r.id
+                    """, arguments: [canonical.text])
+            return try ids.compactMap(UUID.init(text:)).compactMap { id in
+                do { return try self.board(id, db) } catch StoreError.notFound { return nil }
+            }
+        }
+    }
+}

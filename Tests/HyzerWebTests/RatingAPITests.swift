@@ -150,13 +150,31 @@ import Testing
             #expect((history["rounds"] as? [[String: Any]])?.first?["rating"] as? Int == after)
             #expect(history["source"] as? String == "entered" && history["rating"] as? Int == 900, "one rated round: the entered rating still stands")
 
-            let stats = try await client.get("/api/v1/courses/\(courseID)/stats").json()
+            // The player's page: the entered rating said as such, the round with its rating; a
+            // second rated round makes a history line.
+            let page = try await client.as(.anonymous).get("/players/\(ids[5])").text
+            #expect(page.contains("Entered by a coach") && page.contains(#"<span class="rating-value">900</span>"#))
+            #expect(page.contains(#"<td class="rating">\#(after)</td>"#) && !page.contains("rating-chart"))
+            let again = try LeagueAPITests.object(
+                await client.postJSON("/api/v1/rounds", #"{"courseID":"\#(courseID)","start":true,"players":[\#(entries)]}"#))
+            let againID = try #require(again["id"] as? String)
+            for id in ids {
+                for hole in 1...3 {
+                    _ = try await client.postJSON("/api/v1/rounds/\(againID)/scores", #"{"playerID":"\#(id)","hole":\#(hole),"strokes":3}"#)
+                }
+            }
+            #expect(try await client.postJSON("/api/v1/rounds/\(againID)/complete", "{}").status == .ok)
+            let charted = try await client.as(.anonymous).get("/players/\(ids[5])").text
+            #expect(charted.contains(#"<svg class="rating-chart""#) && charted.contains("Birdies"))
+            #expect(try await client.get("/players/new").status == .ok, "the new-player form is still where it was")
+
+            let stats = try await client.get("/api/v1/courses/\(courseID)/stats?roundID=\(roundID)").json()
             #expect(stats["rounds"] as? Int == 1)
             let holes = try #require(stats["holes"] as? [[String: Any]])
             #expect(holes.map { $0["played"] as? Int } == [6, 6, 6])
             #expect(holes.map { $0["difficultyRank"] as? Int } == [1, 1, 1], "every hole played to par: equally hard")
             #expect((holes[2]["distribution"] as? [String: Any])?["par"] as? Int == 6, "the corrected 5 counts as the 4 it was")
-            #expect(try await client.get("/api/v1/courses/\(courseID)/stats?roundID=\(roundID)").json()["rounds"] as? Int == 1)
+            #expect(try await client.get("/api/v1/courses/\(courseID)/stats").json()["rounds"] as? Int == 2, "every round on the layout")
             #expect(try await client.get("/api/v1/courses/\(courseID)/stats?roundID=nope").status == .unprocessableContent)
             #expect(try await client.get("/api/v1/courses/\(UUID())/stats").status == .notFound)
         }

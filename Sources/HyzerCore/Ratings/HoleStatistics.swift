@@ -13,6 +13,15 @@ public struct HoleStatistics: Hashable, Sendable {
         public var bogey = 0
         public var doublePlus = 0
 
+        public init() {}
+
+        /// The scores `strokes` on holes of `par` make, by kind.
+        public static func of(_ scores: [(strokes: Int, par: Int)]) -> Distribution {
+            var distribution = Distribution()
+            for score in scores where score.strokes > 0 { distribution.add(strokes: score.strokes, par: score.par) }
+            return distribution
+        }
+
         mutating func add(strokes: Int, par holePar: Int) {
             switch strokes - holePar {
             case _ where strokes == 1: ace += 1

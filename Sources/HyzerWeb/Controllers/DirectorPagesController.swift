@@ -63,7 +63,7 @@ struct DirectorPagesController {
     @Sendable func players(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let items = try await stores.domain.players().map { player in
             DirectoryPage.Item(
-                name: player.displayName, detail: "@\(player.handle.value) · \(player.role.rawValue)", link: nil,
+                name: player.displayName, detail: "@\(player.handle.value) · \(player.role.rawValue)", link: "/players/\(Format.id(player.id))",
                 editLink: "/players/\(Format.id(player.id))/edit")
         }
         let query = query(request)
