@@ -99,3 +99,35 @@ def test_a_night_from_the_check_in_link_to_the_season_table_on_the_tv(server, br
     assert first[:3] == ["1", "Wanda Walker", "2"], first
     assert tv_text(tv, f".tv-season[data-board='season/{season['id']}/FPO'] tbody tr") is not None
     assert tv.execute_script("return window.notReloaded === true;"), "the TV updated without a reload"
+
+
+def test_a_phone_without_javascript_checks_in_and_the_tv_keeps_the_link_when_the_network_is_cut(server, browser_factory):
+    _, season = server.post("/api/v1/seasons", {"name": "Plain league", "divisions": ["MPO", "FPO"]})
+    _, night = server.post("/api/v1/events", {"name": "Plain night", "divisions": ["MPO", "FPO"], "seasonID": season["id"]})
+    server.patch(f"/api/v1/events/{night['id']}", {"checkInOpen": True})
+    link = f"{server.base}/c/{night['id'][:8]}"
+
+    # The phone's check-in is plain forms: it works with JavaScript off, at 360 px.
+    phone = browser_factory(360, 740)
+    phone.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+    phone.get(link)
+    phone.find_element(By.XPATH, "//a[normalize-space()='Sign in to check in']").click()
+    sign_in_here(phone, ATHLETE[0], ATHLETE[2])
+    form = phone.find_element(By.XPATH, "//form[.//button[normalize-space()='Check me in']]")
+    Select(form.find_element(By.NAME, "division")).select_by_value("MPO")
+    form.find_element(By.XPATH, ".//button").click()
+    wait(phone).until(lambda d: "1 checked in" in d.find_element(By.CSS_SELECTOR, ".check-in .meta").text)
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= 360
+
+    # The TV keeps showing the link (with its address filled in) when the network goes, and says it is stale.
+    tv = browser_factory(1920, 1080)
+    tv.get(f"{server.base}/tv?page=3")
+    panel = f".tv-checkin[data-round='{night['id']}'] .tv-checkin-link"
+    wait(tv).until(lambda d: tv_text(d, panel) == link)
+    tv.execute_cdp_cmd("Network.enable", {})
+    tv.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+    server.stop()
+    wait(tv).until(lambda d: d.find_element(By.ID, "tv-stale").is_displayed())
+    assert tv_text(tv, panel) == link
+    server.start()

@@ -30,11 +30,6 @@ struct RatingsAPIController {
 
     @Sendable func enter(_ request: Request, context: AppRequestContext) async throws -> PlayerRatingsResponse {
         let body = try await request.decodeBody(EnteredRatingBody.self, context: context)
-        if let rating = body.rating, !Player.ratingRange.contains(rating) {
-            throw FieldErrors(
-                "rating", "A rating is a whole number from \(Player.ratingRange.lowerBound) to \(Player.ratingRange.upperBound), or null to clear it."
-            )
-        }
         let player = try await stores.domain.setEnteredRating(try context.uuid("id", "Player"), to: body.rating, actor: context.identity?.playerID)
         return PlayerRatingsResponse(player: player, rating: try await stores.domain.clubRatings().players[player.id])
     }
