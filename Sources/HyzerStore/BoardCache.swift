@@ -48,6 +48,10 @@ final class BoardCache: Sendable {
         }
     }
 
+    func holds(_ roundID: UUID) -> Bool {
+        state.withLock { $0.entries[roundID] != nil }
+    }
+
     /// After the whole file's contents were replaced (a restore).
     func removeAll() {
         state.withLock { $0.entries = [:] }
@@ -82,6 +86,29 @@ extension DomainStore {
         return board
     }
 
+    /// A round's board for a pass over many rounds (ratings, a layout's statistics): the
+    /// cache's when it holds the round, else built and not kept, so that a pass over the
+    /// club's history does not push the live rounds' boards out.
+    func passingBoard(_ roundID: UUID, _ db: Database) throws -> RoundBoard {
+        if boards.holds(roundID) { return try board(roundID, db) }
+        let (setupCount, playerCount) = (setupChanges.value, playerChanges.value)
+        let (version, aliases) = try versionAndAliases(roundID, playerCount: playerCount, db)
+        let entry = try Self.current(roundID, nil, aliases: aliases, setupCount: setupCount, db)
+        guard var snapshot = entry.setup else { throw StoreError.notFound("Round") }
+        snapshot.events = entry.events
+        snapshot.version = version
+        return RoundBoard(snapshot, scores: entry.scores)
+    }
+
+    /// The alias map (player → whom they were merged into), kept until a player changes.
+    /// `playerCount`: `playerChanges` read before the transaction's first statement.
+    func currentAliases(playerCount: UInt64, _ db: Database) throws -> [String: String] {
+        if let kept = keptAliases.value(.all, at: playerCount) { return kept }
+        let map = try Self.aliasMap(db)
+        keptAliases.keep(map, for: .all, readAt: playerCount)
+        return map
+    }
+
     /// What the group commit decides scores against: the round without its events (it needs
     /// none; they are in `scores`), and its current scores. No board is built.
     func roundState(_ roundID: UUID, _ db: Database) throws -> (setup: RoundSnapshot, scores: CurrentScores) {
@@ -101,10 +128,7 @@ extension DomainStore {
         guard let version = try Int.fetchOne(db.cachedStatement(sql: "SELECT version FROM rounds WHERE id = ?"), arguments: [roundID.text]) else {
             throw StoreError.notFound("Round")
         }
-        if let kept = keptAliases.value(.all, at: playerCount) { return (version, kept) }
-        let map = try Self.aliasMap(db)
-        keptAliases.keep(map, for: .all, readAt: playerCount)
-        return (version, map)
+        return (version, try currentAliases(playerCount: playerCount, db))
     }
 
     /// The cache entry brought up to date: events stored since it was read folded in, the

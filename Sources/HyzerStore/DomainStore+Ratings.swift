@@ -23,26 +23,28 @@ extension DomainStore {
         let (kept, count) = keptRatings.lookup(.club)
         if let kept { return kept }
         let moment = now()
-        let computed = try await pool.read { db in ClubRatings.compute(try self.ratingRounds(db), entered: try Self.enteredRatings(db), asOf: moment)
+        let computed = try await pool.read { db in
+            let playerCount = self.playerChanges.value
+            return ClubRatings.compute(try self.ratingRounds(db, playerCount: playerCount), entered: try Self.enteredRatings(db), asOf: moment)
         }
         keptRatings.keep(computed, for: .club, readAt: count)
         return computed
     }
 
     /// Rounds under way or completed (not removed), each as its board reads it.
-    func ratingRounds(_ db: Database) throws -> [ClubRatings.Round] {
+    func ratingRounds(_ db: Database, playerCount: UInt64) throws -> [ClubRatings.Round] {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT id, status, COALESCE(startedAt, createdAt) AS playedAt FROM rounds WHERE archived = 0 AND status != 'scheduled'")
-        return try rows.compactMap { row -> ClubRatings.Round? in
-            guard let id = UUID(text: row["id"]) else { return nil }
-            let board: RoundBoard
-            do { board = try self.board(id, db) } catch StoreError.notFound { return nil }
-            let holes = board.snapshot.course.holes.count
-            return ClubRatings.Round(
-                id: id, holes: holes, playedAt: row["playedAt"], completed: (row["status"] as String) == RoundStatus.completed.rawValue,
-                entries: board.standings.entries.filter { $0.thru > 0 }.map {
-                    ClubRatings.Entry(playerID: $0.playerID, strokes: $0.strokes, finished: !$0.dnf && $0.thru == holes)
-                })
+            db,
+            sql: "SELECT id, status, version, COALESCE(startedAt, createdAt) AS playedAt FROM rounds WHERE archived = 0 AND status != 'scheduled'")
+        let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, row: row) } }
+        let digests = try digests(listed.map { ($0.id, $0.row["version"]) }, playerCount: playerCount, db)
+        roundDigests.keepOnly(Set(listed.map(\.id)))
+        return listed.compactMap { id, row in
+            digests[id].map { digest in
+                ClubRatings.Round(
+                    id: id, holes: digest.holes, playedAt: row["playedAt"],
+                    completed: (row["status"] as String) == RoundStatus.completed.rawValue, entries: digest.entries)
+            }
         }
     }
 
@@ -59,25 +61,22 @@ extension DomainStore {
     /// course, or those of `roundIDs` only (one round, an event's).
     public func holeStatistics(course courseID: UUID, rounds roundIDs: [UUID]? = nil) async throws -> HoleStatistics {
         try await pool.read { db in
+            let playerCount = self.playerChanges.value
             guard let record = try CourseRecord.fetchOne(db, key: courseID.text) else { throw StoreError.notFound("Course") }
             let course = try Self.course(record, db)
-            let ids =
-                try roundIDs?.map(\.text)
-                ?? String.fetchAll(
-                    db, sql: "SELECT id FROM rounds WHERE courseID = ? AND archived = 0 AND status != 'scheduled' ORDER BY createdAt, id",
-                    arguments: [courseID.text])
-            var scores: [(hole: Int, strokes: Int)] = []
-            var counted = 0
-            for id in ids.compactMap(UUID.init(text:)) {
-                let board: RoundBoard
-                do { board = try self.board(id, db) } catch StoreError.notFound { continue }
-                guard board.snapshot.course.id == courseID else { continue }
-                counted += 1
-                for (key, state) in board.scores.holes where board.snapshot.round.playerIDs.contains(key.playerID) {
-                    if let strokes = state.winner.score { scores.append((key.hole, strokes)) }
+            let rows: [(id: UUID, version: Int)]
+            if let roundIDs {
+                rows = try roundIDs.compactMap { id in
+                    try Int.fetchOne(db, sql: "SELECT version FROM rounds WHERE id = ?", arguments: [id.text]).map { (id, $0) }
                 }
+            } else {
+                rows = try Row.fetchAll(
+                    db, sql: "SELECT id, version FROM rounds WHERE courseID = ? AND archived = 0 AND status != 'scheduled'",
+                    arguments: [courseID.text]
+                ).compactMap { row in UUID(text: row["id"]).map { ($0, row["version"]) } }
             }
-            return HoleStatistics.compute(course: course, scores: scores, rounds: counted)
+            let digests = try self.digests(rows, playerCount: playerCount, db).values.filter { $0.courseID == courseID }
+            return HoleStatistics.compute(course: course, tallies: digests.map(\.tally), rounds: digests.count)
         }
     }
 }

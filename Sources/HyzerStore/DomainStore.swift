@@ -15,6 +15,7 @@ public final class DomainStore: Sendable {
     /// its own transaction (`write(queueing:_:)`).
     public let outbox: Outbox
     let boards = BoardCache()
+    let roundDigests = RoundDigests()
     /// Moves at each commit that changed the user's data: the key of cached page renders.
     let changes = ChangeCounter(ignoring: ["outbox"])
     /// Commits that change a player (a role, a name, disabled, merged): kept identities follow it.

@@ -206,7 +206,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     RoundPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     CardPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
-    PlayerPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    StatisticsPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     EventPagesController(stores: stores, renderer: renderer, publicURL: config.publicURL).addRoutes(to: pages)
     CheckInLinkController(stores: stores, publicURL: config.publicURL).addRoutes(to: pages)
     SeasonPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)

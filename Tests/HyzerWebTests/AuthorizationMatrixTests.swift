@@ -132,6 +132,7 @@ import Testing
                 expected: (401, 422, 422, 422)),
             // Ratings read like boards; entering one is a coach's.
             Row(route: "GET /players/{id}", method: .get, path: "/players/{player}", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /courses/{id}", method: .get, path: "/courses/{missing}", body: .none, expected: (404, 404, 404, 404)),
             Row(
                 route: "PUT /api/v1/players/{id}/rating", method: .put, path: "/api/v1/players/{missing}/rating", body: .json(#"{"rating":900}"#),
                 expected: (401, 403, 404, 404)),

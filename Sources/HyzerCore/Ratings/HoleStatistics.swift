@@ -22,14 +22,14 @@ public struct HoleStatistics: Hashable, Sendable {
             return distribution
         }
 
-        mutating func add(strokes: Int, par holePar: Int) {
+        mutating func add(strokes: Int, par holePar: Int, count: Int = 1) {
             switch strokes - holePar {
-            case _ where strokes == 1: ace += 1
-            case ...(-2): eagle += 1
-            case -1: birdie += 1
-            case 0: par += 1
-            case 1: bogey += 1
-            default: doublePlus += 1
+            case _ where strokes == 1: ace += count
+            case ...(-2): eagle += count
+            case -1: birdie += count
+            case 0: par += count
+            case 1: bogey += count
+            default: doublePlus += count
             }
         }
     }
@@ -51,15 +51,27 @@ public struct HoleStatistics: Hashable, Sendable {
 
     /// `scores`: every player's current score on every hole they finished, of `rounds` rounds.
     public static func compute(course: Course, scores: [(hole: Int, strokes: Int)], rounds: Int) -> HoleStatistics {
+        var tally = Tally()
+        for score in scores { tally.add(hole: score.hole, strokes: score.strokes) }
+        return compute(course: course, tallies: [tally], rounds: rounds)
+    }
+
+    /// From each round's tally: a layout's thousands of rounds are added up from tallies kept
+    /// per round, not from their scores read again.
+    public static func compute(course: Course, tallies: [Tally], rounds: Int) -> HoleStatistics {
         var totals: [Int: (count: Int, toPar: Int, distribution: Distribution)] = [:]
         let pars = Dictionary(course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
-        for score in scores {
-            guard let par = pars[score.hole], score.strokes > 0 else { continue }
-            var entry = totals[score.hole] ?? (0, 0, Distribution())
-            entry.count += 1
-            entry.toPar += score.strokes - par
-            entry.distribution.add(strokes: score.strokes, par: par)
-            totals[score.hole] = entry
+        for tally in tallies {
+            for (hole, counts) in tally.counts {
+                guard let par = pars[hole] else { continue }
+                var entry = totals[hole] ?? (0, 0, Distribution())
+                for (strokes, count) in counts {
+                    entry.count += count
+                    entry.toPar += (strokes - par) * count
+                    entry.distribution.add(strokes: strokes, par: par, count: count)
+                }
+                totals[hole] = entry
+            }
         }
         var holes = course.holes.map { hole in
             let entry = totals[hole.number]
@@ -77,5 +89,27 @@ public struct HoleStatistics: Hashable, Sendable {
             holes[index].difficultyRank = first + 1
         }
         return HoleStatistics(rounds: rounds, holes: holes)
+    }
+
+    /// How many times each score was made on each hole: what a round adds to its layout's
+    /// statistics, whatever the pars (a layout's pars may be edited after).
+    public struct Tally: Hashable, Sendable {
+        /// Hole number → strokes → how many players made it.
+        public private(set) var counts: [Int: [Int: Int]] = [:]
+
+        public init() {}
+
+        mutating func add(hole: Int, strokes: Int) {
+            guard strokes > 0 else { return }
+            counts[hole, default: [:]][strokes, default: 0] += 1
+        }
+
+        /// Every player's current score on every hole they finished.
+        public init(_ board: RoundBoard) {
+            let players = Set(board.snapshot.round.playerIDs)
+            for (key, state) in board.scores.holes where players.contains(key.playerID) {
+                if let strokes = state.winner.score { add(hole: key.hole, strokes: strokes) }
+            }
+        }
     }
 }

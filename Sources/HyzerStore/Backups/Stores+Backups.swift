@@ -120,6 +120,7 @@ extension Stores {
         let current = work.appendingPathComponent("current.sqlite")
         try await domain.replaceContents(with: copy, savingCurrentTo: current)
         domain.boards.removeAll()
+        domain.roundDigests.removeAll()
         domain.changes.bump()
         domain.playerChanges.bump()
         domain.setupChanges.bump()

@@ -50,7 +50,7 @@ struct DirectorPagesController {
     @Sendable func courses(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let items = try await stores.domain.courses().map { course in
             DirectoryPage.Item(
-                name: course.name, detail: "\(course.holes.count) holes · par \(course.totalPar)", link: nil,
+                name: course.name, detail: "\(course.holes.count) holes · par \(course.totalPar)", link: "/courses/\(Format.id(course.id))",
                 editLink: "/courses/\(Format.id(course.id))/edit")
         }
         let query = query(request)

@@ -119,6 +119,8 @@ struct EventPagesController {
                 event: snapshot.event, rounds: snapshot.rounds, standings: snapshot.standings, handicaps: handicaps,
                 unplaced: night?.unplaced ?? false),
             form: form)
+        page.holeStats = HoleStatistics.byCourse(snapshot.boards).map { HoleStatisticsView(course: $0.course, statistics: $0.statistics) }
+            .filter(\.hasScores)
         page.seasonLink = season.map { "/seasons/\($0.id)" }
         page.seasonName = season?.name
         // League nights take check-ins; so does any night where someone already checked in.

@@ -78,6 +78,8 @@ struct RoundPage: Sendable {
     var hasEvent: Bool
     var eventID: String
     var eventName: String
+    /// How each hole plays in this round, once someone has finished one.
+    var holeStats: HoleStatisticsView?
 
     struct CardLink: Sendable {
         var id: String
@@ -104,6 +106,8 @@ struct RoundPage: Sendable {
         round = board.header
         scorecard = board.scorecard
         leaderboard = board.leaderboard
+        let holes = HoleStatisticsView(course: snapshot.course, statistics: .of([board], course: snapshot.course))
+        holeStats = holes.hasScores ? holes : nil
         let chosenPlayer = form.values["playerID"]
         let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: board.scores)
         // An athlete scores themselves and the players of their card: offer only those.
@@ -308,6 +312,8 @@ struct EventPage: Sendable {
     var seasonName: String?
     /// Who is checked in, and the forms to check in (league nights of a season).
     var checkIn: CheckInSection?
+    /// How each layout's holes play over the event's rounds.
+    var holeStats: [HoleStatisticsView] = []
 }
 
 /// A league night's check-in: the list, the night's fee count, and the forms.

@@ -3,7 +3,8 @@ import HyzerCore
 import HyzerStore
 
 /// Everything the TV rotates through: each live round's boards, then the current seasons'
-/// tables (a page per division), and a check-in page for each night whose check-in is open.
+/// tables (a page per division), a check-in page for each night whose check-in is open, and
+/// tonight's hardest holes of each layout being played.
 /// The page and its live stream render this same value.
 struct TVScreen: Sendable {
     struct SeasonBoard: Sendable {
@@ -29,10 +30,15 @@ struct TVScreen: Sendable {
     var rounds: [TVBoards.Board]
     var seasons: [SeasonBoard]
     var checkIns: [CheckInBoard]
+    var holes: [HoleStatisticsView]
     var isEmpty: Bool
 
-    init(boards: TVBoards, league: TVLeague, publicURL: String?) {
-        rounds = boards.rounds
+    static let hardestHoles = 6
+
+    init(boards live: [RoundBoard], league: TVLeague, publicURL: String?) {
+        rounds = TVBoards(boards: live).rounds
+        holes = HoleStatistics.byCourse(live).map { HoleStatisticsView(course: $0.course, statistics: $0.statistics) }
+            .filter(\.hasScores).map { $0.hardest(Self.hardestHoles) }
         seasons = league.seasons.flatMap { snapshot -> [SeasonBoard] in
             let page = SeasonPage(snapshot)
             let id = Format.id(snapshot.season.id)
@@ -53,6 +59,6 @@ struct TVScreen: Sendable {
     }
 
     static func read(_ store: DomainStore, publicURL: String?) async throws -> TVScreen {
-        TVScreen(boards: TVBoards(boards: try await store.activeRoundBoards()), league: try await store.tvLeague(), publicURL: publicURL)
+        TVScreen(boards: try await store.activeRoundBoards(), league: try await store.tvLeague(), publicURL: publicURL)
     }
 }

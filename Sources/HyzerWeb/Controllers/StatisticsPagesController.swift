@@ -3,13 +3,22 @@ import Hummingbird
 import HyzerCore
 import HyzerStore
 
-/// A player's page: ratings, rounds and how their holes go.
-struct PlayerPagesController {
+/// A player's page (ratings, rounds and how their holes go) and a layout's page (how its
+/// holes play over every round on it).
+struct StatisticsPagesController {
     let stores: Stores
     let renderer: TemplateRenderer
 
     func addRoutes(to groups: RouteGroups) {
         groups.viewer.get("/players/:id", use: player)
+        groups.viewer.get("/courses/:id", use: course)
+    }
+
+    @Sendable func course(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let id = try context.uuid("id", "Course")
+        let course = try await stores.domain.course(id)
+        let statistics = try await stores.domain.holeStatistics(course: id)
+        return renderer.page(CoursePage(course: course, holes: HoleStatisticsView(course: course, statistics: statistics)), "course")
     }
 
     @Sendable func player(_ request: Request, context: AppRequestContext) async throws -> HTML {

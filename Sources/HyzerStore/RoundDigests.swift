@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import HyzerCore
+import Synchronization
+
+/// What each round gives the club's ratings and its layout's hole statistics, kept per round
+/// while the round's version (and the alias map it was read under) stands: after a score
+/// only that round is read again, and a pass over the club's thousands of rounds neither
+/// rebuilds their boards nor pushes the live rounds' boards out of the board cache.
+final class RoundDigests: Sendable {
+    struct Digest: Sendable {
+        var version: Int
+        var aliases: Int
+        var courseID: UUID
+        var holes: Int
+        /// Everyone who has scored: strokes so far, and whether they finished.
+        var entries: [ClubRatings.Entry]
+        var tally: HoleStatistics.Tally
+    }
+
+    private let state = Mutex<[UUID: Digest]>([:])
+
+    func digest(_ roundID: UUID, version: Int, aliases: Int) -> Digest? {
+        state.withLock { digests in
+            digests[roundID].flatMap { $0.version == version && $0.aliases == aliases ? $0 : nil }
+        }
+    }
+
+    func keep(_ digest: Digest, for roundID: UUID) {
+        state.withLock { $0[roundID] = digest }
+    }
+
+    /// Drops the rounds a full pass no longer saw (removed ones).
+    func keepOnly(_ roundIDs: Set<UUID>) {
+        state.withLock { digests in digests = digests.filter { roundIDs.contains($0.key) } }
+    }
+
+    /// After the whole file's contents were replaced (a restore): versions start over.
+    func removeAll() {
+        state.withLock { $0 = [:] }
+    }
+}
+
+extension DomainStore {
+    /// The digest of each round of `rows` (id and version), read anew only where the version
+    /// moved. `playerCount`: `playerChanges` read before the transaction's first statement.
+    func digests(_ rows: [(id: UUID, version: Int)], playerCount: UInt64, _ db: Database) throws -> [UUID: RoundDigests.Digest] {
+        let aliases = try currentAliases(playerCount: playerCount, db).hashValue
+        var result: [UUID: RoundDigests.Digest] = [:]
+        for row in rows {
+            if let kept = roundDigests.digest(row.id, version: row.version, aliases: aliases) {
+                result[row.id] = kept
+                continue
+            }
+            let board: RoundBoard
+            do { board = try passingBoard(row.id, db) } catch StoreError.notFound { continue }
+            let holes = board.snapshot.course.holes.count
+            let digest = RoundDigests.Digest(
+                version: board.version, aliases: aliases, courseID: board.snapshot.course.id, holes: holes,
+                entries: board.standings.entries.filter { $0.thru > 0 }.map {
+                    ClubRatings.Entry(playerID: $0.playerID, strokes: $0.strokes, finished: !$0.dnf && $0.thru == holes)
+                },
+                tally: HoleStatistics.Tally(board))
+            roundDigests.keep(digest, for: row.id)
+            result[row.id] = digest
+        }
+        return result
+    }
+}
