@@ -10,6 +10,8 @@ public struct SeasonSnapshot: Sendable {
     public var names: [UUID: String]
     /// The handicaps frozen when each night started, by night and player (nil: none then).
     public var frozen: [UUID: [UUID: Handicap?]] = [:]
+    /// Ratings and each night's points per throw, for a season whose handicaps go by rating.
+    public var ratings = RatingBasis()
 
     /// Each night as the season reads it: every player's night result and rounds.
     public var seasonNights: [SeasonNight] {
@@ -36,7 +38,7 @@ public struct SeasonSnapshot: Sendable {
     public func nightHandicaps(_ eventID: UUID) -> [UUID: (handicap: Handicap, strokes: Int)] {
         let nights = seasonNights
         guard let night = nights.first(where: { $0.eventID == eventID }) else { return [:] }
-        let tonight = SeasonHandicaps.perNight(nights, method: season.handicap, frozen: frozen)[eventID] ?? [:]
+        let tonight = SeasonHandicaps.perNight(nights, method: season.handicap, frozen: frozen, ratings: ratings)[eventID] ?? [:]
         return tonight.reduce(into: [:]) { result, pair in
             let strokes = night.rounds.filter { $0.playerID == pair.key }.reduce(0) { $0 + SeasonHandicaps.strokes(pair.value, holes: $1.holes) }
             result[pair.key] = (pair.value, strokes)
@@ -44,13 +46,16 @@ public struct SeasonSnapshot: Sendable {
     }
 
     /// Each night's handicaps (from the season's earlier nights), by event and player.
-    public var handicaps: [UUID: [UUID: Handicap]] { SeasonHandicaps.perNight(seasonNights, method: season.handicap, frozen: frozen) }
+    public var handicaps: [UUID: [UUID: Handicap]] {
+        SeasonHandicaps.perNight(seasonNights, method: season.handicap, frozen: frozen, ratings: ratings)
+    }
 
     /// The season's table: each night placed gross or net (gross minus that night's
     /// handicap) as the season says, then scored by its rule.
     public var standings: SeasonStandings {
         SeasonStandings.compute(
-            nights: SeasonHandicaps.results(seasonNights, rule: season.points, method: season.handicap, frozen: frozen), rule: season.points,
+            nights: SeasonHandicaps.results(seasonNights, rule: season.points, method: season.handicap, frozen: frozen, ratings: ratings),
+            rule: season.points,
             names: names,
             divisionOrder: season.divisions)
     }
@@ -108,7 +113,40 @@ extension DomainStore {
     }
 
     public func seasonSnapshot(_ id: UUID) async throws -> SeasonSnapshot {
-        try await pool.read { db in try self.seasonSnapshot(id, db) }
+        try await withRatings(try await pool.read { db in try self.seasonSnapshot(id, db) })
+    }
+
+    /// A season whose handicaps go by rating, with the club's ratings (as kept) and each
+    /// night's points per throw added; any other as it is.
+    func withRatings(_ snapshot: SeasonSnapshot) async throws -> SeasonSnapshot {
+        guard snapshot.season.handicap?.kind == .rating else { return snapshot }
+        let ratings = try await clubRatings()
+        let nights = snapshot.nights
+        var snapshot = snapshot
+        snapshot.ratings = try await pool.read { db in try self.ratingBasis(nights, ratings, db) }
+        return snapshot
+    }
+
+    /// Each player's rating now, and each night's layout's points per throw: the layout of the
+    /// night's first round, from its latest rated round (or its par before any).
+    func ratingBasis(_ nights: [EventSnapshot], _ ratings: ClubRatings, _ db: Database) throws -> RatingBasis {
+        var basis = RatingBasis(ratings: ratings.players.compactMapValues(\.rating))
+        var layouts: [UUID: Double] = [:]
+        for night in nights {
+            guard let course = night.boards.first?.snapshot.course else { continue }
+            if layouts[course.id] == nil {
+                let rounds = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM rounds WHERE courseID = ? AND status = 'completed' AND archived = 0
+                        ORDER BY COALESCE(startedAt, createdAt) DESC, id DESC
+                        """, arguments: [course.id.text])
+                let latest = rounds.lazy.compactMap(UUID.init(text:)).compactMap { ratings.rounds[$0]?.result.ssa }.first
+                layouts[course.id] = RoundRatings.layoutPointsPerThrow(latestSSA: latest, holes: course.holes.count, par: course.totalPar)
+            }
+            basis.pointsPerThrow[night.event.id] = layouts[course.id]
+        }
+        return basis
     }
 
     func seasonSnapshot(_ id: UUID, _ db: Database) throws -> SeasonSnapshot {
@@ -143,8 +181,13 @@ extension DomainStore {
             let eventID = record.eventID.flatMap(UUID.init(text:)),
             let seasonID = try EventRecord.fetchOne(db, key: eventID.text)?.domain().seasonID
         else { return }
-        let snapshot = try seasonSnapshot(seasonID, db)
+        var snapshot = try seasonSnapshot(seasonID, db)
         guard let method = snapshot.season.handicap else { return }
+        if method.kind == .rating {
+            let ratings = ClubRatings.compute(
+                try ratingRounds(db, playerCount: playerChanges.value), entered: try Self.enteredRatings(db), asOf: now())
+            snapshot.ratings = try ratingBasis(snapshot.nights, ratings, db)
+        }
         let kept = snapshot.frozen[eventID] ?? [:]
         let missing = try Self.snapshot(roundID, db).round.playerIDs.filter { kept[$0] == nil }
         guard !missing.isEmpty else { return }
@@ -153,7 +196,8 @@ extension DomainStore {
         var frozen: [(RecordType, String, HLC)] = []
         for player in missing {
             let value = FrozenHandicap(
-                eventID: eventID, playerID: player, handicap: SeasonHandicaps.handicap(of: player, before: eventID, nights, method: method),
+                eventID: eventID, playerID: player,
+                handicap: SeasonHandicaps.handicap(of: player, before: eventID, nights, method: method, ratings: snapshot.ratings),
                 frozenAt: stamp)
             try FrozenHandicapRecord(value).insert(db, onConflict: .ignore)
             frozen.append((.frozenHandicap, value.recordID, stamp))
@@ -174,6 +218,7 @@ extension DomainStore {
         var history: [(season: Season, eventID: UUID, handicap: Handicap)] = []
         var played: [HandicapRound] = []
         var newest: HandicapMethod?
+        var nextRating: (value: Double, pointsPerThrow: Double)?
         for season in try await seasons().reversed() {
             let snapshot = try await seasonSnapshot(season.id)
             let nights = snapshot.seasonNights
@@ -181,12 +226,14 @@ extension DomainStore {
                 .map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) }
             guard let method = season.handicap else { continue }
             newest = method
+            // By rating, the next night is on the layout of the season's latest night.
+            nextRating = snapshot.nights.last.flatMap { snapshot.ratings.basis(playerID, night: $0.event.id) }
             let perNight = snapshot.handicaps
             for night in nights {
                 if let handicap = perNight[night.eventID]?[playerID] { history.append((season, night.eventID, handicap)) }
             }
         }
-        return (newest.flatMap { Handicap.compute($0, rounds: played) }, history)
+        return (newest.flatMap { Handicap.compute($0, rounds: played, rating: nextRating) }, history)
     }
 }
 
@@ -208,7 +255,7 @@ extension DomainStore {
     public func tvLeague() async throws -> TVLeague {
         let moment = now()
         let today = moment.formatted(.iso8601.year().month().day().dateSeparator(.dash).timeZone(separator: .omitted))
-        return try await pool.read { db in
+        var league = try await pool.read { db in
             var open: [TVLeague.OpenNight] = []
             for record in try EventRecord.filter(sql: "checkInOpenedAt IS NOT NULL AND archived = 0").order(EventRecord.Columns.createdAt).fetchAll(
                 db)
@@ -232,6 +279,10 @@ extension DomainStore {
                 .fetchAll(db)
             return TVLeague(seasons: try seasons.map { try self.seasonSnapshot(try StoredValue.uuid($0.id, "seasons.id"), db) }, openNights: open)
         }
+        var withRatings: [SeasonSnapshot] = []
+        for season in league.seasons { withRatings.append(try await self.withRatings(season)) }
+        league.seasons = withRatings
+        return league
     }
 
     /// Changes whenever a check-in, a night or a season does: the TV's league part follows it.

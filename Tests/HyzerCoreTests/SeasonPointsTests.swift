@@ -208,6 +208,20 @@ import Testing
         for earlier in nights { #expect(later[earlier.eventID] == handicaps[earlier.eventID]) }
     }
 
+    @Test func byRatingEachNightReadsItsLayoutsPointsPerThrow() {
+        let method = HandicapMethod(kind: .rating, minimumRounds: 0)
+        let nights = [night([ann: 2, ben: 6]), night([ann: 0, ben: 3])]
+        let basis = RatingBasis(ratings: [ann: 950, ben: 880], pointsPerThrow: [nights[0].eventID: 10, nights[1].eventID: 8])
+        let handicaps = SeasonHandicaps.perNight(nights, method: method, ratings: basis)
+        #expect(handicaps[nights[0].eventID]?[ann]?.value == 5 && handicaps[nights[0].eventID]?[ben]?.value == 12)
+        #expect(handicaps[nights[1].eventID]?[ben]?.value == 15, "120 ÷ 8 on the second night's layout")
+        #expect(SeasonHandicaps.handicap(of: ben, before: nights[1].eventID, nights, method: method, ratings: basis)?.strokes == 15)
+        #expect(SeasonHandicaps.perNight(nights, method: method)[nights[0].eventID]?.isEmpty == true, "no ratings, no handicaps")
+        // A layout's points per throw: from its latest SSA, or its par before any; 9 holes read as 18.
+        #expect(RoundRatings.layoutPointsPerThrow(latestSSA: nil, holes: 18, par: 54) == RoundRatings.pointsPerThrow(ssa18: 54))
+        #expect(RoundRatings.layoutPointsPerThrow(latestSSA: 28.5, holes: 9, par: 27) == RoundRatings.pointsPerThrow(ssa18: 57))
+    }
+
     @Test func netPlacesTakeTheNightsHandicapOffEachRound() {
         let method = HandicapMethod(kind: .percentage, minimumRounds: 1)
         // Night 1 (no handicaps yet): ann +8, ben −2. Night 2: ann +3, ben +1; handicaps 8 and −2:

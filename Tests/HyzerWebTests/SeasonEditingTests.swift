@@ -51,7 +51,7 @@ import Testing
             #expect(edited.status == .ok, "\(edited.text)")
             #expect(try edited.json()["name"] as? String == "Summer")
             #expect(Self.points(try await client.get("/api/v1/seasons/\(seasonID)/standings").json(), me) == 10)
-            for body in [#"{}"#, #"{"handicap":{}}"#, #"{"handicap":{"method":"rating"}}"#, #"{"points":{"rule":"fieldSize"},"name":""}"#] {
+            for body in [#"{}"#, #"{"handicap":{}}"#, #"{"handicap":{"method":"elo"}}"#, #"{"points":{"rule":"fieldSize"},"name":""}"#] {
                 let refused = try await client.postJSON("/api/v1/seasons/\(seasonID)", body, method: .patch)
                 #expect(refused.status == .unprocessableContent, "\(body): \(refused.text)")
             }

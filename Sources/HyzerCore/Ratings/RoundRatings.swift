@@ -55,6 +55,14 @@ public enum RoundRatings {
         return pointsPerThrow(ssa18: ssa * scale) * scale
     }
 
+    /// A layout's points per throw over 18 holes, for rating-based handicaps: from the SSA of
+    /// its latest rated round, or before any is rated, from its par (a scratch player's
+    /// score, roughly).
+    public static func layoutPointsPerThrow(latestSSA ssa: Double?, holes: Int, par: Int) -> Double {
+        let scale = 18 / Double(max(holes, 1))
+        return pointsPerThrow(ssa18: (ssa ?? Double(par)) * scale)
+    }
+
     static func rating(ssa: Double, holes: Int, strokes: Int) -> Double {
         1000 + (ssa - Double(strokes)) * pointsPerThrow(ssa: ssa, holes: holes)
     }

@@ -52,9 +52,11 @@ public struct HandicapMethod: Hashable, Sendable, Codable {
     /// The method in words, for the season page.
     public var description: String {
         let minimum =
-            (minimumRounds <= 1
-                ? "A handicap applies once a player has played a league round; "
-                : "A handicap applies once a player has \(minimumRounds) league rounds; ")
+            (kind == .rating && minimumRounds == 0
+                ? "A handicap applies to every player with a rating; "
+                : minimumRounds <= 1
+                    ? "A handicap applies once a player has played a league round; "
+                    : "A handicap applies once a player has \(minimumRounds) league rounds; ")
             + (unhandicapped == .gross
                 ? "until then, net places use their gross score."
                 : "until then, they take no place on net nights (only points for taking part).")
@@ -67,7 +69,8 @@ public struct HandicapMethod: Hashable, Sendable, Codable {
             return
                 "Handicap: \(percent)% of a player's average result to par over their last \(Self.percentageWindow) league rounds, each scaled to 18 holes. \(minimum)"
         case .rating:
-            return "Handicap: (1000 − the player's rating) ÷ the layout's rating points per throw. \(minimum)"
+            return
+                "Handicap: (1000 − the player's rating, entered or Hyzer's own) ÷ the layout's rating points per throw (from its latest rated round, or its par before any), for 18 holes. \(minimum)"
         }
     }
 }

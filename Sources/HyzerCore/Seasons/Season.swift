@@ -51,7 +51,7 @@ public struct SeasonDraft: Sendable, Hashable {
     public var participation: Int?
     public var bestNights: Int?
     public var countBack: Bool?
-    /// "bestOfRecent", "percentage" or "rating" (refused until club ratings exist); nil, "" or
+    /// "bestOfRecent", "percentage" or "rating"; nil, "" or
     /// "none" for none.
     public var handicap: String?
     public var percent: Int?
@@ -153,15 +153,14 @@ public struct SeasonDraft: Sendable, Hashable {
 
         var handicap: HandicapMethod?
         let method = TextRules.cleaned(self.handicap)
-        let minimum = minimumRounds ?? 3
+        // A rating already sums up a player's rounds: by rating, a handicap applies at once
+        // unless the season says otherwise.
+        let minimum = minimumRounds ?? (method == HandicapMethod.Kind.rating.rawValue ? 0 : 3)
         if !Self.minimumRoundsRange.contains(minimum) {
             errors.add("minimumRounds", "Rounds before a handicap applies: 0 to \(Self.minimumRoundsRange.upperBound).")
         }
         if !method.isEmpty, method != "none" {
-            if method == HandicapMethod.Kind.rating.rawValue {
-                errors.add(
-                    "handicap", "Rating-based handicaps need club ratings, which Hyzer does not compute yet: choose bestOfRecent or percentage.")
-            } else if let kind = HandicapMethod.Kind(rawValue: method) {
+            if let kind = HandicapMethod.Kind(rawValue: method) {
                 let percent = percent ?? 100
                 if kind == .percentage, !HandicapMethod.percentRange.contains(percent) {
                     errors.add(

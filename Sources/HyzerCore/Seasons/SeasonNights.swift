@@ -54,6 +54,24 @@ public struct SeasonNight: Hashable, Sendable {
     }
 }
 
+/// What rating-based handicaps are computed from: each player's rating, and each night's
+/// layout's rating points per throw over 18 holes.
+public struct RatingBasis: Hashable, Sendable {
+    public var ratings: [UUID: Int]
+    /// By night (event).
+    public var pointsPerThrow: [UUID: Double]
+
+    public init(ratings: [UUID: Int] = [:], pointsPerThrow: [UUID: Double] = [:]) {
+        self.ratings = ratings
+        self.pointsPerThrow = pointsPerThrow
+    }
+
+    public func basis(_ playerID: UUID, night eventID: UUID) -> (value: Double, pointsPerThrow: Double)? {
+        guard let rating = ratings[playerID], let perThrow = pointsPerThrow[eventID] else { return nil }
+        return (Double(rating), perThrow)
+    }
+}
+
 /// Handicaps and net results over a season's nights. A night's handicap for a player comes
 /// from their finished rounds of the season's earlier nights only: what is played that night
 /// or later never changes it.
@@ -61,8 +79,10 @@ public enum SeasonHandicaps {
     /// Each night's handicap of each player who played it (none before the method's minimum).
     /// `frozen`: the handicaps frozen when a night started, by night and player (a nil value:
     /// frozen as none); they stand instead of what the earlier nights say now.
-    public static func perNight(_ nights: [SeasonNight], method: HandicapMethod?, frozen: [UUID: [UUID: Handicap?]] = [:]) -> [UUID: [UUID: Handicap]]
-    {
+    /// `ratings`: what a rating-based method reads (the others read the earlier nights).
+    public static func perNight(
+        _ nights: [SeasonNight], method: HandicapMethod?, frozen: [UUID: [UUID: Handicap?]] = [:], ratings: RatingBasis = RatingBasis()
+    ) -> [UUID: [UUID: Handicap]] {
         guard let method else { return [:] }
         var earlier: [UUID: [HandicapRound]] = [:]
         var result: [UUID: [UUID: Handicap]] = [:]
@@ -72,7 +92,9 @@ public enum SeasonHandicaps {
             for entry in night.entries {
                 if let kept = fixed[entry.playerID] {
                     tonight[entry.playerID] = kept
-                } else if let handicap = Handicap.compute(method, rounds: earlier[entry.playerID] ?? []) {
+                } else if let handicap = Handicap.compute(
+                    method, rounds: earlier[entry.playerID] ?? [], rating: ratings.basis(entry.playerID, night: night.eventID))
+                {
                     tonight[entry.playerID] = handicap
                 }
             }
@@ -86,9 +108,13 @@ public enum SeasonHandicaps {
 
     /// A player's handicap for a night as the season's earlier nights give it now: what
     /// freezing the night records.
-    public static func handicap(of playerID: UUID, before eventID: UUID, _ nights: [SeasonNight], method: HandicapMethod) -> Handicap? {
+    public static func handicap(
+        of playerID: UUID, before eventID: UUID, _ nights: [SeasonNight], method: HandicapMethod, ratings: RatingBasis = RatingBasis()
+    ) -> Handicap? {
         let earlier = nights.prefix { $0.eventID != eventID }.flatMap(\.rounds).filter { $0.playerID == playerID && $0.finished }
-        return Handicap.compute(method, rounds: earlier.map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) })
+        return Handicap.compute(
+            method, rounds: earlier.map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) },
+            rating: ratings.basis(playerID, night: eventID))
     }
 
     /// The throws a handicap takes off one round: its value scaled to the round's holes, in
@@ -100,9 +126,10 @@ public enum SeasonHandicaps {
     /// The results that place each night, gross or net as the rule says. A player without a
     /// handicap yet is placed on gross, or takes no place when the season says so.
     public static func results(
-        _ nights: [SeasonNight], rule: PointsRule, method: HandicapMethod?, frozen: [UUID: [UUID: Handicap?]] = [:]
+        _ nights: [SeasonNight], rule: PointsRule, method: HandicapMethod?, frozen: [UUID: [UUID: Handicap?]] = [:],
+        ratings: RatingBasis = RatingBasis()
     ) -> [SeasonStandings.Night] {
-        let handicaps = rule.placesBy == .net ? perNight(nights, method: method, frozen: frozen) : [:]
+        let handicaps = rule.placesBy == .net ? perNight(nights, method: method, frozen: frozen, ratings: ratings) : [:]
         return nights.map { night in
             let tonight = handicaps[night.eventID] ?? [:]
             return SeasonStandings.Night(

@@ -30,6 +30,7 @@ struct SeasonFormPage: Sendable {
             "handicap",
             [
                 ("none", "No handicaps"), ("bestOfRecent", "Best 8 of the last 20 rounds"), ("percentage", "A percentage of the last 5 rounds"),
+                ("rating", "By rating: (1000 − rating) ÷ the layout's points per throw"),
             ], default: "none")
         countBack = form.values["countBack"] == "on" || form.values["countBack"] == "true"
     }
