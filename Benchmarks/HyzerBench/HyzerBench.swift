@@ -13,7 +13,7 @@ struct HyzerBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hyzer-bench",
         abstract: "Hyzer's benchmarks, against real `hyzer serve` processes.",
-        subcommands: [Report.self, SSE.self, Sync.self, Pull.self, Backup.self, Standings.self, Idle.self]
+        subcommands: [Report.self, SSE.self, Sync.self, Pull.self, Backup.self, Standings.self, Ratings.self, Idle.self]
     )
 
     struct ServerOption: ParsableArguments {
@@ -110,6 +110,16 @@ struct HyzerBenchCommand: AsyncParsableCommand {
 
         func run() async throws {
             for row in try await StandingsBench.run() { print(row) }
+        }
+    }
+
+    struct Ratings: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rating a 150-player round; a layout's statistics and the club's ratings over N rounds; standings with them read alongside.")
+        @Option(help: "Completed rounds on the layout.") var rounds = 10_000
+
+        func run() async throws {
+            for line in try await RatingsBench.run(rounds: rounds).lines { print(line) }
         }
     }
 

@@ -35,6 +35,12 @@ enum StandingsBench {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
+    static func milliseconds(measuring body: () async throws -> Void) async rethrows -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        return milliseconds(ContinuousClock.now - start)
+    }
+
     static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
         let start = ContinuousClock.now
         try body()

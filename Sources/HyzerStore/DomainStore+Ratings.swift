@@ -23,29 +23,52 @@ extension DomainStore {
         let (kept, count) = keptRatings.lookup(.club)
         if let kept { return kept }
         let moment = now()
-        let computed = try await pool.read { db in
-            let playerCount = self.playerChanges.value
-            return ClubRatings.compute(try self.ratingRounds(db, playerCount: playerCount), entered: try Self.enteredRatings(db), asOf: moment)
-        }
+        let computed = try await pool.read { db in try self.clubRatings(db, playerCount: self.playerChanges.value, asOf: moment) }
         keptRatings.keep(computed, for: .club, readAt: count)
         return computed
     }
 
-    /// Rounds under way or completed (not removed), each as its board reads it.
-    func ratingRounds(_ db: Database, playerCount: UInt64) throws -> [ClubRatings.Round] {
+    /// The club's ratings from the rounds as `db` has them; the completed rounds' part is
+    /// reused while they and the entered ratings stand. `playerCount`: `playerChanges` read
+    /// before the transaction's first statement. Inside a write, `keeping` false: what it
+    /// reads may yet be rolled back, so nothing read is kept.
+    func clubRatings(_ db: Database, playerCount: UInt64, asOf moment: Date, keeping: Bool = true) throws -> ClubRatings {
+        let (rounds, versions) = try ratingRounds(db, playerCount: playerCount, keeping: keeping)
+        let entered = try Self.enteredRatings(db)
+        var hasher = Hasher()
+        for round in rounds where round.completed {
+            hasher.combine(round.id)
+            hasher.combine(versions[round.id])
+            hasher.combine(round.playedAt)
+        }
+        for (player, rating) in entered.sorted(by: { $0.key.lowercasedText < $1.key.lowercasedText }) {
+            hasher.combine(player)
+            hasher.combine(rating)
+        }
+        hasher.combine(try currentAliases(playerCount: playerCount, db))
+        let key = hasher.finalize()
+        let settled = roundDigests.settledRatings(key) ?? ClubRatings.settle(rounds, entered: entered)
+        if keeping { roundDigests.keepSettled(settled, for: key) }
+        return ClubRatings.compute(rounds, entered: entered, asOf: moment, settled: settled)
+    }
+
+    /// Rounds under way or completed (not removed), each as its board reads it, and the
+    /// version each was read at.
+    func ratingRounds(_ db: Database, playerCount: UInt64, keeping: Bool = true) throws -> ([ClubRatings.Round], versions: [UUID: Int]) {
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT id, status, version, COALESCE(startedAt, createdAt) AS playedAt FROM rounds WHERE archived = 0 AND status != 'scheduled'")
         let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, row: row) } }
-        let digests = try digests(listed.map { ($0.id, $0.row["version"]) }, playerCount: playerCount, db)
-        roundDigests.keepOnly(Set(listed.map(\.id)))
-        return listed.compactMap { id, row in
+        let digests = try digests(listed.map { ($0.id, $0.row["version"]) }, playerCount: playerCount, keeping: keeping, db)
+        if keeping { roundDigests.keepOnly(Set(listed.map(\.id))) }
+        let rounds = listed.compactMap { id, row in
             digests[id].map { digest in
                 ClubRatings.Round(
                     id: id, holes: digest.holes, playedAt: row["playedAt"],
                     completed: (row["status"] as String) == RoundStatus.completed.rawValue, entries: digest.entries)
             }
         }
+        return (rounds, digests.mapValues(\.version))
     }
 
     static func enteredRatings(_ db: Database) throws -> [UUID: Int] {

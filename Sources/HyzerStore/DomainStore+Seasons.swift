@@ -184,8 +184,7 @@ extension DomainStore {
         var snapshot = try seasonSnapshot(seasonID, db)
         guard let method = snapshot.season.handicap else { return }
         if method.kind == .rating {
-            let ratings = ClubRatings.compute(
-                try ratingRounds(db, playerCount: playerChanges.value), entered: try Self.enteredRatings(db), asOf: now())
+            let ratings = try clubRatings(db, playerCount: playerChanges.value, asOf: now(), keeping: false)
             snapshot.ratings = try ratingBasis(snapshot.nights, ratings, db)
         }
         let kept = snapshot.frozen[eventID] ?? [:]

@@ -19,6 +19,18 @@ final class RoundDigests: Sendable {
     }
 
     private let state = Mutex<[UUID: Digest]>([:])
+    /// The completed rounds rated in order, under the fingerprint of what they came from (each
+    /// completed round's id, version and date, the entered ratings, the alias map): a score in
+    /// a live round leaves it standing.
+    private let settled = Mutex<(key: Int, value: ClubRatings.Settled)?>(nil)
+
+    func settledRatings(_ key: Int) -> ClubRatings.Settled? {
+        settled.withLock { kept in kept.flatMap { $0.key == key ? $0.value : nil } }
+    }
+
+    func keepSettled(_ value: ClubRatings.Settled, for key: Int) {
+        settled.withLock { $0 = (key, value) }
+    }
 
     func digest(_ roundID: UUID, version: Int, aliases: Int) -> Digest? {
         state.withLock { digests in
@@ -38,13 +50,16 @@ final class RoundDigests: Sendable {
     /// After the whole file's contents were replaced (a restore): versions start over.
     func removeAll() {
         state.withLock { $0 = [:] }
+        settled.withLock { $0 = nil }
     }
 }
 
 extension DomainStore {
     /// The digest of each round of `rows` (id and version), read anew only where the version
-    /// moved. `playerCount`: `playerChanges` read before the transaction's first statement.
-    func digests(_ rows: [(id: UUID, version: Int)], playerCount: UInt64, _ db: Database) throws -> [UUID: RoundDigests.Digest] {
+    /// moved. `playerCount`: `playerChanges` read before the transaction's first statement;
+    /// `keeping` false inside a write (what it reads may yet be rolled back).
+    func digests(_ rows: [(id: UUID, version: Int)], playerCount: UInt64, keeping: Bool = true, _ db: Database) throws -> [UUID: RoundDigests.Digest]
+    {
         let aliases = try currentAliases(playerCount: playerCount, db).hashValue
         var result: [UUID: RoundDigests.Digest] = [:]
         for row in rows {
@@ -61,7 +76,7 @@ extension DomainStore {
                     ClubRatings.Entry(playerID: $0.playerID, strokes: $0.strokes, finished: !$0.dnf && $0.thru == holes)
                 },
                 tally: HoleStatistics.Tally(board))
-            roundDigests.keep(digest, for: row.id)
+            if keeping { roundDigests.keep(digest, for: row.id) }
             result[row.id] = digest
         }
         return result

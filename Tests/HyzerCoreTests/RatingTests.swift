@@ -142,6 +142,19 @@ import Testing
         let full = rounds(Array(repeating: 950, count: 10), daysApart: 30) + old
         #expect(PlayerRatings.rating(full, asOf: now)?.value == 950, "8 or more in the last year: older ones do not count")
     }
+
+    @Test func theClubsKeptOrderGivesWhatAnyOrderGives() {
+        // Rounds on the same moment too (ordered by id), one in the future (not counted yet).
+        var all = rounds([930, 900, 960, 880, 990, 905, 940, 915, 970, 925, 890], daysApart: 40)
+        all += [PlayerRatings.RatedRound(roundID: UUID(), playedAt: all[2].playedAt, rating: 700)]
+        all += [PlayerRatings.RatedRound(roundID: UUID(), playedAt: now.addingTimeInterval(86_400), rating: 1100)]
+        let chronological = all.sorted {
+            $0.playedAt != $1.playedAt ? $0.playedAt < $1.playedAt : $0.roundID.lowercasedText < $1.roundID.lowercasedText
+        }
+        for moment in [now, now.addingTimeInterval(-100 * 86_400), now.addingTimeInterval(300 * 86_400)] {
+            #expect(PlayerRatings.rating(chronological: chronological, asOf: moment) == PlayerRatings.rating(all.shuffled(), asOf: moment))
+        }
+    }
 }
 
 @Suite struct HoleStatisticsTests {

@@ -26,5 +26,17 @@ import Testing
         let onB = try #require(try await b.domain.clubRatings().rounds[round])
         #expect(onA.result == onB.result && !onA.provisional)
         #expect(onA.result.ratings.count == 6 && onA.result.propagators.count >= 5)
+
+        // The completed rounds' ratings are kept between reads; what they come from changing
+        // rates them again: an entered rating (on the other device, synced over) …
+        _ = try await b.domain.setEnteredRating(players[0], to: 1000, actor: nil)
+        for device in [b, a] { await device.settle() }
+        let raised = try #require(try await a.domain.clubRatings().rounds[round])
+        #expect(raised.result.ssa != onA.result.ssa, "a higher propagator rating moves the SSA")
+        // … and a score in a live round leaves them as they were, rating that round provisionally.
+        let (live, newcomers) = try await a.setUpRound(handles: ["gus"])
+        try await a.score(live, newcomers[0], hole: 1, 3)
+        let after = try await a.domain.clubRatings()
+        #expect(after.rounds[round]?.result == raised.result && after.rounds[live]?.provisional == true)
     }
 }

@@ -201,7 +201,8 @@ def test_every_public_page_fits_a_360_px_phone(server, browser_factory):
     page = browser_factory(360, 740)
     page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
     paths = ["/", "/events", f"/events/{event['id']}", f"/rounds/{round_['id']}", f"/rounds/{round_['id']}/leaderboard",
-             f"/rounds/{round_['id']}/leaderboard?division=MPO", f"/rounds/{round_['id']}/cards/{cards['cards'][0]['id']}", "/tv", "/signin"]
+             f"/rounds/{round_['id']}/leaderboard?division=MPO", f"/rounds/{round_['id']}/cards/{cards['cards'][0]['id']}", "/tv", "/signin",
+             f"/players/{players[0]['id']}", f"/courses/{course['id']}"]
     too_wide = {}
     for path in paths:
         page.get(server.base + path)

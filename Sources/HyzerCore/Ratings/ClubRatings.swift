@@ -69,17 +69,25 @@ public struct ClubRatings: Sendable {
     public var rounds: [UUID: RoundRating]
     public var players: [UUID: PlayerRating]
 
-    public static func compute(_ rounds: [Round], entered: [UUID: Int], asOf moment: Date) -> ClubRatings {
+    /// The completed rounds rated in the order played, and what they made of each player:
+    /// everything a new score in a live round leaves as it is, so it is kept (by the store)
+    /// while the completed rounds and the entered ratings stand.
+    public struct Settled: Sendable {
+        var results: [UUID: RoundRating] = [:]
+        /// Each player's rated rounds, oldest first.
         var rated: [UUID: [PlayerRatings.RatedRound]] = [:]
         var history: [UUID: [HistoryEntry]] = [:]
+        var entered: [UUID: Int] = [:]
+
+        public init() {}
 
         func standing(_ player: UUID, at date: Date) -> (rating: Int?, source: Source?, established: Bool, used: [UUID]) {
             let mine = rated[player] ?? []
-            if mine.count >= PlayerRatings.establishedRounds, let own = PlayerRatings.rating(mine, asOf: date) {
+            if mine.count >= PlayerRatings.establishedRounds, let own = PlayerRatings.rating(chronological: mine, asOf: date) {
                 return (own.value, .hyzer, true, own.roundIDs)
             }
             if let value = entered[player] { return (value, .entered, true, []) }
-            if let own = PlayerRatings.rating(mine, asOf: date) { return (own.value, .hyzer, false, own.roundIDs) }
+            if let own = PlayerRatings.rating(chronological: mine, asOf: date) { return (own.value, .hyzer, false, own.roundIDs) }
             return (nil, nil, false, [])
         }
 
@@ -93,31 +101,48 @@ public struct ClubRatings: Sendable {
                         propagatingRating: now.established ? now.rating : nil)
                 })
         }
+    }
 
-        let ordered = rounds.sorted {
-            $0.playedAt != $1.playedAt ? $0.playedAt < $1.playedAt : $0.id.lowercasedText < $1.id.lowercasedText
-        }
-        var results: [UUID: RoundRating] = [:]
-        for round in ordered where round.completed {
-            let result = rate(round, at: round.playedAt)
-            results[round.id] = RoundRating(roundID: round.id, provisional: false, result: result)
+    /// Rounds in the order played: by when, then by id (as text, the same on every device).
+    static func chronological(_ rounds: [Round]) -> [Round] {
+        rounds.map { ($0, $0.id.lowercasedText) }.sorted { $0.0.playedAt != $1.0.playedAt ? $0.0.playedAt < $1.0.playedAt : $0.1 < $1.1 }
+            .map(\.0)
+    }
+
+    /// Rates the completed ones of `rounds`, each with the ratings as they stood before it.
+    public static func settle(_ rounds: [Round], entered: [UUID: Int]) -> Settled {
+        var settled = Settled()
+        settled.entered = entered
+        for round in chronological(rounds) where round.completed {
+            let result = settled.rate(round, at: round.playedAt)
+            settled.results[round.id] = RoundRating(roundID: round.id, provisional: false, result: result)
             for (player, value) in result.ratings.sorted(by: { $0.key.lowercasedText < $1.key.lowercasedText }) {
-                rated[player, default: []].append(PlayerRatings.RatedRound(roundID: round.id, playedAt: round.playedAt, rating: value))
+                settled.rated[player, default: []].append(PlayerRatings.RatedRound(roundID: round.id, playedAt: round.playedAt, rating: value))
             }
             for player in result.ratings.keys {
-                let now = standing(player, at: round.playedAt)
-                if let value = now.rating { history[player, default: []].append(HistoryEntry(at: round.playedAt, rating: value, roundIDs: now.used)) }
+                let now = settled.standing(player, at: round.playedAt)
+                if let value = now.rating {
+                    settled.history[player, default: []].append(HistoryEntry(at: round.playedAt, rating: value, roundIDs: now.used))
+                }
             }
         }
-        for round in ordered where !round.completed {
-            results[round.id] = RoundRating(roundID: round.id, provisional: true, result: rate(round, at: moment))
+        return settled
+    }
+
+    /// `settled`: what `settle` gave for the same completed rounds and entered ratings, kept;
+    /// only the live rounds and the ratings as of `moment` are then computed.
+    public static func compute(_ rounds: [Round], entered: [UUID: Int], asOf moment: Date, settled kept: Settled? = nil) -> ClubRatings {
+        let settled = kept ?? settle(rounds, entered: entered)
+        var results = settled.results
+        for round in chronological(rounds) where !round.completed {
+            results[round.id] = RoundRating(roundID: round.id, provisional: true, result: settled.rate(round, at: moment))
         }
         var players: [UUID: PlayerRating] = [:]
-        for player in Set(rated.keys).union(entered.keys).union(rounds.flatMap { $0.entries.map(\.playerID) }) {
-            let now = standing(player, at: moment)
+        for player in Set(settled.rated.keys).union(entered.keys).union(rounds.flatMap { $0.entries.map(\.playerID) }) {
+            let now = settled.standing(player, at: moment)
             players[player] = PlayerRating(
-                rating: now.rating, source: now.source, established: now.established, history: history[player] ?? [],
-                rounds: (rated[player] ?? []).map { ($0.roundID, $0.rating) })
+                rating: now.rating, source: now.source, established: now.established, history: settled.history[player] ?? [],
+                rounds: (settled.rated[player] ?? []).map { ($0.roundID, $0.rating) })
         }
         return ClubRatings(rounds: results, players: players)
     }

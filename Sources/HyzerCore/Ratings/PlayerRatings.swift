@@ -30,11 +30,23 @@ public enum PlayerRatings {
 
     /// The rating as of `moment` from `rounds` (any order); nil without rated rounds in 24 months.
     public static func rating(_ rounds: [RatedRound], asOf moment: Date) -> Rating? {
-        let newestFirst = rounds.filter { $0.playedAt <= moment }.sorted {
-            $0.playedAt != $1.playedAt ? $0.playedAt > $1.playedAt : $0.roundID.lowercasedText > $1.roundID.lowercasedText
+        let keyed = rounds.map { ($0, $0.roundID.lowercasedText) }.sorted {
+            $0.0.playedAt != $1.0.playedAt ? $0.0.playedAt < $1.0.playedAt : $0.1 < $1.1
+        }
+        return rating(chronological: keyed.map(\.0), asOf: moment)
+    }
+
+    /// The same from `rounds` already in the order played (oldest first; on one moment, by id),
+    /// as the club's ratings keep them: no sorting, and only the last 24 months looked at.
+    static func rating(chronological rounds: [RatedRound], asOf moment: Date) -> Rating? {
+        let twoYearsAgo = moment.addingTimeInterval(-730 * day)
+        var newestFirst: [RatedRound] = []
+        for round in rounds.reversed() {
+            if round.playedAt > moment { continue }
+            if round.playedAt < twoYearsAgo { break }
+            newestFirst.append(round)
         }
         let yearAgo = moment.addingTimeInterval(-365 * day)
-        let twoYearsAgo = moment.addingTimeInterval(-730 * day)
         var used = newestFirst.filter { $0.playedAt >= yearAgo }
         if used.count < establishedRounds {
             let older = newestFirst.filter { $0.playedAt < yearAgo && $0.playedAt >= twoYearsAgo }
