@@ -105,19 +105,27 @@ extension DomainStore {
 }
 
 extension DomainStore {
-    /// Every round a player is in (not removed, started), the newest first, each with its board.
-    public func rounds(of playerID: UUID) async throws -> [RoundBoard] {
+    /// Every round a player is in (not removed, started), the newest first, each in one line
+    /// from its digest: a player with hundreds of rounds costs a lookup per round, not a board.
+    public func playerRounds(of playerID: UUID) async throws -> [PlayerRoundLine] {
         try await pool.read { db in
+            let playerCount = self.playerChanges.value
             let canonical = try Self.canonicalID(playerID, db)
-            let ids = try String.fetchAll(
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT r.id FROM rounds r JOIN round_players p ON p.roundID = r.id JOIN players pl ON pl.id = p.playerID
+                    SELECT r.id, r.version, r.name, COALESCE(r.startedAt, r.createdAt) AS playedAt, c.name AS courseName
+                    FROM rounds r JOIN round_players p ON p.roundID = r.id JOIN players pl ON pl.id = p.playerID
+                    LEFT JOIN courses c ON c.id = r.courseID
                     WHERE (pl.id = ?1 OR pl.aliasOf = ?1) AND r.archived = 0 AND r.status != 'scheduled'
-                    GROUP BY r.id ORDER BY COALESCE(r.startedAt, r.createdAt) DESC, r.id
+                    GROUP BY r.id ORDER BY playedAt DESC, r.id
                     """, arguments: [canonical.text])
-            return try ids.compactMap(UUID.init(text:)).compactMap { id in
-                do { return try self.board(id, db) } catch StoreError.notFound { return nil }
+            let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, row: row) } }
+            let digests = try self.digests(listed.map { ($0.id, $0.row["version"]) }, playerCount: playerCount, db)
+            return listed.compactMap { id, row in
+                digests[id]?.lines[canonical].map { result in
+                    PlayerRoundLine(roundID: id, name: row["name"], playedAt: row["playedAt"], courseName: row["courseName"] ?? "", result: result)
+                }
             }
         }
     }

@@ -208,31 +208,35 @@ extension DomainStore {
     }
 
     /// A player's handicap on every night of every season with a handicap method, oldest
-    /// season first, and what it would be for their next night: the newest such season's
-    /// method over every finished league round they played.
+    /// season first, and what it would be for their next night: by the method of the newest
+    /// such season they have played a night of (else the newest such season), over every
+    /// finished league round they played.
     public func handicapHistory(of playerID: UUID) async throws -> (
-        current: Handicap?, history: [(season: Season, eventID: UUID, handicap: Handicap)]
+        current: Handicap?, currentSeason: Season?, history: [(season: Season, eventID: UUID, handicap: Handicap)]
     ) {
         guard try await player(playerID) != nil else { throw StoreError.notFound("Player") }
         var history: [(season: Season, eventID: UUID, handicap: Handicap)] = []
         var played: [HandicapRound] = []
-        var newest: HandicapMethod?
-        var nextRating: (value: Double, pointsPerThrow: Double)?
+        var newestPlayed: (season: Season, rating: (value: Double, pointsPerThrow: Double)?)?
+        var newest: (season: Season, rating: (value: Double, pointsPerThrow: Double)?)?
         for season in try await seasons().reversed() {
             let snapshot = try await seasonSnapshot(season.id)
             let nights = snapshot.seasonNights
-            played += nights.flatMap(\.rounds).filter { $0.playerID == playerID && $0.finished }
-                .map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) }
-            guard let method = season.handicap else { continue }
-            newest = method
+            let mine = nights.flatMap(\.rounds).filter { $0.playerID == playerID && $0.finished }
+            played += mine.map { HandicapRound(roundID: $0.roundID, toPar: $0.toPar, holes: $0.holes) }
+            guard season.handicap != nil else { continue }
             // By rating, the next night is on the layout of the season's latest night.
-            nextRating = snapshot.nights.last.flatMap { snapshot.ratings.basis(playerID, night: $0.event.id) }
+            let rating = snapshot.nights.last.flatMap { snapshot.ratings.basis(playerID, night: $0.event.id) }
+            newest = (season, rating)
+            if !mine.isEmpty { newestPlayed = (season, rating) }
             let perNight = snapshot.handicaps
             for night in nights {
                 if let handicap = perNight[night.eventID]?[playerID] { history.append((season, night.eventID, handicap)) }
             }
         }
-        return (newest.flatMap { Handicap.compute($0, rounds: played, rating: nextRating) }, history)
+        let chosen = newestPlayed ?? newest
+        let current = chosen.flatMap { chosen in chosen.season.handicap.flatMap { Handicap.compute($0, rounds: played, rating: chosen.rating) } }
+        return (current, chosen?.season, history)
     }
 }
 

@@ -16,6 +16,8 @@ final class RoundDigests: Sendable {
         /// Everyone who has scored: strokes so far, and whether they finished.
         var entries: [ClubRatings.Entry]
         var tally: HoleStatistics.Tally
+        /// Each player's round as their page lists it.
+        var lines: [UUID: PlayerRoundLine.Result]
     }
 
     private let state = Mutex<[UUID: Digest]>([:])
@@ -73,12 +75,47 @@ extension DomainStore {
             let digest = RoundDigests.Digest(
                 version: board.version, aliases: aliases, courseID: board.snapshot.course.id, holes: holes,
                 entries: board.standings.entries.filter { $0.thru > 0 }.map {
-                    ClubRatings.Entry(playerID: $0.playerID, strokes: $0.strokes, finished: !$0.dnf && $0.thru == holes)
+                    ClubRatings.Entry(playerID: $0.playerID, strokes: $0.strokes, finished: !$0.dnf && $0.thru == holes, dnf: $0.dnf)
                 },
-                tally: HoleStatistics.Tally(board))
+                tally: HoleStatistics.Tally(board), lines: PlayerRoundLine.results(board))
             if keeping { roundDigests.keep(digest, for: row.id) }
             result[row.id] = digest
         }
         return result
+    }
+}
+
+/// One of a player's rounds as their page lists it, read from the round's digest.
+public struct PlayerRoundLine: Sendable {
+    public struct Result: Sendable {
+        public var strokes: Int
+        public var toPar: Int
+        public var thru: Int
+        public var dnf: Bool
+        /// Their holes by kind (birdies, pars…).
+        public var kinds: HoleStatistics.Distribution
+    }
+
+    public var roundID: UUID
+    public var name: String
+    public var playedAt: Date
+    public var courseName: String
+    public var result: Result
+
+    static func results(_ board: RoundBoard) -> [UUID: Result] {
+        let pars = Dictionary(board.snapshot.course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
+        var scored: [UUID: [(strokes: Int, par: Int)]] = [:]
+        for (key, state) in board.scores.holes {
+            if let strokes = state.winner.score, let par = pars[key.hole] { scored[key.playerID, default: []].append((strokes, par)) }
+        }
+        return Dictionary(
+            board.standings.entries.map { entry in
+                (
+                    entry.playerID,
+                    Result(
+                        strokes: entry.strokes, toPar: entry.toPar, thru: entry.thru, dnf: entry.dnf,
+                        kinds: .of(scored[entry.playerID] ?? []))
+                )
+            }, uniquingKeysWith: { first, _ in first })
     }
 }

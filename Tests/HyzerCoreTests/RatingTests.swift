@@ -194,7 +194,9 @@ import Testing
         #expect(view.rows[0].counts == "1 birdie, 3 pars" && view.rows[2].counts == "Not played yet")
         #expect(view.rows[0].segments.map(\.kind) == ["birdie", "par"] && view.rows[0].segments.map(\.width) == ["25.00", "75.00"])
         #expect(view.rows[1].segments.map(\.x) == ["0.00", "50.00"], "each segment starts where the one before ends")
-        #expect(view.hardest(5).rows.map(\.number) == [2, 1], "hardest first; unplayed holes left out")
+        #expect(view.hardest(5).rows.map(\.number) == [2], "holes playing over par; unplayed holes left out")
+        let easy = HoleStatisticsView(course: course, statistics: .compute(course: course, scores: [(1, 3), (2, 3), (3, 2)], rounds: 1))
+        #expect(easy.hardest(5).rows.map(\.number) == [1, 2, 3], "none over par: the hardest three played")
         #expect(HoleStatisticsView.average(0.001) == "E" && HoleStatisticsView.average(-0.004) == "E")
     }
 }

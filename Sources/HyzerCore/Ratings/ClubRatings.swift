@@ -28,11 +28,14 @@ public struct ClubRatings: Sendable {
         public var playerID: UUID
         public var strokes: Int
         public var finished: Bool
+        /// Marked as not finishing (not merely still playing).
+        public var dnf: Bool
 
-        public init(playerID: UUID, strokes: Int, finished: Bool) {
+        public init(playerID: UUID, strokes: Int, finished: Bool, dnf: Bool = false) {
             self.playerID = playerID
             self.strokes = strokes
             self.finished = finished
+            self.dnf = dnf
         }
     }
 
@@ -52,6 +55,8 @@ public struct ClubRatings: Sendable {
     public struct HistoryEntry: Hashable, Sendable {
         public var at: Date
         public var rating: Int
+        /// The round whose rating moved it there (not every round it averages: a long history
+        /// would repeat them all each time).
         public var roundIDs: [UUID]
     }
 
@@ -62,6 +67,8 @@ public struct ClubRatings: Sendable {
         public var established: Bool
         /// Each value after each rated round, oldest first.
         public var history: [HistoryEntry]
+        /// The rounds the rating is now the average of (none for an entered one).
+        public var averaged: [UUID]
         /// Every rated round, in the order played.
         public var rounds: [(roundID: UUID, rating: Int)]
     }
@@ -122,7 +129,7 @@ public struct ClubRatings: Sendable {
             for player in result.ratings.keys {
                 let now = settled.standing(player, at: round.playedAt)
                 if let value = now.rating {
-                    settled.history[player, default: []].append(HistoryEntry(at: round.playedAt, rating: value, roundIDs: now.used))
+                    settled.history[player, default: []].append(HistoryEntry(at: round.playedAt, rating: value, roundIDs: [round.id]))
                 }
             }
         }
@@ -135,13 +142,19 @@ public struct ClubRatings: Sendable {
         let settled = kept ?? settle(rounds, entered: entered)
         var results = settled.results
         for round in chronological(rounds) where !round.completed {
-            results[round.id] = RoundRating(roundID: round.id, provisional: true, result: settled.rate(round, at: moment))
+            var result = settled.rate(round, at: moment)
+            // In a round under way, not having finished is still playing.
+            for entry in round.entries where !entry.finished && !entry.dnf { result.unrated[entry.playerID] = "Still playing." }
+            if result.ratings.isEmpty, let reason = result.reason {
+                result.reason = "\(reason) (The round is under way: it is rated as players finish.)"
+            }
+            results[round.id] = RoundRating(roundID: round.id, provisional: true, result: result)
         }
         var players: [UUID: PlayerRating] = [:]
         for player in Set(settled.rated.keys).union(entered.keys).union(rounds.flatMap { $0.entries.map(\.playerID) }) {
             let now = settled.standing(player, at: moment)
             players[player] = PlayerRating(
-                rating: now.rating, source: now.source, established: now.established, history: settled.history[player] ?? [],
+                rating: now.rating, source: now.source, established: now.established, history: settled.history[player] ?? [], averaged: now.used,
                 rounds: (settled.rated[player] ?? []).map { ($0.roundID, $0.rating) })
         }
         return ClubRatings(rounds: results, players: players)

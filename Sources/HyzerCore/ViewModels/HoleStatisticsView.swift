@@ -69,11 +69,13 @@ public struct HoleStatisticsView: Sendable {
         return rounded == 0 ? "E" : String(format: "%+.2f", rounded)
     }
 
-    /// The `count` hardest holes played so far, hardest first (equal ranks in hole order).
+    /// The `count` hardest holes played so far, hardest first (equal ranks in hole order):
+    /// those playing over par, or when none does, the three hardest.
     public func hardest(_ count: Int) -> HoleStatisticsView {
         var view = self
-        view.rows = Array(
-            rows.filter { $0.played > 0 }.sorted { (Int($0.rank) ?? .max, $0.number) < (Int($1.rank) ?? .max, $1.number) }.prefix(count))
+        let ranked = rows.filter { $0.played > 0 }.sorted { (Int($0.rank) ?? .max, $0.number) < (Int($1.rank) ?? .max, $1.number) }
+        let over = ranked.filter { $0.averageClass == "over" }
+        view.rows = Array((over.isEmpty ? ranked.prefix(3) : over.prefix(count)))
         return view
     }
 }

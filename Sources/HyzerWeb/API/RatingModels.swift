@@ -6,8 +6,14 @@ import HyzerStore
 // `…/ratings`, in the names DESIGN.md's contract gives them.
 
 struct EnteredRatingBody: Decodable {
-    /// Null clears the entered rating.
+    /// Null clears the entered rating; the key must be there (a misspelt key clears nothing).
     var rating: Int?
+
+    enum CodingKeys: String, CodingKey { case rating }
+
+    init(from decoder: any Decoder) throws {
+        rating = try decoder.container(keyedBy: CodingKeys.self).decode(Int?.self, forKey: .rating)
+    }
 }
 
 struct RoundRatingsResponse: ResponseEncodable {
@@ -66,6 +72,8 @@ struct PlayerRatingsResponse: ResponseEncodable {
     @NullWhenNone var enteredRating: Int?
     var history: [History]
     var rounds: [Rated]
+    /// The rounds the rating is now the average of (empty for an entered rating).
+    var roundIDs: [String]
 
     init(player: Player, rating: ClubRatings.PlayerRating?) {
         playerID = Format.id(player.id)
@@ -75,6 +83,7 @@ struct PlayerRatingsResponse: ResponseEncodable {
         enteredRating = player.enteredRating
         history = (rating?.history ?? []).map { History(at: $0.at, rating: $0.rating, roundIDs: $0.roundIDs.map(Format.id)) }
         rounds = (rating?.rounds ?? []).map { Rated(roundID: Format.id($0.roundID), rating: $0.rating) }
+        roundIDs = (rating?.averaged ?? []).map(Format.id)
     }
 }
 

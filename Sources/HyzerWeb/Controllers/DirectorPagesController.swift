@@ -127,7 +127,11 @@ struct DirectorPagesController {
     @Sendable func editPlayer(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let player = try await livePlayer(try context.uuid("id", "Player"))
         return playerPage(
-            player, FormState(values: ["displayName": player.displayName, "handle": player.handle.value, "division": player.division]),
+            player,
+            FormState(values: [
+                "displayName": player.displayName, "handle": player.handle.value, "division": player.division,
+                "rating": player.enteredRating.map(String.init) ?? "",
+            ]),
             creator: context.identity?.role ?? .coach)
     }
 
@@ -156,10 +160,22 @@ struct DirectorPagesController {
                 for entry in error.entries { errors.add(entry.field, entry.message) }
             }
             do { division = try Division.usual(form.division) } catch { for entry in error.entries { errors.add(entry.field, entry.message) } }
+            // Checked with the rest before anything is written.
+            let ratingText = (form.rating ?? "").trimmingCharacters(in: .whitespaces)
+            let rating = Int(ratingText)
+            if !ratingText.isEmpty, rating.map(Player.ratingRange.contains) != true {
+                errors.add(
+                    "rating",
+                    "A rating is a whole number from \(Player.ratingRange.lowerBound) to \(Player.ratingRange.upperBound), or empty for none.")
+            }
             try errors.throwIfAny()
             guard let valid else { throw errors }
             _ = try await stores.domain.editPlayer(
                 player.id, displayName: valid.displayName, handle: valid.handle, division: division, actor: context.identity?.playerID)
+            // A form without the field (an older page) leaves the rating as it is.
+            if form.rating != nil, rating != player.enteredRating {
+                _ = try await stores.domain.setEnteredRating(player.id, to: rating, actor: context.identity?.playerID)
+            }
             return notice("/players", .saved)
         } catch let errors as FieldErrors {
             return try playerPage(player, FormState(values: form.values, errors: errors), creator: creator, status: .unprocessableContent).response(

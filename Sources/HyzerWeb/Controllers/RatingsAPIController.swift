@@ -17,13 +17,21 @@ struct RatingsAPIController {
     /// Every round on the layout; `?roundID=` one of them, `?eventID=` an event's rounds on it.
     @Sendable func courseStats(_ request: Request, context: AppRequestContext) async throws -> CourseStatsResponse {
         let courseID = try context.uuid("id", "Course")
+        _ = try await stores.domain.course(courseID)
         var rounds: [UUID]?
-        if let text = request.uri.queryParameters.get("roundID") {
+        let query = request.uri.queryParameters
+        if query.get("roundID") != nil, query.get("eventID") != nil {
+            throw FieldErrors("roundID", "Give roundID or eventID, not both.")
+        }
+        if let text = query.get("roundID") {
             guard let id = UUID(text: String(text)) else { throw FieldErrors("roundID", "roundID is a round's id.") }
+            let round = try await stores.domain.board(of: id).snapshot
+            if round.round.archived { throw StoreError.notFound("Round") }
+            if round.course.id != courseID { throw FieldErrors("roundID", "That round was played on another layout.") }
             rounds = [id]
-        } else if let text = request.uri.queryParameters.get("eventID") {
+        } else if let text = query.get("eventID") {
             guard let id = UUID(text: String(text)) else { throw FieldErrors("eventID", "eventID is an event's id.") }
-            rounds = try await stores.domain.eventSnapshot(id).rounds.map(\.round.id)
+            rounds = try await stores.domain.eventSnapshot(id).rounds.filter { !$0.round.archived }.map(\.round.id)
         }
         return CourseStatsResponse(courseID: courseID, try await stores.domain.holeStatistics(course: courseID, rounds: rounds))
     }
@@ -43,6 +51,7 @@ struct RatingsAPIController {
     @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> RoundRatingsResponse {
         let id = try context.uuid("id", "Round")
         let board = try await stores.domain.board(of: id)
+        if board.snapshot.round.archived { throw StoreError.notFound("Round") }
         return RoundRatingsResponse(
             roundID: id, rating: try await stores.domain.clubRatings().rounds[id], order: board.standings.entries.map(\.playerID))
     }

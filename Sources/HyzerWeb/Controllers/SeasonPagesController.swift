@@ -58,7 +58,7 @@ struct SeasonPagesController {
     }
 
     @Sendable func newSeason(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        renderer.page(SeasonFormPage(form: FormState(values: ["rule": "fieldSize", "placesBy": "gross", "minimumRounds": "3"])), "season-new")
+        renderer.page(SeasonFormPage(form: FormState(values: ["rule": "fieldSize", "placesBy": "gross"])), "season-new")
     }
 
     @Sendable func createSeason(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -131,7 +131,8 @@ struct SeasonForm: Decodable, Sendable {
         }
         let draft = SeasonDraft(
             name: name, startsOn: startsOn, endsOn: endsOn, divisions: EventDraft.divisionList(divisions), placesBy: placesBy, rule: rule,
-            table: (rule ?? "") == "table" ? table : nil, pastTable: pastTable,
+            // The form always sends its select; past the table means something only with one.
+            table: (rule ?? "") == "table" ? table : nil, pastTable: (rule ?? "") == "table" ? pastTable : nil,
             participation: number(participation, "participation", "Points for taking part"),
             bestNights: number(bestNights, "bestNights", "Best nights counted"), countBack: countBack == "on" || countBack == "true",
             handicap: handicap, percent: number(percent, "percent", "The percentage"),

@@ -50,7 +50,7 @@ struct SeasonsAPIController {
 
     @Sendable func handicaps(_ request: Request, context: AppRequestContext) async throws -> HandicapHistoryResponse {
         let playerID = try context.uuid("id", "Player")
-        let (current, history) = try await stores.domain.handicapHistory(of: playerID)
+        let (current, _, history) = try await stores.domain.handicapHistory(of: playerID)
         return HandicapHistoryResponse(playerID: playerID, current: current, history: history)
     }
 

@@ -26,10 +26,14 @@ struct StatisticsPagesController {
         guard let player = try await stores.domain.player(id), !player.archived || context.identity?.role.includes(.coach) == true else {
             throw StoreError.notFound("Player")
         }
+        let page = PageNumber.lenient(request)
+        let rounds = try await stores.domain.playerRounds(of: player.id)
+        if page > 1, rounds.count <= (page - 1) * PlayerPage.perPage { throw HTTPError(.notFound, message: "There are fewer pages of rounds.") }
         let ratings = try await stores.domain.clubRatings()
-        let page = PlayerPage(
-            player: player, rating: ratings.players[player.id], ratings: ratings, boards: try await stores.domain.rounds(of: player.id),
-            handicap: try await stores.domain.handicapHistory(of: player.id).current)
-        return renderer.page(page, "player")
+        let handicap = try await stores.domain.handicapHistory(of: player.id)
+        let view = PlayerPage(
+            player: player, rating: ratings.players[player.id], ratings: ratings, rounds: rounds, page: page,
+            handicap: handicap.current.map { ($0, handicap.currentSeason?.name ?? "") })
+        return renderer.page(view, "player")
     }
 }

@@ -36,9 +36,11 @@ struct PlayerForm: Decodable, Sendable {
     var role: String?
     /// The usual division (the edit form only).
     var division: String?
+    /// An entered (e.g. PDGA) rating; empty for none (the edit form only).
+    var rating: String?
 
     var values: [String: String] {
-        ["displayName": displayName ?? "", "handle": handle ?? "", "role": role ?? "", "division": division ?? ""]
+        ["displayName": displayName ?? "", "handle": handle ?? "", "role": role ?? "", "division": division ?? "", "rating": rating ?? ""]
     }
 }
 

@@ -33,9 +33,21 @@ struct PlayerPage: Sendable {
     var hasRounds: Bool
     var distribution: [Share]
     var handicap: String?
+    /// The season whose method gives it.
+    var handicapSeason: String?
     var playerID: String
+    var roundsSummary: String
+    var newerHref: String?
+    var olderHref: String?
+    var hasPaging: Bool
 
-    init(player: Player, rating: ClubRatings.PlayerRating?, ratings: ClubRatings, boards: [RoundBoard], handicap: Handicap?) {
+    static let perPage = 50
+
+    /// `rounds`: every round of the player, newest first; the page lists `page`'s 50.
+    init(
+        player: Player, rating: ClubRatings.PlayerRating?, ratings: ClubRatings, rounds all: [PlayerRoundLine], page: Int,
+        handicap: (value: Handicap, season: String)?
+    ) {
         title = player.displayName
         handle = player.handle.value
         playerID = Format.id(player.id)
@@ -43,37 +55,50 @@ struct PlayerPage: Sendable {
         self.rating = rating?.rating.map(String.init) ?? "–"
         ratingSource =
             switch rating?.source {
-            case .entered?: "Entered by a coach (e.g. the player's PDGA rating): the official rating is the PDGA's."
+            case .entered?:
+                "Entered by a coach (e.g. the player's PDGA rating): the official rating is the PDGA's. Hyzer's own takes over after \(PlayerRatings.establishedRounds) rated rounds."
             case .hyzer? where rating?.established == true: "Hyzer's own, from the club's rated rounds (not a PDGA rating)."
             case .hyzer?: "Hyzer's own, provisional: fewer than \(PlayerRatings.establishedRounds) rated rounds so far."
             case nil: "No rating yet: a coach can enter one, or it comes from rated rounds."
             }
         chart = rating.flatMap { RatingChart.svg($0.history) }
         let day = Date.FormatStyle.dateTime.day().month(.abbreviated).year()
-        var scored: [(strokes: Int, par: Int)] = []
-        rounds = boards.compactMap { board in
-            guard let entry = board.standings.entries.first(where: { $0.playerID == player.id }) else { return nil }
-            let pars = Dictionary(board.snapshot.course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
-            for (key, state) in board.scores.holes where key.playerID == player.id {
-                if let strokes = state.winner.score, let par = pars[key.hole] { scored.append((strokes, par)) }
-            }
-            let round = board.snapshot.round
-            let rated = ratings.rounds[round.id]
+        let shown = all.dropFirst((page - 1) * Self.perPage).prefix(Self.perPage)
+        rounds = shown.map { line in
+            let rated = ratings.rounds[line.roundID]
+            let result = line.result
             return RoundRow(
-                link: "/rounds/\(Format.id(round.id))", name: round.name, date: (round.startedAt ?? round.createdAt).formatted(day),
-                courseName: board.snapshot.course.name, strokes: entry.thru == 0 ? "–" : String(entry.strokes),
-                toPar: entry.dnf ? "DNF" : ScoreFormat.toPar(entry.toPar), toParClass: entry.dnf ? "none" : ScoreFormat.toParClass(entry.toPar),
+                link: "/rounds/\(Format.id(line.roundID))", name: line.name, date: line.playedAt.formatted(day), courseName: line.courseName,
+                strokes: result.thru == 0 ? "–" : String(result.strokes),
+                toPar: result.dnf ? "DNF" : ScoreFormat.toPar(result.toPar), toParClass: result.dnf ? "none" : ScoreFormat.toParClass(result.toPar),
                 rating: rated?.result.ratings[player.id].map(String.init) ?? "–",
                 provisional: rated?.provisional == true && rated?.result.ratings[player.id] != nil)
         }
         hasRounds = !rounds.isEmpty
-        let kinds = HoleStatistics.Distribution.of(scored)
-        let total = max(scored.count, 1)
+        roundsSummary =
+            all.count > Self.perPage
+            ? "Rounds \((page - 1) * Self.perPage + 1)–\((page - 1) * Self.perPage + rounds.count) of \(all.count), the newest first"
+            : (all.count == 1 ? "1 round" : "\(all.count) rounds")
+        newerHref = page > 1 ? (page == 2 ? "/players/\(playerID)" : "/players/\(playerID)?page=\(page - 1)") : nil
+        olderHref = all.count > page * Self.perPage ? "/players/\(playerID)?page=\(page + 1)" : nil
+        hasPaging = newerHref != nil || olderHref != nil
+        var kinds = HoleStatistics.Distribution()
+        for line in all {
+            let k = line.result.kinds
+            kinds.ace += k.ace
+            kinds.eagle += k.eagle
+            kinds.birdie += k.birdie
+            kinds.par += k.par
+            kinds.bogey += k.bogey
+            kinds.doublePlus += k.doublePlus
+        }
+        let total = max(kinds.ace + kinds.eagle + kinds.birdie + kinds.par + kinds.bogey + kinds.doublePlus, 1)
         distribution = [
             ("Aces", kinds.ace), ("Eagles or better", kinds.eagle), ("Birdies", kinds.birdie), ("Pars", kinds.par), ("Bogeys", kinds.bogey),
             ("Double bogeys or worse", kinds.doublePlus),
         ].map { Share(label: $0.0, count: $0.1, percent: String(format: "%.0f%%", Double($0.1) * 100 / Double(total))) }
-        self.handicap = handicap.map { String(format: "%.1f", $0.value) }
+        self.handicap = handicap.map { String(format: "%.1f", $0.value.value) }
+        handicapSeason = handicap?.season
     }
 }
 
