@@ -44,13 +44,15 @@ soak: deps system-deps
 ## itself, 10,000 SSE subscribers, propagation through PostgreSQL, initial pull of 1,000,000
 ## events (embedded and PostgreSQL), standings in a 10,000-event round, first answer after
 ## exec with a black-holed cloud, RSS per idle subscriber; each with its goal. Then the card
-## page on an emulated phone (scripts/bench-phone.py: slow 4G, 4x CPU). Takes ~6 min.
-## The single benchmarks (sse, sync, pull, backup, standings, idle) run alone: see hyzer-bench.
+## page on an emulated phone (scripts/bench-phone.py: slow 4G, 4x CPU), then ratings and hole
+## statistics over a layout of 10,000 rounds (hyzer-bench ratings). Takes ~13 min.
+## The single benchmarks (sse, sync, pull, backup, standings, ratings, idle) run alone: see hyzer-bench.
 bench: deps browser-deps
 	$(SWIFT) build -c release --product hyzer
 	$(SWIFT) build -c release --product hyzer-bench
 	scripts/with-postgres .build/release/hyzer-bench report --server .build/release/hyzer --subscribers 10000 --events 1000000 --output bench-results.json
 	python3 scripts/bench-phone.py .build/release/hyzer --json bench-phone.json
+	.build/release/hyzer-bench ratings --rounds 10000
 
 ## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
 demo: build

@@ -21,6 +21,8 @@ enum RatingsBench {
         var warmStatistics: [Double] = []
         var warmRatings: [Double] = []
         var standings = StandingsBench.Timing()
+        /// The same on the same store with nothing read alongside.
+        var standingsAlone = StandingsBench.Timing()
         var readsDuring = 0
 
         var lines: [String] {
@@ -33,6 +35,7 @@ enum RatingsBench {
                 String(
                     format: "after_one_new_score: statistics p50=%.1fms ratings p50=%.1fms goal<=250ms", p(warmStatistics, 0.5),
                     p(warmRatings, 0.5)),
+                standingsAlone.line("standings_after_one_new_event_same_store_nothing_alongside", ""),
                 standings.line("standings_after_one_new_event_with_ratings_read_alongside", "reads_alongside=\(readsDuring)"),
             ]
         }
@@ -55,6 +58,7 @@ enum RatingsBench {
                     try await StandingsBench.milliseconds(measuring: { _ = try await domain.holeStatistics(course: course.id) }))
                 figures.warmRatings.append(try await StandingsBench.milliseconds(measuring: { _ = try await domain.clubRatings() }))
             }
+            figures.standingsAlone = try await StandingsBench.bigRound(domain, course: course, players: players).timing
             // The score path with ratings and statistics read alongside, as pages would: ten
             // times a second, each read after a new score (nothing kept can answer it).
             let stop = Atomic<Bool>(false)

@@ -55,18 +55,12 @@ extension DomainStore {
     /// Rounds under way or completed (not removed), each as its board reads it, and the
     /// version each was read at.
     func ratingRounds(_ db: Database, playerCount: UInt64, keeping: Bool = true) throws -> ([ClubRatings.Round], versions: [UUID: Int]) {
-        let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT id, status, version, COALESCE(startedAt, createdAt) AS playedAt FROM rounds WHERE archived = 0 AND status != 'scheduled'")
-        let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, row: row) } }
-        let digests = try digests(listed.map { ($0.id, $0.row["version"]) }, playerCount: playerCount, keeping: keeping, db)
+        let rows = try Row.fetchAll(db, sql: "SELECT id, version FROM rounds WHERE archived = 0 AND status != 'scheduled'")
+        let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, version: row["version"] as Int) } }
+        let digests = try digests(listed, playerCount: playerCount, keeping: keeping, db)
         if keeping { roundDigests.keepOnly(Set(listed.map(\.id))) }
-        let rounds = listed.compactMap { id, row in
-            digests[id].map { digest in
-                ClubRatings.Round(
-                    id: id, holes: digest.holes, playedAt: row["playedAt"],
-                    completed: (row["status"] as String) == RoundStatus.completed.rawValue, entries: digest.entries)
-            }
+        let rounds = listed.compactMap { id, _ in
+            digests[id].map { ClubRatings.Round(id: id, holes: $0.holes, playedAt: $0.playedAt, completed: $0.completed, entries: $0.entries) }
         }
         return (rounds, digests.mapValues(\.version))
     }

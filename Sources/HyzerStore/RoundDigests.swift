@@ -13,6 +13,10 @@ final class RoundDigests: Sendable {
         var aliases: Int
         var courseID: UUID
         var holes: Int
+        /// When it was played (started, else made) and whether it is completed, as the
+        /// version read says.
+        var playedAt: Date
+        var completed: Bool
         /// Everyone who has scored: strokes so far, and whether they finished.
         var entries: [ClubRatings.Entry]
         var tally: HoleStatistics.Tally
@@ -74,6 +78,7 @@ extension DomainStore {
             let holes = board.snapshot.course.holes.count
             let digest = RoundDigests.Digest(
                 version: board.version, aliases: aliases, courseID: board.snapshot.course.id, holes: holes,
+                playedAt: board.snapshot.round.startedAt ?? board.snapshot.round.createdAt, completed: board.snapshot.round.status == .completed,
                 entries: board.standings.entries.filter { $0.thru > 0 }.map {
                     ClubRatings.Entry(playerID: $0.playerID, strokes: $0.strokes, finished: !$0.dnf && $0.thru == holes, dnf: $0.dnf)
                 },

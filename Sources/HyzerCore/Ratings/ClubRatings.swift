@@ -85,6 +85,8 @@ public struct ClubRatings: Sendable {
         var rated: [UUID: [PlayerRatings.RatedRound]] = [:]
         var history: [UUID: [HistoryEntry]] = [:]
         var entered: [UUID: Int] = [:]
+        /// Everyone with an entry in a completed round.
+        var players: Set<UUID> = []
 
         public init() {}
 
@@ -120,7 +122,8 @@ public struct ClubRatings: Sendable {
     public static func settle(_ rounds: [Round], entered: [UUID: Int]) -> Settled {
         var settled = Settled()
         settled.entered = entered
-        for round in chronological(rounds) where round.completed {
+        for round in chronological(rounds.filter(\.completed)) {
+            for entry in round.entries { settled.players.insert(entry.playerID) }
             let result = settled.rate(round, at: round.playedAt)
             settled.results[round.id] = RoundRating(roundID: round.id, provisional: false, result: result)
             for (player, value) in result.ratings.sorted(by: { $0.key.lowercasedText < $1.key.lowercasedText }) {
@@ -141,7 +144,8 @@ public struct ClubRatings: Sendable {
     public static func compute(_ rounds: [Round], entered: [UUID: Int], asOf moment: Date, settled kept: Settled? = nil) -> ClubRatings {
         let settled = kept ?? settle(rounds, entered: entered)
         var results = settled.results
-        for round in chronological(rounds) where !round.completed {
+        let live = rounds.filter { !$0.completed }
+        for round in chronological(live) {
             var result = settled.rate(round, at: moment)
             // In a round under way, not having finished is still playing.
             for entry in round.entries where !entry.finished && !entry.dnf { result.unrated[entry.playerID] = "Still playing." }
@@ -151,7 +155,7 @@ public struct ClubRatings: Sendable {
             results[round.id] = RoundRating(roundID: round.id, provisional: true, result: result)
         }
         var players: [UUID: PlayerRating] = [:]
-        for player in Set(settled.rated.keys).union(entered.keys).union(rounds.flatMap { $0.entries.map(\.playerID) }) {
+        for player in settled.players.union(settled.rated.keys).union(entered.keys).union(live.flatMap { $0.entries.map(\.playerID) }) {
             let now = settled.standing(player, at: moment)
             players[player] = PlayerRating(
                 rating: now.rating, source: now.source, established: now.established, history: settled.history[player] ?? [], averaged: now.used,

@@ -57,22 +57,24 @@ public struct HoleStatistics: Hashable, Sendable {
     }
 
     /// From each round's tally: a layout's thousands of rounds are added up from tallies kept
-    /// per round, not from their scores read again.
+    /// per round, not from their scores read again (into arrays by hole number: no hashing).
     public static func compute(course: Course, tallies: [Tally], rounds: Int) -> HoleStatistics {
-        var totals: [Int: (count: Int, toPar: Int, distribution: Distribution)] = [:]
-        let pars = Dictionary(course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
+        let last = max(course.holes.map(\.number).max() ?? 0, 0)
+        var pars = [Int?](repeating: nil, count: last + 1)
+        for hole in course.holes where hole.number >= 0 && pars[hole.number] == nil { pars[hole.number] = hole.par }
+        var sums = [(count: Int, toPar: Int, distribution: Distribution)?](repeating: nil, count: last + 1)
         for tally in tallies {
-            for (hole, counts) in tally.counts {
-                guard let par = pars[hole] else { continue }
-                var entry = totals[hole] ?? (0, 0, Distribution())
-                for (strokes, count) in counts {
-                    entry.count += count
-                    entry.toPar += (strokes - par) * count
-                    entry.distribution.add(strokes: strokes, par: par, count: count)
-                }
-                totals[hole] = entry
+            for made in tally.counts {
+                guard made.hole >= 0, made.hole <= last, let par = pars[made.hole] else { continue }
+                var entry = sums[made.hole] ?? (0, 0, Distribution())
+                entry.count += made.count
+                entry.toPar += (made.strokes - par) * made.count
+                entry.distribution.add(strokes: made.strokes, par: par, count: made.count)
+                sums[made.hole] = entry
             }
         }
+        let totals = Dictionary(
+            sums.enumerated().compactMap { hole, sum in sum.map { (hole, $0) } }, uniquingKeysWith: { first, _ in first })
         var holes = course.holes.map { hole in
             let entry = totals[hole.number]
             return Hole(
@@ -94,14 +96,24 @@ public struct HoleStatistics: Hashable, Sendable {
     /// How many times each score was made on each hole: what a round adds to its layout's
     /// statistics, whatever the pars (a layout's pars may be edited after).
     public struct Tally: Hashable, Sendable {
-        /// Hole number → strokes → how many players made it.
-        public private(set) var counts: [Int: [Int: Int]] = [:]
+        public struct Made: Hashable, Sendable {
+            public var hole: Int
+            public var strokes: Int
+            public var count: Int
+        }
+
+        /// One entry per hole and score made on it.
+        public private(set) var counts: [Made] = []
 
         public init() {}
 
         mutating func add(hole: Int, strokes: Int) {
             guard strokes > 0 else { return }
-            counts[hole, default: [:]][strokes, default: 0] += 1
+            if let index = counts.firstIndex(where: { $0.hole == hole && $0.strokes == strokes }) {
+                counts[index].count += 1
+            } else {
+                counts.append(Made(hole: hole, strokes: strokes, count: 1))
+            }
         }
 
         /// Every player's current score on every hole they finished.
