@@ -60,6 +60,9 @@ import Testing
             let eventPage = try await client.as(.anonymous).get("/events/\(eventID)").text
             #expect(eventPage.contains("Holes · Three Holes"))
             #expect(Self.rows(eventPage).map(\.average) == ["-0.25", "+1.00", "+0.25"])
+            // Every name on the boards opens the player's page.
+            #expect(eventPage.contains(#"<a class="player-link" href="/players/\#(ids[0])">P0</a>"#))
+            #expect(try await client.as(.anonymous).get("/rounds/\(roundID)/leaderboard").text.contains(#"href="/players/\#(ids[3])""#))
             let tv = try await client.as(.anonymous).get("/tv").text
             #expect(tv.contains("Tonight's hardest holes"))
             #expect(
