@@ -82,7 +82,7 @@ enum RatingsBench {
 
     /// 150 finishers, every one a propagator, on 18 holes: the solve and the ratings, 200 times.
     static func rateOneRound() -> [Double] {
-        var generator = SplitMix(seed: 150)
+        var generator = SeededGenerator(state: 150)
         let entries = (0..<150).map { index -> RoundRatings.Entry in
             let rating = 850 + Int(generator.next() % 180)
             return RoundRatings.Entry(
@@ -94,7 +94,7 @@ enum RatingsBench {
     /// `rounds` completed rounds of 6 on the layout (each player's scores follow their entered
     /// rating), then one live round; returns the live round.
     static func layout(_ domain: DomainStore, course: Course, players: [Player], rounds: Int) async throws -> UUID {
-        var generator = SplitMix(seed: 10_000)
+        var generator = SeededGenerator(state: 10_000)
         let ratings = players.indices.map { 850 + $0 * 150 / players.count }
         for (player, rating) in zip(players, ratings) { _ = try await domain.setEnteredRating(player.id, to: rating, actor: nil) }
         let holes = course.holes.map(\.number)
@@ -118,18 +118,5 @@ enum RatingsBench {
         let live = try await domain.createRound(
             RoundDraft.Valid(name: "Tonight", courseID: course.id, playerIDs: players.prefix(6).map(\.id), startNow: true))
         return live.id
-    }
-
-    /// A small seeded generator: the same layout on every run.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -61,6 +61,24 @@ public struct Player: Identifiable, Hashable, Sendable {
     /// The ratings a coach may enter.
     public static let ratingRange = 400...1200
 
+    /// An entered rating as given (nil clears it): refused outside `ratingRange`.
+    public static func validRating(_ rating: Int?) throws(FieldErrors) -> Int? {
+        guard let rating, !ratingRange.contains(rating) else { return rating }
+        throw ratingRefused
+    }
+
+    static var ratingRefused: FieldErrors {
+        FieldErrors("rating", "A rating is a whole number from \(ratingRange.lowerBound) to \(ratingRange.upperBound), or empty (null) for none.")
+    }
+
+    /// An entered rating as a form field gives it: empty for none.
+    public static func validRating(text: String?) throws(FieldErrors) -> Int? {
+        let trimmed = (text ?? "").trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
+        guard let rating = Int(trimmed) else { throw ratingRefused }
+        return try validRating(rating)
+    }
+
     public init(
         id: UUID, displayName: String, handle: Handle, role: Role, cloudRecordName: String? = nil, createdAt: Date, updatedAt: HLC,
         passwordHash: String? = nil, disabled: Bool = false, originDeviceID: UUID? = nil

@@ -6,11 +6,7 @@ extension DomainStore {
     /// A coach enters a player's rating (their PDGA rating, say), or clears it with nil.
     /// Throws `FieldErrors` for a rating outside `Player.ratingRange`.
     public func setEnteredRating(_ id: UUID, to rating: Int?, actor: UUID?) async throws -> Player {
-        if let rating, !Player.ratingRange.contains(rating) {
-            throw FieldErrors(
-                "rating", "A rating is a whole number from \(Player.ratingRange.lowerBound) to \(Player.ratingRange.upperBound), or null to clear it."
-            )
-        }
+        let rating = try Player.validRating(rating)
         let before = try await player(id)
         let change = "entered rating \(before?.enteredRating.map(String.init) ?? "none") → \(rating.map(String.init) ?? "none")"
         return try await updatePlayer(id, audit: (actor, change)) { player, _ in player.enteredRating = rating }

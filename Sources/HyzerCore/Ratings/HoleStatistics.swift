@@ -15,6 +15,20 @@ public struct HoleStatistics: Hashable, Sendable {
 
         public init() {}
 
+        /// Ace, eagle, birdie, par, bogey, double or worse: the order every page lists them in.
+        public var counts: [Int] { [ace, eagle, birdie, par, bogey, doublePlus] }
+
+        public static func + (left: Distribution, right: Distribution) -> Distribution {
+            var sum = left
+            sum.ace += right.ace
+            sum.eagle += right.eagle
+            sum.birdie += right.birdie
+            sum.par += right.par
+            sum.bogey += right.bogey
+            sum.doublePlus += right.doublePlus
+            return sum
+        }
+
         /// The scores `strokes` on holes of `par` make, by kind.
         public static func of(_ scores: [(strokes: Int, par: Int)]) -> Distribution {
             var distribution = Distribution()

@@ -30,6 +30,7 @@ public struct HoleStatisticsView: Sendable {
     /// Someone has finished a hole.
     public var hasScores: Bool
 
+    /// In `Distribution.counts`' order: the CSS class, and the name of one and of several.
     public static let kinds: [(kind: String, one: String, many: String)] = [
         ("ace", "ace", "aces"), ("eagle", "eagle or better", "eagles or better"), ("birdie", "birdie", "birdies"), ("par", "par", "pars"),
         ("bogey", "bogey", "bogeys"), ("double", "double bogey or worse", "double bogeys or worse"),
@@ -43,8 +44,7 @@ public struct HoleStatisticsView: Sendable {
         summary = "\(rounds) · \(scores == 1 ? "1 score" : "\(scores) scores")"
         hasScores = scores > 0
         rows = statistics.holes.map { hole in
-            let d = hole.distribution
-            let values = [d.ace, d.eagle, d.birdie, d.par, d.bogey, d.doublePlus]
+            let values = hole.distribution.counts
             var segments: [Segment] = []
             var x = 0.0
             for (index, value) in values.enumerated() where value > 0 && hole.played > 0 {

@@ -161,13 +161,8 @@ struct DirectorPagesController {
             }
             do { division = try Division.usual(form.division) } catch { for entry in error.entries { errors.add(entry.field, entry.message) } }
             // Checked with the rest before anything is written.
-            let ratingText = (form.rating ?? "").trimmingCharacters(in: .whitespaces)
-            let rating = Int(ratingText)
-            if !ratingText.isEmpty, rating.map(Player.ratingRange.contains) != true {
-                errors.add(
-                    "rating",
-                    "A rating is a whole number from \(Player.ratingRange.lowerBound) to \(Player.ratingRange.upperBound), or empty for none.")
-            }
+            var rating: Int?
+            do { rating = try Player.validRating(text: form.rating) } catch { for entry in error.entries { errors.add(entry.field, entry.message) } }
             try errors.throwIfAny()
             guard let valid else { throw errors }
             _ = try await stores.domain.editPlayer(

@@ -82,21 +82,13 @@ struct PlayerPage: Sendable {
         newerHref = page > 1 ? (page == 2 ? "/players/\(playerID)" : "/players/\(playerID)?page=\(page - 1)") : nil
         olderHref = all.count > page * Self.perPage ? "/players/\(playerID)?page=\(page + 1)" : nil
         hasPaging = newerHref != nil || olderHref != nil
-        var kinds = HoleStatistics.Distribution()
-        for line in all {
-            let k = line.result.kinds
-            kinds.ace += k.ace
-            kinds.eagle += k.eagle
-            kinds.birdie += k.birdie
-            kinds.par += k.par
-            kinds.bogey += k.bogey
-            kinds.doublePlus += k.doublePlus
+        let kinds = all.reduce(HoleStatistics.Distribution()) { $0 + $1.result.kinds }.counts
+        let total = max(kinds.reduce(0, +), 1)
+        distribution = zip(HoleStatisticsView.kinds, kinds).map { kind, count in
+            Share(
+                label: kind.many.prefix(1).uppercased() + kind.many.dropFirst(), count: count,
+                percent: String(format: "%.0f%%", Double(count) * 100 / Double(total)))
         }
-        let total = max(kinds.ace + kinds.eagle + kinds.birdie + kinds.par + kinds.bogey + kinds.doublePlus, 1)
-        distribution = [
-            ("Aces", kinds.ace), ("Eagles or better", kinds.eagle), ("Birdies", kinds.birdie), ("Pars", kinds.par), ("Bogeys", kinds.bogey),
-            ("Double bogeys or worse", kinds.doublePlus),
-        ].map { Share(label: $0.0, count: $0.1, percent: String(format: "%.0f%%", Double($0.1) * 100 / Double(total))) }
         self.handicap = handicap.map { String(format: "%.1f", $0.value.value) }
         handicapSeason = handicap?.season
     }
