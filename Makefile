@@ -78,11 +78,12 @@ browser-deps:
 	@python3 -c "import selenium, pytest, axe_selenium_python" 2>/dev/null || python3 -m pip install -q selenium pytest axe-selenium-python
 
 ## pytest, schemathesis and qrcode (the check-in QR code's reference) for the system tests,
-## and promtool (Debian's prometheus) to lint
-## /metrics, installed when missing.
+## promtool (Debian's prometheus) to lint /metrics, and nginx (the load balancer in front of
+## test_cluster's instances), installed when missing.
 system-deps:
 	@python3 -c "import pytest, schemathesis, qrcode" 2>/dev/null || python3 -m pip install -q pytest schemathesis qrcode
 	@command -v promtool >/dev/null || { echo "installing prometheus (promtool)"; apt-get update -qq && apt-get install -y -qq prometheus >/dev/null; }
+	@command -v nginx >/dev/null || { echo "installing nginx"; apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 
 ## System libraries the build links (present on the standard image; installed when missing).
 deps:

@@ -11,6 +11,15 @@ public struct APITokenEntry: Sendable {
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revoked: Bool
+
+    public init(id: UUID, playerID: UUID, name: String, createdAt: Date, lastUsedAt: Date?, revoked: Bool) {
+        self.id = id
+        self.playerID = playerID
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revoked = revoked
+    }
 }
 
 /// A single-use link: the first admin's setup, or an invite to sign up (maybe to claim an

@@ -242,6 +242,19 @@ public final class Outbox: Sendable {
 
     // MARK: Reading
 
+    /// The newest entry's place in the queue: the mark a write's `isSynced(through:)` waits for.
+    public func newestSequence() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM outbox") ?? 0 }
+    }
+
+    /// Whether every entry queued up to `sequence` has reached the cloud.
+    public func isSynced(through sequence: Int) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM outbox WHERE sequence <= ? AND status != 'synced')", arguments: [sequence])
+                ?? false
+        }
+    }
+
     public func counts() async throws -> OutboxCounts {
         try await pool.read { db in
             var counts = OutboxCounts()

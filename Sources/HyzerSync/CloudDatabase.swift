@@ -26,9 +26,17 @@ public protocol CloudDatabase: Sendable {
     /// news of the connection itself where the cloud has one to watch.
     func hints(zone: String) -> AsyncStream<CloudSignal>
 
+    /// The zone's newest change number: a client that has pulled through it has everything
+    /// saved before this call. nil for a cloud that does not number changes so (the embedded one).
+    func position(zone: String) async throws -> Int64?
+
     /// The stable cloud record name of the person with this handle: the first name any
     /// device proposed for it, kept for good, so every device associates the same one.
     func claimIdentity(handle: String, proposed recordName: String, zone: String) async throws -> String
+}
+
+extension CloudDatabase {
+    public func position(zone: String) async throws -> Int64? { nil }
 }
 
 public struct ChangePage: Sendable {
@@ -38,11 +46,15 @@ public struct ChangePage: Sendable {
     /// More changes follow although this page holds fewer than asked for (a cloud that
     /// pages by ranges of change numbers, which may have gaps). A full page always may.
     public var hasMore: Bool
+    /// The zone's newest change number when the page was read, where the cloud says: a last page
+    /// (not `hasMore`) means everything through it has been seen, gaps included.
+    public var newest: Int64?
 
-    public init(records: [CloudRecord], token: Int64, hasMore: Bool = false) {
+    public init(records: [CloudRecord], token: Int64, hasMore: Bool = false, newest: Int64? = nil) {
         self.records = records
         self.token = token
         self.hasMore = hasMore
+        self.newest = newest
     }
 }
 

@@ -240,7 +240,15 @@ public final class PostgresCloud: CloudDatabase, Service {
                 records.append(CloudRecord(type: type, id: id, hlc: hlc, payload: Data(payload.readableBytesView)))
             }
             if newest > end { return ChangePage(records: records, token: end, hasMore: true) }
-            return ChangePage(records: records, token: last)
+            return ChangePage(records: records, token: last, newest: newest)
+        }
+    }
+
+    public func position(zone: String) async throws -> Int64? {
+        try await bounded {
+            let rows = try await self.client.query("SELECT seq FROM hyzer_zones WHERE zone = \(zone)", logger: self.logger)
+            for try await (seq) in rows.decode(Int64.self) { return seq }
+            return 0
         }
     }
 

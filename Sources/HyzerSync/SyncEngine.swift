@@ -24,6 +24,9 @@ public actor SyncEngine: Service {
         public var tick: Duration = .milliseconds(500)
         /// How long a recovered store waits for its refill from the cloud before it serves anyway.
         public var refillPatience: Duration = .seconds(60)
+        /// Fault tests only: how late the cloud's hints are acted on (a slow link), so that a
+        /// reader that does not wait for what it has seen would miss it.
+        public var hintDelay: Duration = .zero
         /// Fault tests only: where the process kills itself (see `CrashPoints`).
         public var crashPoints: CrashPoints?
 
@@ -66,6 +69,13 @@ public actor SyncEngine: Service {
     private var nextAccountCheck = ContinuousClock.now
     private var nextPeriodic = ContinuousClock.now
     private var watchers: [UUID: AsyncStream<Status>.Continuation] = [:]
+    /// The cloud's change number this device has pulled through (gaps included): a request
+    /// that has seen a write at N is answered once this reaches N (read your own writes).
+    private var pulledPosition: Int64 = 0
+    private var positionWaiters: [UUID: (position: Int64, continuation: CheckedContinuation<Bool, Never>)] = [:]
+    /// The push under way, if any: a write waiting for its records to reach the cloud waits
+    /// for it rather than racing it.
+    private var pushing: Task<Int, Never>?
     private var lastPublished: Status?
     private let triggers: AsyncStream<Trigger>
     private let triggerInput: AsyncStream<Trigger>.Continuation
@@ -128,7 +138,9 @@ public actor SyncEngine: Service {
             group.addTask {
                 for await signal in cloud.hints(zone: zone) {
                     switch signal {
-                    case .changed: self.trigger(.hint)
+                    case .changed:
+                        if self.configuration.hintDelay > .zero { try? await Task.sleep(for: self.configuration.hintDelay) }
+                        self.trigger(.hint)
                     case .connected: self.trigger(.reconnect)
                     // Not queued behind a push that is waiting for the same dead server.
                     case .lost: await self.connectionLost()
@@ -169,19 +181,19 @@ public actor SyncEngine: Service {
             guard trigger == .manual || trigger == .reconnect || due else { return }
             await resolveAccount()
             guard account.canPull else { return }
-            _ = await pushPending()
+            _ = await pushInTurn()
             await pullChanges()
             await associateIdentities()
             return
         }
         switch trigger {
         case .localWrite:
-            _ = await pushPending()
+            _ = await pushInTurn()
         case .hint:
             await pullChanges()
         case .periodic, .reconnect, .manual:
             if trigger == .reconnect || trigger == .manual { await resolveAccount() }
-            _ = await pushPending()
+            _ = await pushInTurn()
             await pullChanges()
             await associateIdentities()
         }
@@ -278,7 +290,87 @@ public actor SyncEngine: Service {
         nextAccountCheck = ContinuousClock.now + .seconds(Backoff.delay(attempt: accountAttempts, jitter: .random(in: 0...1)))
     }
 
+    // MARK: Read your own writes
+
+    /// The cloud's change number once every local change made before this call is in the cloud,
+    /// pushing now if need be; nil if that does not happen within `patience` (offline, a cloud
+    /// without numbers): the write stands here and reaches the others later.
+    public func pushedPosition(within patience: Duration) async -> Int64? {
+        guard let cloud, account.canPush else { return nil }
+        let deadline = ContinuousClock.now + patience
+        do {
+            let mark = try await stores.outbox.newestSequence()
+            while try await !stores.outbox.isSynced(through: mark) {
+                guard ContinuousClock.now < deadline else { return nil }
+                // Nothing left to push and still not through: failed entries waiting, or offline.
+                if await pushInTurn() == 0, try await !stores.outbox.isSynced(through: mark) { return nil }
+            }
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return nil }
+            return try await Deadline.run(remaining, orThrow: { CancellationError() }) {
+                try await cloud.position(zone: self.configuration.zone)
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// Waits until this device has pulled the cloud through `position`, at most `patience`.
+    /// False when it has not (offline, or the pull is slower): the caller answers anyway.
+    public func waitUntilPulled(through position: Int64, within patience: Duration) async -> Bool {
+        if pulledPosition >= position { return true }
+        guard let cloud, account.canPull else { return false }
+        // A number the cloud has not reached was never seen: answer at once (a made-up one
+        // must not hold a request for the whole wait).
+        let cloudPosition = try? await Deadline.run(patience, orThrow: { CancellationError() }) {
+            try await cloud.position(zone: self.configuration.zone)
+        }
+        guard let reached = cloudPosition ?? nil, position <= reached else { return false }
+        trigger(.hint)
+        let id = UUID()
+        let timeout = Task {
+            try? await Task.sleep(for: patience)
+            self.resumeWaiter(id, with: false)
+        }
+        defer { timeout.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                positionWaiters[id] = (position, continuation)
+            }
+        } onCancel: {
+            Task { await self.resumeWaiter(id, with: false) }
+        }
+    }
+
+    private func resumeWaiter(_ id: UUID, with result: Bool) {
+        positionWaiters.removeValue(forKey: id)?.continuation.resume(returning: result)
+    }
+
+    private func notePulled(through position: Int64) {
+        guard position > pulledPosition else { return }
+        pulledPosition = position
+        for (id, waiter) in positionWaiters where waiter.position <= position {
+            resumeWaiter(id, with: true)
+        }
+    }
+
     // MARK: Push
+
+    /// Pushes after the push under way, if any, has finished: one push at a time, and a
+    /// caller that needs its records in the cloud knows they were claimed by now.
+    @discardableResult
+    func pushInTurn() async -> Int {
+        while let running = pushing {
+            _ = await running.value
+            // Whoever started it may not have run since it ended: a finished push is no push.
+            if pushing == running { pushing = nil }
+        }
+        let task = Task { await self.pushPending() }
+        pushing = task
+        let pushed = await task.value
+        if pushing == task { pushing = nil }
+        return pushed
+    }
 
     /// Pushes every due outbox entry, in batches. Each batch is marked in flight before the
     /// first suspension point, so concurrent calls never save one record twice.
@@ -391,6 +483,8 @@ public actor SyncEngine: Service {
                 guard let next = try await following else { break }
                 page = next
             }
+            // The last page read everything through the zone's newest number then.
+            notePulled(through: max(token, page.hasMore ? token : page.newest ?? token))
             initialSync = nil
             lastSyncAt = Date()
             hasPulled = true
@@ -426,6 +520,7 @@ public actor SyncEngine: Service {
         var changes: PreparedRemote
         var token: Int64
         var hasMore: Bool
+        var newest: Int64?
     }
 
     private static func fetch(_ cloud: any CloudDatabase, into domain: DomainStore, zone: String, after token: Int64, limit: Int) async throws
@@ -435,7 +530,7 @@ public actor SyncEngine: Service {
         let count = page.records.count
         let decoded = page.records.compactMap(RemoteChange.decode)
         page.records = []
-        return DecodedPage(count: count, changes: domain.prepareRemote(decoded), token: page.token, hasMore: page.hasMore)
+        return DecodedPage(count: count, changes: domain.prepareRemote(decoded), token: page.token, hasMore: page.hasMore, newest: page.newest)
     }
 
     // MARK: Commands and status

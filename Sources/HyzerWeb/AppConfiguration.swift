@@ -55,8 +55,28 @@ public struct AppConfiguration: Sendable {
     /// The address people reach this server at (`--public-url`), for invite and setup links;
     /// nil: the address the inviter is browsing from.
     public var publicURL: String? = nil
-    /// The key form tokens are signed with; nil: the one kept in the data directory (`form-key`).
+    /// The key form tokens are signed with; nil: the one kept in the data directory (`form-key`),
+    /// or in a cluster the one derived from the cluster secret.
     public var formTokenKey: FormTokenKey? = nil
+    /// Instances sharing a PostgreSQL cloud and this secret act as one site (`--cluster-secret`):
+    /// sessions, form tokens and API tokens are the cluster's, and a write's redirect reads it
+    /// on whichever instance it lands. nil: this device keeps its own.
+    public var clusterSecret: String? = nil
+    /// How long a request carrying a version it has seen (a write's `Hyzer-Seen`) waits for this
+    /// instance to have pulled it, and a write waits for its push, before answering anyway.
+    public var readYourWritesWait: Duration = .seconds(2)
+
+    /// Why `clusterSecret` cannot be used with `cloud`, if it cannot.
+    public static func clusterProblem(secret: String?, cloud: CloudAddress) -> String? {
+        guard let secret else { return nil }
+        guard case .postgres = cloud else {
+            return "--cluster-secret needs a PostgreSQL cloud (--cloud postgres://…) shared by every instance of the cluster."
+        }
+        guard secret.count >= 16, !secret.contains(where: \.isWhitespace) else {
+            return "--cluster-secret must be at least 16 characters with no spaces (e.g. from `openssl rand -hex 32`), the same on every instance."
+        }
+        return nil
+    }
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: "data"),
@@ -96,4 +116,9 @@ public struct AppConfiguration: Sendable {
 
     var templatesDirectory: URL { resourcesDirectory.appendingPathComponent("Templates") }
     var publicDirectory: URL { resourcesDirectory.appendingPathComponent("Public") }
+}
+
+/// A configuration the server cannot start with, said in the flags' words.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
 }

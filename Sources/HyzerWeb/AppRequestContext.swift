@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdAuth
 import HyzerCore
+import Synchronization
 
 /// The one request context of the app: who is asking (nil when anonymous), their session,
 /// the form token, and how bodies are decoded. JSON in and out uses ISO 8601 dates, the
@@ -16,6 +17,8 @@ public struct AppRequestContext: RequestContext, SessionRequestContext {
     public let sessions: SessionContext<UserSession>
     /// The anti-forgery token every form on the page carries; set by `CSRFMiddleware`.
     public var csrfToken = ""
+    /// Whether the response wrote the form token into a page (a form, or a signed-in page's menu).
+    let formTokenUse = FormTokenUse()
     /// The client's address, for throttling sign-ins and sign-ups: the peer's, or the one a
     /// trusted proxy forwarded (set by `ClientAddressMiddleware`).
     public var clientAddress: String
@@ -75,4 +78,13 @@ struct ClientAddressMiddleware: RouterMiddleware {
         context.clientAddress = proxies.client(peer: context.clientAddress, fields: request.headers)
         return try await next(request, context)
     }
+}
+
+/// Marks that a page carried the form token: a reader without the token's cookie gets one only
+/// then, so pages without forms carry no `Set-Cookie` and a shared cache may keep them.
+final class FormTokenUse: Sendable {
+    private let used = Atomic<Bool>(false)
+
+    func mark() { used.store(true, ordering: .relaxed) }
+    var isUsed: Bool { used.load(ordering: .relaxed) }
 }

@@ -76,7 +76,10 @@ public func buildApplication(
         logger: logger
     )
     app.addServices(services)
-    app.addServices(StreamAccessWatch(hub: hub, access: streamAccess, stamp: { [stores = web.stores] in stores.accessStamp }))
+    app.addServices(
+        StreamAccessWatch(
+            hub: hub, access: streamAccess,
+            stamp: { [stores = web.stores, credentials = web.credentials] in stores.accessStamp &+ credentials.changeStamp }))
     return app
 }
 
@@ -103,6 +106,20 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
         services.append(postgres)
         cloud = postgres
     }
+    if let problem = AppConfiguration.clusterProblem(secret: config.clusterSecret, cloud: config.cloud) {
+        throw ConfigurationError(description: problem)
+    }
+    let credentials: any CredentialStore
+    var formTokens = config.formTokenKey
+    if let secret = config.clusterSecret, let postgres = cloud as? PostgresCloud {
+        let cluster = ClusterCredentials(cloud: postgres, secret: secret, logger: logger)
+        services.append(cluster)
+        credentials = cluster
+        formTokens = formTokens ?? ClusterCredentials.formKey(secret: secret)
+        logger.info("Cluster mode: sessions, form tokens and API tokens are shared through the cloud", metadata: ["cluster": "\(cluster.cluster)"])
+    } else {
+        credentials = stores.operational
+    }
     let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
     services.append(engine)
     if let damaged = stores.damagedOperationalFile {
@@ -121,7 +138,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
         scheduler = backups
     }
     services.append(SyncStatusFeed(engine: engine, stores: stores, renderer: renderer, hub: hub, logger: logger))
-    let accounts = Accounts(stores: stores, cost: config.bcryptCost)
+    let accounts = Accounts(stores: stores, credentials: credentials, cost: config.bcryptCost)
     var setupToken = try await accounts.setupTokenIfNeeded()
     // With a cloud, the club's first admin may exist already and arrive with the first pull:
     // the link is logged once a pull has shown there is none (`SetupLinkNotice`).
@@ -131,16 +148,17 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
         setupToken = nil
     }
     let sessions = SessionStorage<UserSession>(
-        SQLiteSessionDriver(store: stores.operational),
+        CredentialSessionDriver(store: credentials),
         configuration: .init(sessionCookieParameters: .init(name: UserSession.cookieName, path: "/", secure: config.secureCookies, sameSite: .lax))
     )
     let proxies = try TrustedProxies(parsing: config.trustedProxies)
-    let formTokens = try config.formTokenKey ?? FormTokenKey.kept(in: config.dataDirectory)
     return (
         WebParts(
-            proxies: proxies, formTokens: formTokens, stores: stores, renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(),
+            proxies: proxies, formTokens: try formTokens ?? FormTokenKey.kept(in: config.dataDirectory), stores: stores, credentials: credentials,
+            renderer: renderer, live: live, hub: hub, connectionTasks: ConnectionTasks(),
             engine: engine, accounts: accounts,
-            rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, sessions: sessions), sessions: sessions, config: config,
+            rules: AccessRules(stores: stores), identities: IdentityResolver(stores: stores, credentials: credentials, sessions: sessions),
+            sessions: sessions, config: config,
             backups: BackupDesk(
                 stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval, retention: config.backupRetention,
                 hasCloud: cloud != nil)
@@ -153,6 +171,7 @@ struct WebParts: Sendable {
     let proxies: TrustedProxies
     let formTokens: FormTokenKey
     let stores: Stores
+    let credentials: any CredentialStore
     let renderer: TemplateRenderer
     let live: LiveStandings
     let hub: StreamHub
@@ -179,6 +198,9 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     router.add(middleware: CSRFTokenMiddleware(key: web.formTokens, secureCookies: config.secureCookies))
     router.add(middleware: SessionMiddleware(sessionStorage: web.sessions, defaultSessionExpiration: config.sessionLifetime))
     router.add(middleware: IdentityMiddleware(resolver: web.identities))
+    if config.clusterSecret != nil {
+        router.add(middleware: ReadYourWritesMiddleware(engine: web.engine, patience: config.readYourWritesWait, secureCookies: config.secureCookies))
+    }
     router.add(middleware: ClubNameMiddleware(stores: stores))
     // Error pages show who is signed in, so they render inside the identity middleware.
     router.add(middleware: ErrorMiddleware(renderer: renderer))
@@ -200,7 +222,8 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     ).addRoutes(to: pages)
     AccountController(stores: stores, renderer: renderer, accounts: web.accounts, throttle: SignInThrottle(), sessionLifetime: config.sessionLifetime)
         .addRoutes(to: pages)
-    AdminController(stores: stores, renderer: renderer, backups: web.backups, publicURL: config.publicURL).addRoutes(to: pages)
+    AdminController(stores: stores, credentials: web.credentials, renderer: renderer, backups: web.backups, publicURL: config.publicURL).addRoutes(
+        to: pages)
     BackupsController(stores: stores, renderer: renderer, desk: web.backups, maxUpload: config.maxBackupUpload).addRoutes(to: pages)
     InvitesController(stores: stores, renderer: renderer, publicURL: config.publicURL).addRoutes(to: pages)
     SetupPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import HyzerCore
 import HyzerStore
+import HyzerSync
 import HyzerWeb
+import Logging
 import Synchronization
 
 /// `hyzer admin …`: account chores on this machine's data directory, safe while the server
@@ -17,14 +19,38 @@ struct Admin: AsyncParsableCommand {
         @Option(help: "Folder holding domain.sqlite and sync.sqlite. (HYZER_DATA_DIR)")
         var dataDir: String = Environment.value("HYZER_DATA_DIR") ?? "./data"
 
+        @Option(help: "In a cluster: the PostgreSQL cloud the instances share. (HYZER_CLOUD)")
+        var cloud: String = Environment.value("HYZER_CLOUD") ?? ""
+
+        @Option(
+            help:
+                "In a cluster: its secret. Tokens are then issued, and a password reset signs out, on every instance. (HYZER_CLUSTER_SECRET)"
+        )
+        var clusterSecret: String?
+
         func accounts() async throws -> Accounts {
             // The lock, if this command took it, is released when the process ends.
             let (stores, lock) = try await openStores(URL(fileURLWithPath: dataDir))
             Self.held.withLock { $0 = lock }
-            return Accounts(stores: stores)
+            return Accounts(stores: stores, credentials: try clusterCredentials())
+        }
+
+        /// The cluster's sessions and tokens when a secret is given; nil: this machine's.
+        private func clusterCredentials() throws -> ClusterCredentials? {
+            guard let secret = clusterSecret ?? Environment.value("HYZER_CLUSTER_SECRET") else { return nil }
+            let address: CloudAddress
+            do { address = try CloudAddress.parse(cloud) } catch { throw ValidationError("--cloud: \(error)") }
+            if let problem = AppConfiguration.clusterProblem(secret: secret, cloud: address) { throw ValidationError(problem) }
+            guard case .postgres(let postgresAddress) = address else { return nil }
+            let logger = Logger(label: "hyzer-admin")
+            let postgres = PostgresCloud(address: postgresAddress, logger: logger)
+            // The connection pool runs until the command ends.
+            Self.pool.withLock { $0 = Task { try? await postgres.run() } }
+            return ClusterCredentials(cloud: postgres, secret: secret, logger: logger)
         }
 
         private static let held = Mutex<DataDirectoryLock?>(nil)
+        private static let pool = Mutex<Task<Void, Never>?>(nil)
     }
 
     struct CreateUser: AsyncParsableCommand {

@@ -117,9 +117,16 @@ struct Serve: AsyncParsableCommand {
     )
     var metricsToken: String?
 
+    @Option(
+        help:
+            "Instances that share a PostgreSQL cloud and this secret act as one site behind a load balancer: sessions, form tokens and API tokens are valid on every instance. At least 16 characters, the same on each. (HYZER_CLUSTER_SECRET)"
+    )
+    var clusterSecret: String?
+
     // Optional options take their environment fallback here (ArgumentParser wants no default).
     var connectionLimit: Int? { maxConnections ?? Environment.value("HYZER_MAX_CONNECTIONS").flatMap(Int.init) }
     var metricsBearer: String? { metricsToken ?? Environment.value("HYZER_METRICS_TOKEN") }
+    var clusterKey: String? { clusterSecret ?? Environment.value("HYZER_CLUSTER_SECRET") }
     var proxyList: [String] { trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
     func validate() throws {
@@ -137,6 +144,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
+        if let problem = AppConfiguration.clusterProblem(secret: clusterKey, cloud: try cloudAddress()) { throw ValidationError(problem) }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31 (12 is the default).") }
         do { _ = try BackupSchedule.interval(backupInterval) } catch {
             throw ValidationError("--backup-interval must be a duration such as 1h, 30m, 3600s or 2d (at least 1m), or off.")
@@ -171,6 +179,7 @@ struct Serve: AsyncParsableCommand {
         config.maxStreamsPerClient = maxStreamsPerClient
         config.trustedProxies = proxyList
         config.metricsToken = metricsBearer
+        config.clusterSecret = clusterKey
         if let address = publicURL ?? Environment.value("HYZER_PUBLIC_URL") {
             guard let base = PublicAddress.parse(address) else {
                 throw CommandFailure(
@@ -188,6 +197,8 @@ struct Serve: AsyncParsableCommand {
         do {
             app = try await buildApplication(config)
         } catch let error as StoreError {
+            throw CommandFailure(error.description)
+        } catch let error as ConfigurationError {
             throw CommandFailure(error.description)
         }
         try await app.runService()

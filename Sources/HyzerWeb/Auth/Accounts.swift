@@ -8,6 +8,8 @@ import Synchronization
 /// and by `hyzer admin` on the command line, on the same stores.
 public struct Accounts: Sendable {
     let stores: Stores
+    /// Where sessions and API tokens are kept: this device's, or the cluster's.
+    let credentials: any CredentialStore
     /// bcrypt's work factor: 12 by default (about a quarter second here); tests use less.
     let cost: UInt8
 
@@ -18,12 +20,13 @@ public struct Accounts: Sendable {
     /// Every bcrypt hash and check of this process goes through here (see `PasswordWork`).
     let work: PasswordWork
 
-    public init(stores: Stores, cost: UInt8 = 12) {
-        self.init(stores: stores, cost: cost, work: PasswordWork())
+    public init(stores: Stores, credentials: (any CredentialStore)? = nil, cost: UInt8 = 12) {
+        self.init(stores: stores, credentials: credentials, cost: cost, work: PasswordWork())
     }
 
-    init(stores: Stores, cost: UInt8, work: PasswordWork) {
+    init(stores: Stores, credentials: (any CredentialStore)? = nil, cost: UInt8, work: PasswordWork) {
         self.stores = stores
+        self.credentials = credentials ?? stores.operational
         self.cost = cost
         self.work = work
     }
@@ -74,13 +77,13 @@ public struct Accounts: Sendable {
         let player = try await existing(handle)
         let updated = try await stores.domain.setPassword(of: player.id, hash: try await hash(try PasswordRules.validate(password)), actor: actor)
         // Whoever knew the old password is signed out here.
-        try await stores.operational.removeSessions(of: player.id)
+        try await credentials.endSessions(of: player.id)
         return updated
     }
 
     public func issueToken(handle: String, name: String) async throws -> String {
         let player = try await existing(handle)
-        return try await stores.operational.issueToken(for: player.id, name: name)
+        return try await credentials.newToken(for: player.id, name: name)
     }
 
     func existing(_ handle: String) async throws -> Player {

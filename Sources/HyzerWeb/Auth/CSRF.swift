@@ -67,7 +67,8 @@ enum CSRF {
 
 /// Issues the form token and puts it in the context for the page's forms: the browser's
 /// own while it is valid for the request's sign-in, a new one otherwise, and always a new
-/// one when the response signs in or out (the token rotates with the session).
+/// one when the response signs in or out (the token rotates with the session). The cookie is
+/// set only when the page carried the token.
 struct CSRFTokenMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let key: FormTokenKey
@@ -82,7 +83,10 @@ struct CSRFTokenMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         if let rotated = CSRF.newBinding(after: response), rotated != binding || existing == nil {
             setCookie(key.issue(binding: rotated), on: &response)
-        } else if existing == nil, response.headers[.contentType]?.hasPrefix("text/html") == true {
+        } else if existing == nil, context.formTokenUse.isUsed || (!binding.isEmpty && response.headers[.contentType]?.hasPrefix("text/html") == true)
+        {
+            // A page with a form, or any page of a signed-in browser (its menu signs out). A page
+            // without a form hands out nothing: no cookie, so a shared cache may keep it.
             setCookie(context.csrfToken, on: &response)
         }
         return response

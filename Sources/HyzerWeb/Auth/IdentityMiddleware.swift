@@ -9,6 +9,7 @@ import HyzerStore
 /// the router (`IdentityMiddleware`) and the live-stream handler, which sees only the head.
 struct IdentityResolver: Sendable {
     let stores: Stores
+    let credentials: any CredentialStore
     let sessions: SessionStorage<UserSession>
 
     /// A token wins over a session; a token that is wrong is no identity (never the session's).
@@ -16,7 +17,7 @@ struct IdentityResolver: Sendable {
     /// could not be read: that is not "nobody", and must not end anyone's session.
     func identity(authorization: String?, session: UserSession?) async throws -> Identity? {
         if let token = Self.bearerToken(authorization) {
-            guard let owner = try await stores.operational.tokenOwner(token) else { return nil }
+            guard let owner = try await credentials.owner(ofToken: token) else { return nil }
             return try await stores.domain.identity(of: owner)
         }
         guard let session else { return nil }

@@ -13,14 +13,15 @@ public struct UserSession: Codable, Sendable {
     public var playerID: UUID
 }
 
-/// hummingbird-auth's session storage on `sync.sqlite`: sessions survive a restart and never
-/// leave this device.
-struct SQLiteSessionDriver: PersistDriver {
-    let store: OperationalStore
+/// hummingbird-auth's session storage on the credential store: `sync.sqlite` (sessions survive
+/// a restart and never leave this device), or the cluster's database (every instance of the
+/// cluster knows them).
+struct CredentialSessionDriver: PersistDriver {
+    let store: any CredentialStore
 
     func create<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         guard
-            try await store.setSession(
+            try await store.storeSession(
                 key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: Self.date(expires), onlyIfAbsent: true)
         else {
             throw PersistError.duplicate
@@ -29,9 +30,9 @@ struct SQLiteSessionDriver: PersistDriver {
 
     func set<Object: Codable & Sendable>(key: String, value: Object, expires: Duration?) async throws {
         // An update without an expiry keeps the one already stored.
-        let existing = try await store.sessionValue(key: key)
+        let existing = try await store.session(key: key)
         let expiresAt = Self.date(expires) ?? existing?.expiresAt
-        _ = try await store.setSession(
+        _ = try await store.storeSession(
             key: key, value: try JSONEncoder().encode(value), playerID: Self.playerID(value), expiresAt: expiresAt, onlyIfAbsent: false)
     }
 
@@ -40,13 +41,13 @@ struct SQLiteSessionDriver: PersistDriver {
     }
 
     func getWithTTL<Object: Codable & Sendable>(key: String, as type: Object.Type) async throws -> (object: Object, ttl: Duration?)? {
-        guard let stored = try await store.sessionValue(key: key) else { return nil }
+        guard let stored = try await store.session(key: key) else { return nil }
         guard let object = try? JSONDecoder().decode(type, from: stored.value) else { throw PersistError.invalidConversion }
         return (object, stored.expiresAt.map { .seconds(max(0, $0.timeIntervalSinceNow)) })
     }
 
     func remove(key: String) async throws {
-        try await store.removeSession(key: key)
+        try await store.endSession(key: key)
     }
 
     private static func playerID(_ value: some Sendable) -> UUID? { (value as? UserSession)?.playerID }

@@ -86,7 +86,7 @@ struct AccountController {
 
     @Sendable func signOutEverywhere(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let identity = context.identity {
-            try await stores.operational.removeSessions(of: identity.playerID)
+            try await accounts.credentials.endSessions(of: identity.playerID)
         }
         context.sessions.clearSession()
         return .redirect(to: "/signin", type: .normal)

@@ -6,6 +6,7 @@ import HyzerStore
 /// `/admin`: users and roles, API tokens, club settings and the audit log. Admins only.
 struct AdminController {
     let stores: Stores
+    let credentials: any CredentialStore
     let renderer: TemplateRenderer
     let backups: BackupDesk
     let publicURL: String?
@@ -34,7 +35,7 @@ struct AdminController {
     private func adminPage(message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> HTML {
         var page = AdminPage(
             users: try await stores.domain.users(), signIns: try await stores.operational.lastSignIns(),
-            tokens: try await stores.operational.tokens(), audit: try await stores.domain.auditLog(),
+            tokens: try await credentials.tokenList(), audit: try await stores.domain.auditLog(),
             settings: try await stores.domain.clubSettings(), deviceID: stores.domain.deviceID, backups: try await backups.view(),
             message: message, error: error
         )
@@ -75,8 +76,9 @@ struct AdminController {
         let id = try context.uuid("id", "Player")
         return try await guarded(request, context) {
             _ = try await stores.domain.setDisabled(id, true, actor: context.identity?.playerID)
-            // A disabled account's sessions end now on this device; elsewhere at the next request.
-            try await stores.operational.removeSessions(of: id)
+            // A disabled account's sessions end now here (in a cluster: on every instance);
+            // on other devices at their next request, once the account arrives.
+            try await credentials.endSessions(of: id)
             return "disabled"
         }
     }
@@ -90,7 +92,7 @@ struct AdminController {
     }
 
     @Sendable func revokeToken(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await stores.operational.revokeToken(try context.uuid("id", "Token"))
+        try await credentials.revoke(token: try context.uuid("id", "Token"))
         return .redirect(to: "/admin?done=revoked", type: .normal)
     }
 

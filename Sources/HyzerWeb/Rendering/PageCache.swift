@@ -102,7 +102,9 @@ final class PageCache: Sendable {
             let contentType: String
             switch made.body {
             case .html(let html):
-                let chrome = PageChrome(csrf: audience.formToken, identity: audience.identity, clubName: context.clubName)
+                let chrome = PageChrome(
+                    csrf: audience.formToken, tokenUse: audience.identity == nil ? nil : context.formTokenUse, identity: audience.identity,
+                    clubName: context.clubName)
                 (body, status, contentType) = (ByteBuffer(string: html.render(chrome)), html.status, "text/html; charset=utf-8")
             case .json(let document):
                 (body, status, contentType) = (
@@ -117,6 +119,7 @@ final class PageCache: Sendable {
     }
 
     static let cacheHeader = HTTPField.Name("X-Cache")!
+    static let publicPolicy = "public, max-age=0, s-maxage=1"
 
     private func respond(_ entry: Entry, to request: Request, signedIn: Bool, hit: Bool) -> Response {
         let gzip = GzipCoding.acceptsGzip(request.headers[.acceptEncoding]) ? gzipped(entry) : nil
@@ -124,10 +127,12 @@ final class PageCache: Sendable {
         let etag = gzip == nil ? entry.etag : String(entry.etag.dropLast()) + "-gz\""
         var headers: HTTPFields = [
             .contentType: entry.contentType,
-            // An anonymous page is kept by the browser and asked about each time (a 304 when
-            // unchanged). A signed-in view (a name, forms, a form token) is never stored, so it
-            // does not outlive a sign-out on a shared tablet.
-            .cacheControl: signedIn ? "private, no-store" : "no-cache",
+            // An anonymous page is the same for every reader: a browser asks about it each time
+            // (a 304 when unchanged), and a shared cache in front of a cluster (nginx's
+            // micro-cache) may answer a second of spectators with one render; the live stream
+            // brings any newer state at once. A signed-in view (a name, forms, a form token) is
+            // never stored, so it does not outlive a sign-out on a shared tablet.
+            .cacheControl: signedIn ? "private, no-store" : Self.publicPolicy,
             .eTag: etag,
             .vary: "Accept-Encoding, Cookie, Authorization",
             // Whether these bytes were rendered for this request or kept from an earlier one.

@@ -66,13 +66,17 @@ struct PageChrome: Sendable {
     }
 
     var csrf: String
+    /// Told when a template writes the form token: only then is it handed out as a cookie to a
+    /// reader who has none (see `CSRFTokenMiddleware`).
+    var tokenUse: FormTokenUse?
     var viewer: Viewer?
     var clubName: String
     /// What the last action did ("Saved."), from the redirect's `notice`: a fixed text.
     var notice: String?
 
-    init(csrf: String = "", identity: Identity? = nil, clubName: String = "", notice: String? = nil) {
+    init(csrf: String = "", tokenUse: FormTokenUse? = nil, identity: Identity? = nil, clubName: String = "", notice: String? = nil) {
         self.csrf = csrf
+        self.tokenUse = tokenUse
         self.clubName = clubName
         self.notice = notice
         viewer = identity.map {
@@ -90,7 +94,9 @@ struct PageEnvelope: MustacheParent {
 
     func child(named name: String) -> Any? {
         switch name {
-        case "csrf": return chrome.csrf
+        case "csrf":
+            chrome.tokenUse?.mark()
+            return chrome.csrf
         case "viewer": return chrome.viewer
         case "clubName": return chrome.clubName
         case "notice": return chrome.notice
@@ -117,7 +123,8 @@ struct HTML: ResponseGenerator {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let chrome =
             (context as? AppRequestContext).map {
-                PageChrome(csrf: $0.csrfToken, identity: $0.identity, clubName: $0.clubName, notice: Notice.text(of: request))
+                PageChrome(
+                    csrf: $0.csrfToken, tokenUse: $0.formTokenUse, identity: $0.identity, clubName: $0.clubName, notice: Notice.text(of: request))
             } ?? PageChrome()
         return Response(
             status: status,
