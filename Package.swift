@@ -48,6 +48,7 @@ let package = Package(
             dependencies: [
                 "HyzerCore",
                 "HyzerStore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
