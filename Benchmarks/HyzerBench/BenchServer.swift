@@ -14,9 +14,10 @@ struct BenchServer {
 
     /// Runs `hyzer ARGUMENTS --data-dir DATA` to its end and returns what it printed.
     @discardableResult
-    static func cli(_ path: String, _ arguments: [String], data: URL, input: String? = nil) throws -> String {
+    static func cli(_ path: String, _ arguments: [String], data: URL, input: String? = nil, environment: [String: String] = [:]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = arguments + ["--data-dir", data.path]
         let output = Pipe()
         let stdin = Pipe()
@@ -30,13 +31,14 @@ struct BenchServer {
     }
 
     /// Makes the admin (once per data folder), starts the server and waits until `/healthz` answers.
-    static func start(_ path: String, data: URL? = nil, cloud: String = "none", demo: Bool = false, extra: [String] = []) async throws -> BenchServer
-    {
+    static func start(
+        _ path: String, data: URL? = nil, cloud: String = "none", demo: Bool = false, extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> BenchServer {
         let port = try HyzerBench.freePort()
         let data = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try cli(path, ["admin", "create-user", "bench.admin", "--role", "admin"], data: data, input: "bench admin password")
-        let token = try cli(path, ["admin", "token", "bench.admin"], data: data)
+        let token = try cli(path, ["admin", "token", "bench.admin"], data: data, environment: environment)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         // The load generator is one address: no share of streams per client.

@@ -44,7 +44,7 @@ struct HyzerBenchCommand: AsyncParsableCommand {
         @Option(help: "Events in the initial pull.") var events = 1_000_000
         @Option(help: "Seconds per load step.") var seconds = 5.0
         @Option(help: "Where to write the figures as JSON.") var output = "bench-results.json"
-        @Option(help: "Only these steps, comma-separated: writes, pages, subscribers, propagation, pull, standings, start.") var only = ""
+        @Option(help: "Only these steps, comma-separated: writes, pages, subscribers, propagation, cluster, pull, standings, start.") var only = ""
 
         func run() async throws {
             HyzerBench.raiseFileLimit()

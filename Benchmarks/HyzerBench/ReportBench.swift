@@ -26,7 +26,7 @@ enum ReportBench {
         var pullEvents: Int
         var seconds: Double
         var output: String
-        /// Steps to run (all when empty): writes, pages, subscribers, propagation, pull, standings, start.
+        /// Steps to run (all when empty): writes, pages, subscribers, propagation, cluster, pull, standings, start.
         var only: Set<String> = []
     }
 
@@ -47,6 +47,14 @@ enum ReportBench {
         await step("pages") { try await pages(options) }
         await step("live subscribers") { try await subscribers(options) }
         await step("propagation") { try await propagation(options) }
+        await step("cluster") {
+            guard !options.pgURL.isEmpty else {
+                return [BenchRow(figure: "cluster of 3", measured: "skipped: no HYZER_TEST_PG_URL", goal: "", met: false, values: [:])]
+            }
+            return ClusterBench.rows(
+                try await ClusterBench.measure(
+                    server: options.server, cloud: options.pgURL, subscribersPerInstance: 300, scores: 100, seconds: options.seconds))
+        }
         await step("initial pull") { try await pulls(options) }
         await step("standings") { try await standings() }
         await step("first start") { try await firstAnswer(options) }
@@ -130,21 +138,8 @@ enum ReportBench {
             return { _, _ in request }
         }
         let connections = 32
-
-        // The bare hello route, served by this process on its own event loops.
-        let helloPort = try HyzerBench.freePort()
-        let router = Router()
-        router.get("/") { _, _ in "Hello" }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: helloPort)), logger: .init(label: "hello"))
-        let helloTask = Task { try await app.runService() }
-        defer { helloTask.cancel() }
+        let hello = try await Self.hello(seconds: options.seconds)
         let http = HTTPClient.shared
-        for _ in 0..<100 {
-            if (try? await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(helloPort)/"), timeout: .seconds(1)))?.status == .ok { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let hello = try await HTTPLoad.run(port: helloPort, connections: connections, seconds: options.seconds, group: group, requests: get("/"))
-        helloTask.cancel()
 
         let server = try await BenchServer.start(options.server)
         defer { server.stop() }
@@ -154,8 +149,8 @@ enum ReportBench {
         _ = try await HTTPLoad.run(port: server.port, connections: 50, seconds: 60, group: group) { player, sequence in
             sequence < 9 ? script.request(player: player, sequence: sequence) : nil
         }
-        // A returning browser sends the form-token cookie it was given on its first visit; a
-        // first visit (no cookie) is measured too, since it costs a new token and a Set-Cookie.
+        // A returning browser sends the form-token cookie a page with a form gave it (one that
+        // is not valid for this server: checked, and nothing issued); a spectator sends none.
         let browser = "Cookie: hyzer_csrf=\(String(repeating: "b", count: 43))\r\n"
         let leaderboard = try await HTTPLoad.run(
             port: server.port, connections: connections, seconds: options.seconds, group: group,
@@ -173,6 +168,7 @@ enum ReportBench {
         let home = try await HTTPLoad.run(
             port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/", headers: browser))
         let ratio = leaderboard.perSecond / hello.perSecond
+        let spectatorRatio = firstVisits.perSecond / hello.perSecond
         func perSecond(_ outcome: HTTPLoad.Outcome) -> String {
             "\(Int(outcome.perSecond)) req/s (p99 \(ms(outcome.percentile(0.99))), \(outcome.requests > 0 ? outcome.bodyBytes / max(outcome.requests, 1) : 0) B each\(outcome.failures > 0 ? ", \(outcome.failures) failed" : ""))"
         }
@@ -184,8 +180,9 @@ enum ReportBench {
                 goal: "≥ 0.5", met: ratio >= 0.5 && leaderboard.failures == 0,
                 values: ["per_second": leaderboard.perSecond, "ratio": ratio, "bytes": Double(leaderboard.bodyBytes / max(leaderboard.requests, 1))]),
             BenchRow(
-                figure: "leaderboard page, first visits (no cookie: a new form token each)", measured: perSecond(firstVisits), goal: "", met: nil,
-                values: ["per_second": firstVisits.perSecond]),
+                figure: "leaderboard page, spectators (no cookies) ÷ hello",
+                measured: "\(perSecond(firstVisits)) ÷ hello = \(String(format: "%.3f", spectatorRatio))", goal: "≥ 0.8",
+                met: spectatorRatio >= 0.8 && firstVisits.failures == 0, values: ["per_second": firstVisits.perSecond, "ratio": spectatorRatio]),
             BenchRow(
                 figure: "leaderboard page gzip, 50 players", measured: perSecond(gzipped), goal: "", met: nil,
                 values: ["per_second": gzipped.perSecond, "bytes": Double(gzipped.bodyBytes / max(gzipped.requests, 1))]),
@@ -196,6 +193,24 @@ enum ReportBench {
                 figure: "TV page / home page", measured: "\(perSecond(tv)) / \(perSecond(home))", goal: "", met: nil,
                 values: ["tv_per_second": tv.perSecond, "home_per_second": home.perSecond]),
         ]
+    }
+
+    /// The bare hello route, served by this process on its own event loops, under the pages' load.
+    static func hello(seconds: Double) async throws -> HTTPLoad.Outcome {
+        let helloPort = try HyzerBench.freePort()
+        let router = Router()
+        router.get("/") { _, _ in "Hello" }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: helloPort)), logger: .init(label: "hello"))
+        let helloTask = Task { try await app.runService() }
+        defer { helloTask.cancel() }
+        for _ in 0..<100 {
+            if (try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(helloPort)/"), timeout: .seconds(1)))?.status == .ok {
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        return try await HTTPLoad.run(port: helloPort, connections: 32, seconds: seconds, group: loadGroup) { _, _ in request }
     }
 
     // MARK: Live subscribers
