@@ -69,19 +69,15 @@ enum ClusterBench {
 
         var latencies: [Double] = []
         var lost = 0
-        var current: [String: String] = [:]
+        var series = CorrectingScores(players: players)
         for index in 0..<scores {
-            let player = players[index % players.count]
-            let hole = 10 + (index / players.count) % 9
-            let key = "\(player)/\(hole)"
-            var body: [String: Any] = ["playerID": player, "hole": hole, "strokes": 2 + index % 4]
-            if let previous = current[key] { body["supersedes"] = previous }
+            let (key, body) = series.score(index)
             let sentAt = NIODeadline.now().uptimeNanoseconds
             let answer = try await a.post(http, "/api/v1/rounds/\(roundID)/scores", body)
             guard let event = answer["event"] as? [String: Any], let id = event["id"] as? String else {
                 throw BenchError("score \(index) not stored")
             }
-            current[key] = id
+            series.stored(key, id: id)
             for (position, server) in others.enumerated() {
                 let slot = position + 1
                 versions[slot] += 1

@@ -61,23 +61,17 @@ enum SyncBench {
         var version = try await HyzerBench.version(http, baseB, roundID)
         try await recorder.waitAll(version: version, timeout: 10)
 
-        // 200 scores need more holes than the demo round has open: correct the same holes.
         players = Array(players.prefix(6))
         var latencies: [Double] = []
         var lost = 0
-        var current: [String: String] = [:]
+        var series = CorrectingScores(players: players)
         for index in 0..<scores {
-            let player = players[index % players.count]
-            let hole = 10 + (index / players.count) % 9
-            let key = "\(player)/\(hole)"
-            var body = #"{"playerID":"\#(player)","hole":\#(hole),"strokes":\#(2 + index % 4)"#
-            if let previous = current[key] { body += #","supersedes":"\#(previous)""# }
-            body += "}"
+            let (key, body) = series.score(index)
             var post = HTTPClientRequest(url: "\(baseA)/api/v1/rounds/\(roundID)/scores")
             post.method = .POST
             post.headers.add(name: "content-type", value: "application/json")
             post.headers.add(name: "authorization", value: "Bearer \(a.token)")
-            post.body = .bytes(ByteBuffer(string: body))
+            post.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
             let sentAt = NIODeadline.now().uptimeNanoseconds
             let response = try await http.execute(post, timeout: .seconds(10))
             let payload = try await response.body.collect(upTo: 1 << 20)
@@ -85,7 +79,7 @@ enum SyncBench {
                 let json = try JSONSerialization.jsonObject(with: Data(payload.readableBytesView)) as? [String: Any],
                 let event = json["event"] as? [String: Any], let id = event["id"] as? String
             else { throw BenchError("score \(index) was refused: \(response.status)") }
-            current[key] = id
+            series.stored(key, id: id)
             version += 1
             do {
                 try await recorder.waitAll(version: version, timeout: 5)
@@ -193,5 +187,31 @@ enum SyncBench {
 
     static func record<T: Encodable>(_ type: RecordType, _ id: UUID, _ hlc: HLC, _ payload: T) throws -> CloudRecord {
         CloudRecord(type: type, id: id.uuidString.lowercased(), hlc: hlc, payload: try RecordCoding.encode(payload))
+    }
+}
+
+/// Scores for the propagation benches: more than the demo round has open holes, so the back
+/// nine of each player is scored and then corrected again and again (each correction
+/// supersedes the last score of its hole).
+struct CorrectingScores {
+    let players: [String]
+    private var current: [String: String] = [:]
+
+    init(players: [String]) {
+        self.players = players
+    }
+
+    /// The `index`th score's hole key and JSON body.
+    func score(_ index: Int) -> (key: String, body: [String: Any]) {
+        let player = players[index % players.count]
+        let hole = 10 + (index / players.count) % 9
+        let key = "\(player)/\(hole)"
+        var body: [String: Any] = ["playerID": player, "hole": hole, "strokes": 2 + index % 4]
+        if let previous = current[key] { body["supersedes"] = previous }
+        return (key, body)
+    }
+
+    mutating func stored(_ key: String, id: String) {
+        current[key] = id
     }
 }

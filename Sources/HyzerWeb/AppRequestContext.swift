@@ -15,10 +15,9 @@ public struct AppRequestContext: RequestContext, SessionRequestContext {
     /// 503 "try again" (`AccessMiddleware`), and the session is kept.
     public var identityUnavailable = false
     public let sessions: SessionContext<UserSession>
-    /// The anti-forgery token every form on the page carries; set by `CSRFMiddleware`.
-    public var csrfToken = ""
-    /// Whether the response wrote the form token into a page (a form, or a signed-in page's menu).
-    let formTokenUse = FormTokenUse()
+    /// The anti-forgery token every form on the page carries (`CSRFTokenMiddleware` sets it up).
+    var formToken = FormToken(existing: nil) { "" }
+    public var csrfToken: String { formToken.value }
     /// The client's address, for throttling sign-ins and sign-ups: the peer's, or the one a
     /// trusted proxy forwarded (set by `ClientAddressMiddleware`).
     public var clientAddress: String
@@ -80,11 +79,33 @@ struct ClientAddressMiddleware: RouterMiddleware {
     }
 }
 
-/// Marks that a page carried the form token: a reader without the token's cookie gets one only
-/// then, so pages without forms carry no `Set-Cookie` and a shared cache may keep them.
-final class FormTokenUse: Sendable {
-    private let used = Atomic<Bool>(false)
+/// A request's form token: the browser's own when it is valid, else one issued when first
+/// needed (most answers need none: issuing costs a random nonce and an HMAC). It knows whether
+/// a page wrote it: a reader without the token's cookie gets one only then, so pages without
+/// forms carry no `Set-Cookie` and a shared cache may keep them.
+final class FormToken: Sendable {
+    private let issue: @Sendable () -> String
+    private let state: Mutex<(token: String?, written: Bool)>
 
-    func mark() { used.store(true, ordering: .relaxed) }
-    var isUsed: Bool { used.load(ordering: .relaxed) }
+    init(existing: String?, issue: @escaping @Sendable () -> String) {
+        self.issue = issue
+        state = Mutex((existing, false))
+    }
+
+    var value: String {
+        state.withLock { state in
+            if let token = state.token { return token }
+            let token = issue()
+            state.token = token
+            return token
+        }
+    }
+
+    /// The token, as a page writes it into a form.
+    func written() -> String {
+        state.withLock { $0.written = true }
+        return value
+    }
+
+    var wasWritten: Bool { state.withLock { $0.written } }
 }

@@ -79,11 +79,12 @@ struct CSRFTokenMiddleware: RouterMiddleware {
         let binding = CSRF.binding(of: request)
         let cookie = request.cookies[CSRF.cookieName].map { String($0.value) }
         let existing = cookie.flatMap { key.isValid($0, binding: binding) ? $0 : nil }
-        context.csrfToken = existing ?? key.issue(binding: binding)
+        context.formToken = FormToken(existing: existing) { [key] in key.issue(binding: binding) }
         var response = try await next(request, context)
         if let rotated = CSRF.newBinding(after: response), rotated != binding || existing == nil {
             setCookie(key.issue(binding: rotated), on: &response)
-        } else if existing == nil, context.formTokenUse.isUsed || (!binding.isEmpty && response.headers[.contentType]?.hasPrefix("text/html") == true)
+        } else if existing == nil,
+            context.formToken.wasWritten || (!binding.isEmpty && response.headers[.contentType]?.hasPrefix("text/html") == true)
         {
             // A page with a form, or any page of a signed-in browser (its menu signs out). A page
             // without a form hands out nothing: no cookie, so a shared cache may keep it.

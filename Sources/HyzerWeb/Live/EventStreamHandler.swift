@@ -265,6 +265,12 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         credentials = StreamCredentials(request.topic.audience, request.head)
         takesGzip = Self.gzipStart != nil && GzipCoding.acceptsGzip(request.head.headerFields[.acceptEncoding])
+        // The server's idle timeout counts requests and responses the router sees; a stream is
+        // answered here (refused, or kept open by its heartbeats), so that timer must not close
+        // it — not even while the store is slow to say whether it may open.
+        if let idle = try? context.pipeline.syncOperations.handler(type: HTTPConnectionStateHandler.self) {
+            context.pipeline.syncOperations.removeHandler(idle, promise: nil)
+        }
         ask()
     }
 
@@ -315,11 +321,6 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // bounded, a stalled client holds little kernel memory and becomes unwritable soon,
         // so it is skipped to the newest state instead of queueing stale ones.
         try? context.channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: Self.socketSendBuffer)
-        // The server's idle timeout counts requests and responses the router sees; a stream is
-        // answered here and kept open by its heartbeats, so that timer must not close it.
-        if let idle = try? context.pipeline.syncOperations.handler(type: HTTPConnectionStateHandler.self) {
-            context.pipeline.syncOperations.removeHandler(idle, promise: nil)
-        }
         state = .streaming(topic, started: false)
         context.read()
         switch hub.join(self, topic, on: context.eventLoop) {

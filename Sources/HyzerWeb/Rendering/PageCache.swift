@@ -103,7 +103,7 @@ final class PageCache: Sendable {
             switch made.body {
             case .html(let html):
                 let chrome = PageChrome(
-                    csrf: audience.formToken, tokenUse: audience.identity == nil ? nil : context.formTokenUse, identity: audience.identity,
+                    csrf: audience.formToken, token: audience.identity == nil ? nil : context.formToken, identity: audience.identity,
                     clubName: context.clubName)
                 (body, status, contentType) = (ByteBuffer(string: html.render(chrome)), html.status, "text/html; charset=utf-8")
             case .json(let document):

@@ -65,18 +65,19 @@ struct PageChrome: Sendable {
         var isAdmin: Bool
     }
 
+    /// The form token, fixed (a kept render's), or the request's own (`token`), taken only
+    /// when a template writes it: only then is it handed out as a cookie to a reader who has
+    /// none (see `CSRFTokenMiddleware`).
     var csrf: String
-    /// Told when a template writes the form token: only then is it handed out as a cookie to a
-    /// reader who has none (see `CSRFTokenMiddleware`).
-    var tokenUse: FormTokenUse?
+    var token: FormToken?
     var viewer: Viewer?
     var clubName: String
     /// What the last action did ("Saved."), from the redirect's `notice`: a fixed text.
     var notice: String?
 
-    init(csrf: String = "", tokenUse: FormTokenUse? = nil, identity: Identity? = nil, clubName: String = "", notice: String? = nil) {
+    init(csrf: String = "", token: FormToken? = nil, identity: Identity? = nil, clubName: String = "", notice: String? = nil) {
         self.csrf = csrf
-        self.tokenUse = tokenUse
+        self.token = token
         self.clubName = clubName
         self.notice = notice
         viewer = identity.map {
@@ -94,9 +95,7 @@ struct PageEnvelope: MustacheParent {
 
     func child(named name: String) -> Any? {
         switch name {
-        case "csrf":
-            chrome.tokenUse?.mark()
-            return chrome.csrf
+        case "csrf": return chrome.token?.written() ?? chrome.csrf
         case "viewer": return chrome.viewer
         case "clubName": return chrome.clubName
         case "notice": return chrome.notice
@@ -124,7 +123,7 @@ struct HTML: ResponseGenerator {
         let chrome =
             (context as? AppRequestContext).map {
                 PageChrome(
-                    csrf: $0.csrfToken, tokenUse: $0.formTokenUse, identity: $0.identity, clubName: $0.clubName, notice: Notice.text(of: request))
+                    token: $0.formToken, identity: $0.identity, clubName: $0.clubName, notice: Notice.text(of: request))
             } ?? PageChrome()
         return Response(
             status: status,
