@@ -12,7 +12,8 @@ enum ClusterBench {
         var latencies: [Double]
         var lost: Int
         var subscribers: Int
-        var throughNginx: HTTPLoad.Outcome?
+        /// As a browser asks (`Accept-Encoding: gzip`), and plain.
+        var throughNginx: (gzip: HTTPLoad.Outcome, plain: HTTPLoad.Outcome)?
         var nginxSkipped: String?
         var hello: HTTPLoad.Outcome
     }
@@ -94,14 +95,17 @@ enum ClusterBench {
 
         // Spectators without cookies, through nginx's micro-cache, against the bare route.
         let hello = try await ReportBench.hello(seconds: seconds)
-        var throughNginx: HTTPLoad.Outcome?
+        var throughNginx: (gzip: HTTPLoad.Outcome, plain: HTTPLoad.Outcome)?
         var skipped: String?
         if let nginx = Nginx.binary() {
             let proxy = try await Nginx.start(nginx, upstreams: ([a] + others).map(\.port), folder: root.appendingPathComponent("nginx"))
             defer { proxy.stop() }
-            let request = "GET /rounds/\(roundID)/leaderboard HTTP/1.1\r\nHost: 127.0.0.1:\(proxy.port)\r\n\r\n"
-            throughNginx = try await HTTPLoad.run(port: proxy.port, connections: 32, seconds: seconds, group: ReportBench.loadGroup) { _, _ in request
+            let plain = "GET /rounds/\(roundID)/leaderboard HTTP/1.1\r\nHost: 127.0.0.1:\(proxy.port)\r\n\r\n"
+            let gzip = "GET /rounds/\(roundID)/leaderboard HTTP/1.1\r\nHost: 127.0.0.1:\(proxy.port)\r\nAccept-Encoding: gzip\r\n\r\n"
+            let load = { (request: String) in
+                try await HTTPLoad.run(port: proxy.port, connections: 32, seconds: seconds, group: ReportBench.loadGroup) { _, _ in request }
             }
+            throughNginx = (try await load(gzip), try await load(plain))
         } else {
             skipped = "nginx is not installed (apt-get install nginx)"
         }
@@ -121,16 +125,20 @@ enum ClusterBench {
                 goal: "p50 ≤ 25 ms, p99 ≤ 100 ms", met: p50 <= 25 && p99 <= 100 && figures.lost == 0,
                 values: ["p50_ms": p50, "p99_ms": p99, "lost": Double(figures.lost), "subscribers": Double(figures.subscribers)])
         ]
-        if let nginx = figures.throughNginx {
-            let ratio = nginx.perSecond / figures.hello.perSecond
+        if let (gzip, plain) = figures.throughNginx {
+            let ratio = gzip.perSecond / figures.hello.perSecond
             rows.append(
                 BenchRow(
-                    figure: "spectators through nginx's micro-cache (leaderboard, no cookies) ÷ bare hello",
+                    figure: "spectators through nginx's micro-cache (leaderboard, no cookies, gzip as browsers ask) ÷ bare hello",
                     measured: String(
-                        format: "%d req/s ÷ %d = %.2f (p99 %.1f ms, %d failed)", Int(nginx.perSecond), Int(figures.hello.perSecond), ratio,
-                        nginx.percentile(0.99), nginx.failures),
-                    goal: "≥ 0.8", met: ratio >= 0.8 && nginx.failures == 0,
-                    values: ["per_second": nginx.perSecond, "ratio": ratio, "hello_per_second": figures.hello.perSecond]))
+                        format: "%d req/s ÷ %d = %.2f (p99 %.1f ms, %d failed; plain: %d req/s = %.2f)", Int(gzip.perSecond),
+                        Int(figures.hello.perSecond), ratio, gzip.percentile(0.99), gzip.failures + plain.failures, Int(plain.perSecond),
+                        plain.perSecond / figures.hello.perSecond),
+                    goal: "≥ 0.8", met: ratio >= 0.8 && gzip.failures == 0,
+                    values: [
+                        "per_second": gzip.perSecond, "ratio": ratio, "plain_per_second": plain.perSecond,
+                        "hello_per_second": figures.hello.perSecond,
+                    ]))
         } else {
             rows.append(
                 BenchRow(
@@ -168,12 +176,15 @@ struct Nginx {
         // As root, workers would run as nobody and could not write the bench's folders.
         let user = getuid() == 0 ? "user root root;\n" : ""
         let main = """
-            \(user)worker_processes 1;
+            \(user)worker_processes auto;
             pid \(path)/nginx.pid;
             error_log \(path)/error.log warn;
             events { worker_connections 4096; }
             http {
                 access_log off;
+                # The load generator keeps its connections for the whole run (nginx closes a
+                # client's after 1,000 requests by default, which it counts as failures).
+                keepalive_requests 10000000;
                 client_body_temp_path \(path)/client_body;
                 proxy_temp_path \(path)/proxy;
                 fastcgi_temp_path \(path)/fastcgi;
