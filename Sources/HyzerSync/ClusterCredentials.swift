@@ -35,11 +35,30 @@ public final class ClusterCredentials: CredentialStore, Service {
     private struct State {
         var generation: UInt64 = 0
         var listening = false
-        var sessions: [String: (value: Data, expiresAt: Date?)] = [:]
+        var sessions: [String: Known] = [:]
         var owners: [String: TokenUse] = [:]
-        /// What was last read, for when the database cannot be reached.
-        var lastKnown: [String: (value: Data, expiresAt: Date?)] = [:]
+        /// Sessions as last read, for when the database cannot be reached: dropped when the
+        /// cluster says they ended, when a read finds them gone, and on every (re)connection
+        /// (what was said while this instance was not listening is unknown).
+        var lastKnown: [String: Known] = [:]
+        /// After a failed read, the database is not asked again until then (a dead server must
+        /// not cost every signed-in request a wait).
+        var unreachableUntil: ContinuousClock.Instant?
+        /// "Not listening" is said once per outage.
+        var saidOffline = false
     }
+
+    struct Known: Sendable {
+        var session: (value: Data, expiresAt: Date?)
+        var playerID: String?
+    }
+
+    /// How long a lookup (a session, a token) may take, and a change (a sign-in, a sign-out),
+    /// before the database counts as unreachable: a request is answered from what is known.
+    static let lookupTimeout: Duration = .seconds(1)
+    static let changeTimeout: Duration = .seconds(3)
+    /// How long the database is left alone after it failed to answer.
+    static let retryAfterFailure: Duration = .seconds(2)
 
     struct TokenUse: Sendable {
         var id: String
@@ -57,8 +76,13 @@ public final class ClusterCredentials: CredentialStore, Service {
         self.logger = logger
         let master = SymmetricKey(data: Data(secret.utf8))
         key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data("hyzer-credentials".utf8), using: master)))
-        cluster = HMAC<SHA256>.authenticationCode(for: Data("hyzer-cluster".utf8), using: master).prefix(8).map { String(format: "%02x", $0) }
-            .joined()
+        cluster = Self.clusterID(secret: secret)
+    }
+
+    /// The id a secret gives its cluster (logged at start, kept in each instance's folder).
+    public static func clusterID(secret: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("hyzer-cluster".utf8), using: SymmetricKey(data: Data(secret.utf8))).prefix(8)
+            .map { String(format: "%02x", $0) }.joined()
     }
 
     /// The key every instance of the cluster signs form tokens with.
@@ -84,29 +108,70 @@ public final class ClusterCredentials: CredentialStore, Service {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
-                        // Anything kept from before this connection listened may have missed a change.
-                        self.forget(listening: true)
-                        for try await notification in notifications where notification.payload == self.cluster {
-                            self.forget(listening: true)
+                        // Anything kept or known from before this connection listened may have
+                        // missed a change.
+                        self.forget(listening: true, ended: "all")
+                        if self.state.withLock({ $0.saidOffline }) {
+                            self.logger.notice("Listening for the cluster's sign-outs again")
+                        }
+                        self.state.withLock { $0.saidOffline = false }
+                        for try await notification in notifications {
+                            let parts = notification.payload.split(separator: " ", maxSplits: 1).map(String.init)
+                            guard parts.first == self.cluster else { continue }
+                            self.forget(listening: true, ended: parts.count > 1 ? parts[1] : "all")
                         }
                     }
                 }
             } catch {
                 if Task.isCancelled { break }
-                logger.notice(
-                    "Not listening for the cluster's sign-outs; reading sessions from the database until it is back", metadata: ["error": "\(error)"])
+                if !state.withLock({ $0.saidOffline }) {
+                    logger.notice(
+                        "Not listening for the cluster's sign-outs; reading sessions from the database until it is back, and honouring those already seen while it cannot be reached",
+                        metadata: ["error": "\(error)"])
+                }
+                state.withLock { $0.saidOffline = true }
             }
             forget(listening: false)
             try? await Task.sleep(for: .seconds(1))
         }
     }
 
-    private func forget(listening: Bool) {
+    /// Drops what is kept; `ended` names what the cluster ended, whose known sessions go too:
+    /// `session DIGEST`, `player ID`, `all`, or nil (nothing ended: a value changed).
+    private func forget(listening: Bool, ended: String? = nil) {
         state.withLock { state in
             state.generation &+= 1
             state.listening = listening
             state.sessions = [:]
             state.owners = [:]
+            guard let ended else { return }
+            let (kind, subject) = (ended.prefix { $0 != " " }, String(ended.drop { $0 != " " }.dropFirst()))
+            switch kind {
+            case "session": state.lastKnown[subject] = nil
+            case "player": state.lastKnown = state.lastKnown.filter { $0.value.playerID != subject }
+            case "token", "changed": break
+            default: state.lastKnown = [:]
+            }
+        }
+    }
+
+    /// Runs a database operation within `timeout`; while the database recently failed and
+    /// nobody is listening, it is not asked at all. Either way a failure is
+    /// `CloudError.unreachable`, which callers answer from what is known or with "try again".
+    private func quick<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let resting = state.withLock { state in !state.listening && state.unreachableUntil.map { ContinuousClock.now < $0 } == true }
+        if resting { throw CloudError.unreachable("the cluster's database did not answer just now") }
+        do {
+            let result = try await Deadline.run(
+                timeout, orThrow: { CloudError.unreachable("the cluster's database did not answer within \(timeout)") }
+            ) {
+                try await self.cloud.bounded(operation)
+            }
+            state.withLock { $0.unreachableUntil = nil }
+            return result
+        } catch let error as CloudError {
+            if case .unreachable = error { state.withLock { $0.unreachableUntil = ContinuousClock.now + Self.retryAfterFailure } }
+            throw error
         }
     }
 
@@ -133,7 +198,7 @@ public final class ClusterCredentials: CredentialStore, Service {
 
     private func prepared() async throws {
         if schemaReady.withLock({ $0 }) { return }
-        _ = try await cloud.bounded {
+        _ = try await quick(Self.changeTimeout) {
             try await self.client.withTransaction(logger: self.logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(72628)", logger: self.logger)
                 try await connection.query(
@@ -156,36 +221,56 @@ public final class ClusterCredentials: CredentialStore, Service {
             }
         }
         schemaReady.withLock { $0 = true }
+        // Instances given another secret form a cluster of their own on the same database, and
+        // behind one load balancer sign their users out at random: say so where operators look.
+        let (cluster, now) = (cluster, Date().timeIntervalSince1970)
+        let others = try? await quick(Self.lookupTimeout) {
+            let rows = try await self.client.query(
+                "SELECT COUNT(DISTINCT cluster)::BIGINT FROM hyzer_sessions WHERE cluster <> \(cluster) AND (expires_at IS NULL OR expires_at > \(now))",
+                logger: self.logger)
+            for try await (count) in rows.decode(Int64.self) { return count }
+            return 0
+        }
+        if let others, others > 0 {
+            logger.warning(
+                "This database also holds live sessions of another cluster: every instance behind one name needs the same --cluster-secret (compare the cluster id each logs at start)",
+                metadata: ["cluster": "\(cluster)", "otherClusters": "\(others)"])
+        }
     }
 
     // MARK: Sessions
 
     public func session(key: String) async throws -> (value: Data, expiresAt: Date?)? {
         let digest = digest(key)
-        let found: (value: (value: Data, expiresAt: Date?)?, generation: UInt64)
+        let found: (value: Known?, generation: UInt64)
         do {
             found = try await kept(\.sessions, digest) {
                 try await self.prepared()
-                return try await self.cloud.bounded {
+                return try await self.quick(Self.lookupTimeout) {
                     let rows = try await self.client.query(
-                        "SELECT value, expires_at FROM hyzer_sessions WHERE cluster = \(self.cluster) AND digest = \(digest)", logger: self.logger)
-                    for try await (value, expires) in rows.decode((ByteBuffer, Double?).self) {
-                        return (Data(value.readableBytesView), expires.map(Date.init(timeIntervalSince1970:)))
+                        "SELECT value, expires_at, player_id FROM hyzer_sessions WHERE cluster = \(self.cluster) AND digest = \(digest)",
+                        logger: self.logger)
+                    for try await (value, expires, player) in rows.decode((ByteBuffer, Double?, String?).self) {
+                        return Known(session: (Data(value.readableBytesView), expires.map(Date.init(timeIntervalSince1970:))), playerID: player)
                     }
                     return nil
                 }
             }
-        } catch {
-            // The database is out of reach: a session seen before still stands (see above).
-            guard let known = state.withLock({ $0.lastKnown[digest] }) else { throw error }
-            logger.debug("Honouring a known session while the cluster database is unreachable")
-            return known.expiresAt.map { $0 > Date() } ?? true ? known : nil
+        } catch let error as CloudError {
+            // The database is out of reach: a session seen before, and not ended since as far as
+            // this instance heard, still stands (see above).
+            guard case .unreachable = error, let known = state.withLock({ $0.lastKnown[digest] }) else { throw error }
+            return known.session.expiresAt.map { $0 > Date() } ?? true ? known.session : nil
         }
-        guard let session = found.value else { return nil }
-        keep(session, \.sessions, digest, readAt: found.generation)
+        guard let known = found.value else {
+            state.withLock { $0.lastKnown[digest] = nil }
+            return nil
+        }
+        let session = known.session
+        keep(known, \.sessions, digest, readAt: found.generation)
         state.withLock { state in
             if state.lastKnown.count >= Self.keptCapacity { state.lastKnown = [:] }
-            state.lastKnown[digest] = session
+            state.lastKnown[digest] = known
         }
         if let expires = session.expiresAt, expires <= Date() { return nil }
         return session
@@ -197,7 +282,7 @@ public final class ClusterCredentials: CredentialStore, Service {
         let (cluster, player, expires, bytes, now) = (
             cluster, playerID?.lowercasedText, expiresAt?.timeIntervalSince1970, ByteBuffer(bytes: value), Date().timeIntervalSince1970
         )
-        let stored = try await cloud.bounded {
+        let stored = try await quick(Self.changeTimeout) {
             try await self.client.query(
                 "DELETE FROM hyzer_sessions WHERE cluster = \(cluster) AND expires_at IS NOT NULL AND expires_at <= \(now)", logger: self.logger)
             let rows =
@@ -214,7 +299,7 @@ public final class ClusterCredentials: CredentialStore, Service {
                         ON CONFLICT (cluster, digest) DO UPDATE SET player_id = EXCLUDED.player_id, value = EXCLUDED.value, expires_at = EXCLUDED.expires_at
                         RETURNING 1
                     )
-                    SELECT 1 FROM stored, (SELECT pg_notify(\(Self.channel), \(cluster))) AS hinted
+                    SELECT 1 FROM stored, (SELECT pg_notify(\(Self.channel), \(cluster + " changed"))) AS hinted
                     """, logger: self.logger)
             var count = 0
             for try await _ in rows { count += 1 }
@@ -225,31 +310,34 @@ public final class ClusterCredentials: CredentialStore, Service {
     }
 
     public func endSession(key: String) async throws {
-        try await ending("DELETE FROM hyzer_sessions WHERE cluster = \(cluster) AND digest = \(digest(key)) RETURNING 1")
+        let digest = digest(key)
+        try await ending("DELETE FROM hyzer_sessions WHERE cluster = \(cluster) AND digest = \(digest) RETURNING 1", ended: "session \(digest)")
     }
 
     @discardableResult public func endSessions(of playerID: UUID) async throws -> Int {
-        try await ending("DELETE FROM hyzer_sessions WHERE cluster = \(cluster) AND player_id = \(playerID.lowercasedText) RETURNING 1")
+        let player = playerID.lowercasedText
+        return try await ending(
+            "DELETE FROM hyzer_sessions WHERE cluster = \(cluster) AND player_id = \(player) RETURNING 1", ended: "player \(player)")
     }
 
     /// Runs a statement that ends or changes credentials (it returns a row per change), with the
     /// cluster's notification in the same statement: it reaches the other instances at commit.
-    /// What this instance kept is dropped before it returns.
+    /// `ended` says what ended (see `forget`). What this instance kept is dropped before it returns.
     @discardableResult
-    private func ending(_ change: PostgresQuery) async throws -> Int {
+    private func ending(_ change: PostgresQuery, ended: String) async throws -> Int {
         try await prepared()
-        // The cluster's name is hex and the channel a constant: neither needs binding.
-        let query = PostgresQuery(
-            unsafeSQL:
-                "WITH changed AS (\(change.sql)) SELECT COUNT(*)::BIGINT FROM changed, (SELECT pg_notify('\(Self.channel)', '\(cluster)')) AS hinted",
-            binds: change.binds)
-        let count = try await cloud.bounded {
+        var notify = PostgresQuery(unsafeSQL: change.sql, binds: change.binds)
+        notify.sql =
+            "WITH changed AS (\(change.sql)) SELECT COUNT(*)::BIGINT FROM changed, (SELECT pg_notify($\(change.binds.count + 1), $\(change.binds.count + 2))) AS hinted"
+        notify.binds.append(Self.channel)
+        notify.binds.append(cluster + " " + ended)
+        let query = notify
+        let count = try await quick(Self.changeTimeout) {
             let rows = try await self.client.query(query, logger: self.logger)
             for try await (count) in rows.decode(Int64.self) { return Int(count) }
             return 0
         }
-        forget(listening: state.withLock { $0.listening })
-        state.withLock { $0.lastKnown = [:] }
+        forget(listening: state.withLock { $0.listening }, ended: ended)
         return count
     }
 
@@ -261,7 +349,7 @@ public final class ClusterCredentials: CredentialStore, Service {
         let (cluster, digest, id, player, now) = (
             cluster, digest(token), UUID().lowercasedText, playerID.lowercasedText, Date().timeIntervalSince1970
         )
-        _ = try await cloud.bounded {
+        _ = try await quick(Self.changeTimeout) {
             try await self.client.query(
                 """
                 INSERT INTO hyzer_api_tokens (cluster, id, digest, player_id, name, created_at) VALUES (\(cluster), \(id), \(digest), \(player), \(name), \(now))
@@ -274,7 +362,7 @@ public final class ClusterCredentials: CredentialStore, Service {
         let digest = digest(token)
         let found = try await kept(\.owners, digest) {
             try await self.prepared()
-            return try await self.cloud.bounded {
+            return try await self.quick(Self.lookupTimeout) {
                 let rows = try await self.client.query(
                     "SELECT id, player_id, last_used_at FROM hyzer_api_tokens WHERE cluster = \(self.cluster) AND digest = \(digest) AND revoked_at IS NULL",
                     logger: self.logger)
@@ -289,7 +377,7 @@ public final class ClusterCredentials: CredentialStore, Service {
         let now = Date()
         if use.lastUsed.map({ now.timeIntervalSince($0) >= Self.tokenUseResolution || $0 > now }) ?? true {
             let (cluster, id, at) = (cluster, use.id, now.timeIntervalSince1970)
-            _ = try await cloud.bounded {
+            _ = try await quick(Self.changeTimeout) {
                 try await self.client.query(
                     "UPDATE hyzer_api_tokens SET last_used_at = \(at) WHERE cluster = \(cluster) AND id = \(id)", logger: self.logger)
             }
@@ -301,7 +389,7 @@ public final class ClusterCredentials: CredentialStore, Service {
 
     public func tokenList() async throws -> [APITokenEntry] {
         try await prepared()
-        return try await cloud.bounded {
+        return try await quick(Self.changeTimeout) {
             let rows = try await self.client.query(
                 """
                 SELECT id, player_id, name, created_at, last_used_at, revoked_at FROM hyzer_api_tokens
@@ -321,7 +409,7 @@ public final class ClusterCredentials: CredentialStore, Service {
 
     public func revoke(token id: UUID) async throws {
         try await ending(
-            "UPDATE hyzer_api_tokens SET revoked_at = \(Date().timeIntervalSince1970) WHERE cluster = \(cluster) AND id = \(id.lowercasedText) AND revoked_at IS NULL RETURNING 1"
-        )
+            "UPDATE hyzer_api_tokens SET revoked_at = \(Date().timeIntervalSince1970) WHERE cluster = \(cluster) AND id = \(id.lowercasedText) AND revoked_at IS NULL RETURNING 1",
+            ended: "token")
     }
 }

@@ -120,6 +120,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     } else {
         credentials = stores.operational
     }
+    try ClusterMarker.keep(config.clusterSecret.map(ClusterCredentials.clusterID(secret:)), in: config.dataDirectory)
     let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
     services.append(engine)
     if let damaged = stores.damagedOperationalFile {

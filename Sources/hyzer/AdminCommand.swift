@@ -20,7 +20,7 @@ struct Admin: AsyncParsableCommand {
         var dataDir: String = Environment.value("HYZER_DATA_DIR") ?? "./data"
 
         @Option(help: "In a cluster: the PostgreSQL cloud the instances share. (HYZER_CLOUD)")
-        var cloud: String = Environment.value("HYZER_CLOUD") ?? ""
+        var cloud: String = Environment.value("HYZER_CLOUD") ?? Environment.value("HYZER_CLOUD_URL") ?? ""
 
         @Option(
             help:
@@ -28,16 +28,34 @@ struct Admin: AsyncParsableCommand {
         )
         var clusterSecret: String?
 
-        func accounts() async throws -> Accounts {
+        /// `credentials`: the command touches sessions or tokens (a token, a reset), which in a
+        /// cluster are the cluster's.
+        func accounts(credentials: Bool = true) async throws -> Accounts {
             // The lock, if this command took it, is released when the process ends.
             let (stores, lock) = try await openStores(URL(fileURLWithPath: dataDir))
             Self.held.withLock { $0 = lock }
-            return Accounts(stores: stores, credentials: try clusterCredentials())
+            return Accounts(stores: stores, credentials: credentials ? try clusterCredentials() : nil)
         }
 
-        /// The cluster's sessions and tokens when a secret is given; nil: this machine's.
+        /// The cluster's sessions and tokens when a secret is given; nil: this machine's. A folder
+        /// whose server runs in a cluster needs the cluster's secret: a token of one instance
+        /// opens nothing behind the load balancer, and a reset there signs nobody out elsewhere.
         private func clusterCredentials() throws -> ClusterCredentials? {
-            guard let secret = clusterSecret ?? Environment.value("HYZER_CLUSTER_SECRET") else { return nil }
+            try Secrets.refuseEmpty()
+            let marked = ClusterMarker.read(in: URL(fileURLWithPath: dataDir))
+            guard let secret = clusterSecret ?? Environment.value("HYZER_CLUSTER_SECRET") else {
+                if let marked {
+                    throw ValidationError(
+                        "\(dataDir) belongs to an instance of cluster \(marked): give the cluster's --cloud and --cluster-secret (or HYZER_CLOUD and HYZER_CLUSTER_SECRET), so this acts on every instance."
+                    )
+                }
+                return nil
+            }
+            if let marked, marked != ClusterCredentials.clusterID(secret: secret) {
+                throw ValidationError(
+                    "This secret is not the one of cluster \(marked), which \(dataDir) belongs to (it gives cluster \(ClusterCredentials.clusterID(secret: secret)))."
+                )
+            }
             let address: CloudAddress
             do { address = try CloudAddress.parse(cloud) } catch { throw ValidationError("--cloud: \(error)") }
             if let problem = AppConfiguration.clusterProblem(secret: secret, cloud: address) { throw ValidationError(problem) }
@@ -70,7 +88,8 @@ struct Admin: AsyncParsableCommand {
         func run() async throws {
             let (password, generated) = Password.read()
             let player = try await report {
-                try await location.accounts().createUser(
+                // An account is a record like any other: it reaches the cluster by sync.
+                try await location.accounts(credentials: false).createUser(
                     displayName: name ?? handle, handle: handle, role: Role(rawValue: role) ?? .athlete, password: password)
             }
             print("Created @\(player.handle) (\(player.role.rawValue)).")
@@ -125,5 +144,15 @@ func report<T>(_ work: () async throws -> T) async throws -> T {
         throw ValidationError(errors.entries.map(\.message).joined(separator: " "))
     } catch StoreError.notFound(let what) {
         throw ValidationError("\(what) was not found.")
+    }
+}
+
+enum Secrets {
+    /// `HYZER_CLUSTER_SECRET=` with nothing after it (an unreadable secret file, say) is a
+    /// mistake, not "no cluster": an instance started so would form a cluster of one.
+    static func refuseEmpty() throws {
+        if ProcessInfo.processInfo.environment["HYZER_CLUSTER_SECRET"]?.isEmpty == true {
+            throw ValidationError("HYZER_CLUSTER_SECRET is set but empty: give the cluster's secret, or unset it to run on your own.")
+        }
     }
 }

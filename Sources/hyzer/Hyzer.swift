@@ -144,6 +144,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
         do { _ = try cloudAddress() } catch { throw ValidationError("--cloud: \(error)") }
+        try Secrets.refuseEmpty()
         if let problem = AppConfiguration.clusterProblem(secret: clusterKey, cloud: try cloudAddress()) { throw ValidationError(problem) }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31 (12 is the default).") }
         do { _ = try BackupSchedule.interval(backupInterval) } catch {

@@ -192,6 +192,18 @@ class Postgres:
                               timeout=60)
         assert done.returncode == 0, f"psql {statement!r} failed: {done.stderr}"
 
+    def pause(self):
+        """Stops the server (the instances see the database go away); `resume` starts it again."""
+        assert self.control, "the outage test needs its own PostgreSQL: run it without HYZER_TEST_PG_URL"
+        with open(self.folder / "pg_ctl.log", "ab") as log:
+            done = subprocess.run([*self.control, "stop", "-m", "fast"], stdout=log, stderr=subprocess.STDOUT, timeout=60)
+        assert done.returncode == 0, f"PostgreSQL did not stop: {self.log_text()}"
+
+    def resume(self):
+        with open(self.folder / "pg_ctl.log", "ab") as log:
+            done = subprocess.run([*self.control, "start"], stdout=log, stderr=subprocess.STDOUT, timeout=60)
+        assert done.returncode == 0, f"PostgreSQL did not start again: {self.log_text()}"
+
     def log_text(self):
         path = self.folder / "server.log" if self.folder else None
         return path.read_text(errors="replace") if path and path.exists() else ""
@@ -575,6 +587,27 @@ def test_an_api_token_issued_on_one_instance_works_on_every_instance(site):
         assert wrong.status == 401, f"{name}: a wrong token answered {wrong!r}"
 
 
+
+def test_the_command_line_refuses_to_act_on_one_instance_of_a_cluster_alone(site):
+    issuer = site.instances[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HYZER_")}
+
+    def admin(*args, extra_env=None):
+        return subprocess.run([str(issuer.exe), "admin", *args, "--data-dir", str(issuer.data_dir)], capture_output=True, text=True,
+                              timeout=60, env={**env, **(extra_env or {})})
+
+    # Without the cluster's flags a token would open nothing and a reset would sign nobody out.
+    for args in (("token", ADMIN), ("reset-password", ADMIN)):
+        done = admin(*args)
+        assert done.returncode != 0 and "belongs to an instance of cluster" in done.stderr, f"hyzer admin {args}: {done.stderr or done.stdout}"
+    wrong = admin("token", ADMIN, "--cloud", site.postgres.url, "--cluster-secret", "another-cluster-secret-0123456789")
+    assert wrong.returncode != 0 and "not the one of cluster" in wrong.stderr, wrong.stderr
+    # An empty secret (an unreadable secret file) is a mistake, not "no cluster".
+    empty = subprocess.run([str(issuer.exe), "serve", "--port", "0", "--data-dir", str(issuer.data_dir) + "-empty", "--cloud", site.postgres.url],
+                           capture_output=True, text=True, timeout=60, env={**env, "HYZER_CLUSTER_SECRET": ""})
+    assert empty.returncode != 0 and "HYZER_CLUSTER_SECRET is set but empty" in empty.stderr, empty.stderr
+
+
 # 2. Read your own writes, on any instance.
 
 def test_a_score_posted_through_nginx_is_read_at_once_everywhere(site):
@@ -820,3 +853,50 @@ def test_sign_out_everywhere_on_one_instance_ends_the_session_on_all_within_a_se
     for server in site.instances:
         page = again.request(server.port, "GET", "/admin", keep=False)
         assert page.status == 200, f"{server.name} refuses the new session after sign out everywhere: {page!r}"
+
+
+# Last: it takes the database away.
+def test_a_database_outage_keeps_seen_sessions_quick_and_ended_ones_ended(site):
+    kept = site.admin()
+    ended = Browser("ended before the outage")
+    site.sign_in(ended, site.instances[0].port)
+    old = ended.jar["hyzer_session"]
+    # Every instance has read both sessions.
+    for server in site.instances:
+        for browser in (kept, ended):
+            page = browser.request(server.port, "GET", "/", keep=False, only={"hyzer_session"})
+            assert f"Sign out @{ADMIN}" in page.text, f"{server.name} does not know {browser.name}'s session: {page!r}"
+    out = ended.request(site.instances[0].port, "POST", "/signout", form={"csrf": ended.jar["hyzer_csrf"]})
+    assert out.status in (302, 303), f"POST /signout: {out!r}"
+    for server in site.instances:
+        deadline = time.monotonic() + 1
+        while f"Sign out @{ADMIN}" in call(server.port, "GET", "/", headers={"Cookie": f"hyzer_session={old}"}).text:
+            assert time.monotonic() < deadline, f"{server.name} still takes the signed-out session"
+            time.sleep(0.01)
+
+    site.postgres.pause()
+    try:
+        for server in site.instances:
+            # A session seen before still stands, and soon answers without asking the database.
+            answers = []
+            for _ in range(4):
+                page = kept.request(server.port, "GET", "/", keep=False, only={"hyzer_session"})
+                answers.append(page)
+                assert f"Sign out @{ADMIN}" in page.text, f"{server.name} dropped a live session in the outage: {page!r}"
+            assert all(a.elapsed < 2.5 for a in answers), f"{server.name}: {[round(a.elapsed, 2) for a in answers]} s with the database down"
+            assert answers[-1].elapsed < 0.5, f"{server.name} still waits for the dead database: {answers[-1].elapsed:.2f} s"
+            # A session ended before the outage does not come back.
+            stale = call(server.port, "GET", "/", headers={"Cookie": f"hyzer_session={old}"})
+            assert f"Sign out @{ADMIN}" not in stale.text, f"{server.name} honours a signed-out session in the outage"
+            # A made-up cookie costs no wait and opens nothing.
+            junk = call(server.port, "GET", "/", headers={"Cookie": "hyzer_session=made-up"})
+            assert junk.status == 200 and f"Sign out @{ADMIN}" not in junk.text and junk.elapsed < 2.5, f"{server.name}: {junk!r}"
+            # A sign-in cannot be stored: a clear 503 with Retry-After, not an empty 500.
+            fresh = Browser("fresh")
+            page = fresh.request(server.port, "GET", "/signin")
+            answer = fresh.request(server.port, "POST", "/signin",
+                                   form={"csrf": fresh.jar["hyzer_csrf"], "next": "/", "handle": ADMIN, "password": PASSWORD})
+            assert answer.status == 503 and answer.header("Retry-After"), f"{server.name}: sign-in in the outage answered {answer!r}"
+            assert "Try again" in answer.text or "try again" in answer.text, f"{server.name}: {answer.text[:300]}"
+    finally:
+        site.postgres.resume()

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HyzerCore
 import HyzerStore
+import HyzerSync
 import Logging
 import NIOCore
 
@@ -116,6 +117,13 @@ struct Problem: Error, ResponseGenerator, Encodable {
             }
         case StoreError.notFound(let what):
             self.init(status: .notFound, title: "Not found", detail: "\(what) was not found. It may have been removed, or the link is wrong.")
+        case CloudError.unreachable:
+            // A cluster's sessions and tokens live in its database: a sign-in, sign-out or
+            // revocation waits for it.
+            self.init(
+                status: .serviceUnavailable, title: "Try again",
+                detail: "The cluster's database cannot be reached just now, so this could not be done. Try again in a moment.")
+            retryAfter = 5
         case let busy as PasswordWork.Busy:
             self.init(status: .serviceUnavailable, title: "Busy", detail: "Too many sign-ins and sign-ups at once. Try again in a few seconds.")
             retryAfter = busy.retryAfter
