@@ -61,9 +61,10 @@ import Testing
         }
     }
 
-    /// The throwaway PostgreSQL server `make test` starts (scripts/with-postgres).
+    /// The throwaway PostgreSQL server `make test` starts (scripts/with-postgres) that no test
+    /// stops: the sync tests' outages on the other would make a sign-out here answer "try again".
     static func postgres() throws -> CloudAddress.PostgresAddress {
-        let url = try #require(ProcessInfo.processInfo.environment["HYZER_TEST_PG_URL"], "run with scripts/with-postgres (make test)")
+        let url = try #require(ProcessInfo.processInfo.environment["HYZER_TEST_PG_STEADY_URL"], "run with scripts/with-postgres (make test)")
         guard case .postgres(let address) = try CloudAddress.parse(url) else { throw TestFailure() }
         return address
     }
