@@ -336,13 +336,21 @@
     });
     var worker = "serviceWorker" in navigator && window.caches;
     var files = !worker ? Promise.resolve() : caches.open("hyzer-pages").then(function (cache) {
-      return cache.match(page).then(function (kept) { return kept && !refresh ? null : cache.add(page); });
+      return cache.match(page).then(function (kept) { return kept && !refresh ? null : cache.add(page).then(function () { told(page); }); });
     });
     return Promise.all([fresh, files]).then(function () {
       var at = new Date(state.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       showReady(worker ? "Ready offline · card as of " + at : "Holes are kept on this phone until sent (reopening this page with no signal needs https)", !!worker);
     }, function () {
       showReady(navigator.onLine === false ? "No signal: scoring from the copy kept on this phone" : "Could not save this card for offline use", true);
+    });
+  }
+
+  // The worker learns whose copy this is (the page may have opened before it was in charge):
+  // it keeps the copy only for the viewer it was answered for.
+  function told(page) {
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "hyzer-kept", path: page });
     });
   }
 
@@ -354,7 +362,8 @@
   // For `make bench`: when the page takes a tap.
   if (window.performance && performance.mark) performance.mark("hyzer-card-ready");
   outbox.cardAndEntries(state.cardID).then(function (kept) {
-    if (outbox.newer(kept.card, state)) state = kept.card;
+    // A card kept for someone else is not this viewer's (saveCard replaces it).
+    if (outbox.newer(kept.card, state) && outbox.sameViewer(kept.card, state)) state = kept.card;
     else outbox.saveCard(state);
     pending = kept.entries.filter(function (e) { return e.cardID === state.cardID; });
     go(requested(), false, location.hash === "#sign");

@@ -119,14 +119,30 @@
   }
 
   // The newest copy of a card wins: a page served from the phone's cache carries an older one.
+  // A copy made for someone else (a phone shared after a session ended) never wins.
   function saveCard(state) {
     return transaction(["cards"], "readwrite", function (s) {
       var request = s.cards.get(state.cardID);
       request.onsuccess = function () {
         var kept = request.result;
-        if (!newer(kept, state)) s.cards.put(state);
+        if (!newer(kept, state) || !sameViewer(kept, state)) s.cards.put(state);
       };
     });
+  }
+
+  // Whether two copies of a card were made for the same person (or both for nobody).
+  function sameViewer(a, b) {
+    var x = a && a.viewer ? a.viewer.playerID : null, y = b && b.viewer ? b.viewer.playerID : null;
+    return x === y;
+  }
+
+  // The session these pages were kept for is over: the kept pages and cards go (the outbox
+  // stays: each entry is sent only as its author). The worker forgets the viewer too.
+  function forget() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ type: "hyzer-forget" });
+    if (window.caches) caches.delete("hyzer-pages").catch(function () { /* the worker drops them too */ });
+    return transaction(["cards"], "readwrite", function (s) { s.cards.clear(); }).catch(function () { /* nothing kept */ });
   }
 
   // Whether copy `a` of a card is newer than copy `b`: the round's version, then the time.
@@ -275,6 +291,7 @@
     var detail = problem.detail || "The server refused these entries (HTTP " + status + ").";
     if (status === 401) {
       sendState.needsSignIn = true;
+      forget();
       return update(group, { state: "pending" }).then(function () { return false; });
     }
     if (status === 409 && problem.type === "/problems/not-the-author") {
@@ -337,18 +354,26 @@
   }
 
   window.HyzerOutbox = {
-    add: add, dismiss: dismiss, newer: newer, entries: entries, saveCard: saveCard, card: card, cardAndEntries: cardAndEntries, flush: flush,
+    add: add, dismiss: dismiss, newer: newer, sameViewer: sameViewer, entries: entries, saveCard: saveCard, card: card, cardAndEntries: cardAndEntries, flush: flush,
     open: open, onChange: function (listener) { listeners.push(listener); }, state: sendState
   };
 
   window.addEventListener("online", function () { backoff = 0; flush(); });
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") flush(); });
-  // Signing out on this phone keeps the outbox but drops the pages kept for offline reading.
-  document.querySelectorAll('form[action="/signout"]').forEach(function (form) {
+  // Signing in or out on this phone keeps the outbox but drops the pages and cards kept for
+  // offline reading (the service worker does too, as the form is posted: this is for a page
+  // it does not control).
+  document.querySelectorAll('form[action="/signin"], form[action="/signout"], form[action="/signout/everywhere"], form[action="/setup"], form[action="/join"]').forEach(function (form) {
     form.addEventListener("submit", function () { if (window.caches) caches.delete("hyzer-pages"); });
   });
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" }).catch(function () { /* pages still work online */ });
+    // Someone else is signed in now (or nobody): a page drawn from the phone's copy is theirs
+    // no longer, and is fetched again.
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (!event.data || event.data.type !== "hyzer-viewer-changed") return;
+      if (document.querySelector('meta[name="hyzer-kept-copy"], .offline-copy')) location.reload();
+    });
   }
   showStatus();
   flush();

@@ -59,6 +59,48 @@ struct IdentityMiddleware: RouterMiddleware {
                 "Could not read who is asking; answering 503 and keeping the session", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             context.identityUnavailable = true
         }
-        return try await next(request, context)
+        var response = try await next(request, context)
+        ViewerTag.mark(&response, request: request, context: context)
+        return response
+    }
+}
+
+/// Names who a page was rendered for, opaquely, so the phone's service worker (Public/sw.js)
+/// keeps each page with its viewer and never shows it to another: a new session (even of the
+/// same player) has a new tag, and an anonymous page says so. From the session cookie the
+/// request carries, so it costs a digest and no read: the identity was resolved already.
+enum ViewerTag {
+    static let header = HTTPField.Name("X-Hyzer-Viewer")!
+    /// When the session ends (seconds since 1970): with no signal to ask the server, the worker
+    /// stops showing the session's pages then.
+    static let untilHeader = HTTPField.Name("X-Hyzer-Viewer-Until")!
+    static let anonymous = "anonymous"
+
+    static func mark(_ response: inout Response, request: Request, context: AppRequestContext) {
+        // Pages only (a 304 too: the browser's copy takes the headers it brings); the API and
+        // files are not kept as pages.
+        guard response.status == .notModified || response.headers[.contentType]?.hasPrefix("text/html") == true else { return }
+        guard context.identity != nil, let source = source(of: request, context: context) else {
+            response.headers[header] = anonymous
+            return
+        }
+        response.headers[header] = tag(source)
+        if let left = context.sessions.withLockedSession({ $0?.expiresIn }) {
+            response.headers[untilHeader] = String(Int(Date().timeIntervalSince1970) + Int(left.components.seconds))
+        }
+    }
+
+    /// The session cookie, or a bearer token (which wins over it, as in `IdentityResolver`).
+    private static func source(of request: Request, context: AppRequestContext) -> String? {
+        if let token = IdentityResolver.bearerToken(request.headers[.authorization]) { return "token:" + token }
+        guard context.sessions.session != nil else { return nil }
+        let cookie = CSRF.binding(of: request)
+        return cookie.isEmpty ? nil : "session:" + cookie
+    }
+
+    /// Not the stored session key's digest (that is SHA-256 of the cookie alone): a tag read by
+    /// a page script tells nothing about the database's rows.
+    static func tag(_ source: String) -> String {
+        String(Secret.digest("hyzer-viewer\u{0}" + source).prefix(32))
     }
 }
