@@ -63,6 +63,7 @@ public enum ScoreRules {
     /// recorded so far. Local entries never create a conflict: scoring an already scored
     /// hole requires naming the score being corrected, and a correction must name a
     /// current score. Conflicts arise only from devices that scored apart, through sync.
+    /// `isCoach`: whether a reporter is a coach or admin now (see `decides`).
     public static func decide(
         _ submission: ScoreSubmission,
         round: Round,
@@ -74,8 +75,9 @@ public enum ScoreRules {
         recordedAt: HLC,
         signed: Set<UUID> = [],
         byCoach: Bool = true,
-        scores known: CurrentScores? = nil
-    ) -> Result<ScoreDecision, ScoreRejection> {
+        scores known: CurrentScores? = nil,
+        isCoach: (UUID) throws -> Bool
+    ) rethrows -> Result<ScoreDecision, ScoreRejection> {
         var submission = submission
         if submission.strokes == .dnf { submission.penalties = 0 }
         // With the caller's current scores, an event is found through its hole.
@@ -120,6 +122,12 @@ public enum ScoreRules {
         if round.archived {
             return .failure(.conflict(field: "round", message: "This round was removed: its results are kept, but it takes no more scores."))
         }
+        if !byCoach, let reporter = submission.reportedBy, reporter != submission.playerID, round.withdrawn.contains(reporter) {
+            return .failure(
+                .conflict(
+                    field: "reportedBy",
+                    message: "You have withdrawn from this round, so you no longer keep score for your card. A coach can add you again."))
+        }
         if round.withdrawn.contains(submission.playerID) {
             return .failure(
                 .conflict(
@@ -136,10 +144,10 @@ public enum ScoreRules {
         let state = scores[submission.playerID, submission.hole]
         var resolves: [UUID] = []
         if submission.crossCheck && submission.supersedes == nil, !byCoach, let winner = state?.winner,
-            winner.supersedes != nil, winner.reportedBy != submission.reportedBy,
-            winner.result != HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+            winner.reportedBy != submission.reportedBy,
+            winner.result != HoleResult(strokes: submission.strokes, penalties: submission.penalties),
+            try decides(winner, isCoach: isCoach)
         {
-            // Someone else's correction decided this hole (only a coach corrects another's entry).
             return .failure(
                 .conflict(
                     field: "hole", message: "A coach decided hole \(submission.hole) for \(name) (\(winner.resultText)). Ask a coach to change it."))
@@ -191,6 +199,20 @@ public enum ScoreRules {
                     strokes: submission.strokes, reportedBy: submission.reportedBy, deviceID: deviceID,
                     supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt, penalties: submission.penalties
                 )))
+    }
+}
+
+extension ScoreRules {
+    /// Whether `event` is a coach's decision of its hole, which card-mates' entries no longer
+    /// contest: a correction by a coach or an admin, or by a local tool (no reporter, no
+    /// accounts). A scorekeeper correcting their own entry decides nothing, or a card-mate
+    /// could lock a hole against its player, and a cheater every hole against the card.
+    /// `isCoach` reads the reporter's role as it is now: a coach since demoted no longer
+    /// decides (their holes become mismatches a coach resolves), which fails safe.
+    public static func decides(_ event: ScoreEvent, isCoach: (UUID) throws -> Bool) rethrows -> Bool {
+        guard event.supersedes != nil else { return false }
+        guard let reporter = event.reportedBy else { return true }
+        return try isCoach(reporter)
     }
 }
 

@@ -121,6 +121,21 @@ extension DomainStore {
         }
     }
 
+    /// What every edit of a player's details needs, whichever route makes it: the player is
+    /// not removed, and the actor may manage their role.
+    static func checkEditable(_ player: Player, actor: UUID?, _ db: Database) throws {
+        guard !player.archived else { throw StoreError.notFound("Player") }
+        try checkManages(player, actor: actor, db)
+    }
+
+    /// Whether a player is a coach or an admin now: whose corrections decide a hole
+    /// (`ScoreRules.decides`). Read only when a card-mate's entry meets another's correction.
+    static func isCoach(_ id: UUID, _ db: Database) throws -> Bool {
+        let role = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT role FROM players WHERE id = ?"), arguments: [try canonicalID(id, db).text])
+        return role.flatMap(Role.init(rawValue:))?.includes(.coach) ?? false
+    }
+
     /// Changes one player in a transaction, with a new clock reading, and queues it.
     func updatePlayer(_ id: UUID, audit: (actor: UUID?, change: String)? = nil, _ change: @escaping @Sendable (inout Player, Database) throws -> Void)
         async throws -> Player

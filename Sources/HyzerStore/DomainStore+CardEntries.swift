@@ -107,10 +107,10 @@ extension DomainStore {
                     outcomes.append(.unchanged)
                     continue
                 }
-                let decision = ScoreRules.decide(
+                let decision = try ScoreRules.decide(
                     prepared, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
                     existing: snapshot.events, newID: entry.id, deviceID: deviceID, recordedAt: clock,
-                    signed: signed, byCoach: coach, scores: scores)
+                    signed: signed, byCoach: coach, scores: scores, isCoach: { try Self.isCoach($0, db) })
                 switch decision {
                 case .failure(let rejection):
                     outcomes.append(.refused(rejection))

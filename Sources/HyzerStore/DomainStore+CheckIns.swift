@@ -73,12 +73,14 @@ extension DomainStore {
             }
             let lastDivision = try Self.lastDivision(of: player.id, season: event.seasonID, before: eventID, db)
             let chosen = try Self.division(division, for: player, existing: existing, last: lastDivision, of: event)
+            // An undone check-in keeps its fee: the money was taken, and the ledger's last word
+            // on it stands until a coach records another.
             var checkIn = CheckIn(
-                eventID: eventID, playerID: player.id, division: chosen, paid: paid ?? existing?.paid ?? false,
+                eventID: eventID, playerID: player.id, division: chosen, paid: paid ?? stored?.paid ?? false,
                 checkedInBy: existing?.checkedInBy ?? identity?.playerID, checkedInAt: existing?.checkedInAt ?? moment, updatedAt: stamp)
             checkIn.cancelled = false
             try CheckInRecord(checkIn).save(db)
-            if existing?.paid != checkIn.paid, checkIn.paid || existing != nil {
+            if stored?.paid != checkIn.paid, checkIn.paid || stored != nil {
                 // Fees are an audit matter: who recorded paid or not paid, and when, on every device.
                 let payment = FeePayment(
                     id: UUID(), eventID: eventID, playerID: player.id, paid: checkIn.paid, recordedBy: identity?.playerID, recordedAt: self.tick())

@@ -34,7 +34,7 @@ extension DomainStore {
             },
         ].compactMap { $0 }.joined(separator: ", ")
         return try await updatePlayer(id, audit: (actor, change.isEmpty ? "saved unchanged" : change)) { player, db in
-            try Self.checkManages(player, actor: actor, db)
+            try Self.checkEditable(player, actor: actor, db)
             if let handle, handle != player.handle {
                 let taken =
                     try Int.fetchOne(
@@ -318,6 +318,8 @@ extension DomainStore {
                     sql: """
                         SELECT EXISTS (SELECT 1 FROM round_players WHERE playerID = ?1) OR EXISTS (SELECT 1 FROM score_events WHERE playerID = ?1 OR reportedBy = ?1)
                             OR EXISTS (SELECT 1 FROM signatures WHERE playerID = ?1 OR signedBy = ?1)
+                            OR EXISTS (SELECT 1 FROM checkins WHERE playerID = ?1 OR checkedInBy = ?1)
+                            OR EXISTS (SELECT 1 FROM fee_payments WHERE playerID = ?1 OR recordedBy = ?1)
                         """, arguments: [id]) ?? true
             if let player = try PlayerRecord.fetchOne(db, key: id)?.domain() {
                 if actor.map({ $0.text == id }) == true { throw AccountError.yourself }
@@ -325,7 +327,15 @@ extension DomainStore {
                 if player.role == .admin, !player.disabled, !player.archived, try enabledAdmins(db) <= 1 { throw AccountError.lastAdmin }
             }
         case .course: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE courseID = ?)", arguments: [id]) ?? true
-        case .event: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?)", arguments: [id]) ?? true
+        case .event:
+            // A night's check-ins and fee ledger are its books: kept, like its rounds' scores.
+            referenced =
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?1) OR EXISTS (SELECT 1 FROM checkins WHERE eventID = ?1)
+                            OR EXISTS (SELECT 1 FROM fee_payments WHERE eventID = ?1)
+                        """, arguments: [id]) ?? true
         case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
         case .season: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE seasonID = ?)", arguments: [id]) ?? true
         case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap, .feePayment: throw StoreError.notFound("Record")

@@ -235,10 +235,10 @@ extension DomainStore {
         var scores = CurrentScores(events: snapshot.events)
         for submission in submissions {
             guard let submission = prepare(submission, scores) else { continue }
-            let decision = ScoreRules.decide(
+            let decision = try ScoreRules.decide(
                 submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
                 existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: clock,
-                signed: Set(snapshot.signatures.map(\.playerID)), byCoach: byCoach)
+                signed: Set(snapshot.signatures.map(\.playerID)), byCoach: byCoach, isCoach: { try Self.isCoach($0, db) })
             switch decision {
             case .failure(let rejection): throw rejection
             case .success(.duplicate): continue

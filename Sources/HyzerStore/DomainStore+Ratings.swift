@@ -9,7 +9,10 @@ extension DomainStore {
         let rating = try Player.validRating(rating)
         let before = try await player(id)
         let change = "entered rating \(before?.enteredRating.map(String.init) ?? "none") → \(rating.map(String.init) ?? "none")"
-        return try await updatePlayer(id, audit: (actor, change)) { player, _ in player.enteredRating = rating }
+        return try await updatePlayer(id, audit: (actor, change)) { player, db in
+            try Self.checkEditable(player, actor: actor, db)
+            player.enteredRating = rating
+        }
     }
 
     /// Every round and player rating of the club, computed from the rounds (completed ones

@@ -81,11 +81,12 @@ extension DomainStore {
             }
             submission.reportedBy = reporter.playerID
         }
-        let decision = ScoreRules.decide(
+        let decision = try ScoreRules.decide(
             submission, round: round.setup.round, course: round.setup.course, playerNames: round.setup.playerNames,
             // No events: with the current scores the rules find every event through its hole.
             existing: [], newID: UUID(), deviceID: deviceID, recordedAt: tick(),
-            signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores
+            signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores,
+            isCoach: { try Self.isCoach($0, db) }
         )
         switch decision {
         case .failure(let rejection):

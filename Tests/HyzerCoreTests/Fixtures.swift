@@ -53,6 +53,6 @@ struct World {
         wall += 1000
         return ScoreRules.decide(
             submission, round: round, course: course, playerNames: names, existing: existing,
-            newID: UUID(), deviceID: device, recordedAt: clock.tick(wallMillis: wall))
+            newID: UUID(), deviceID: device, recordedAt: clock.tick(wallMillis: wall), isCoach: { _ in false })
     }
 }

@@ -243,7 +243,7 @@ import Testing
             let result = ScoreRules.decide(
                 submission, round: world.round, course: world.course, playerNames: world.names, existing: existing,
                 newID: UUID(), deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall),
-                signed: signed, byCoach: coach)
+                signed: signed, byCoach: coach, isCoach: { _ in false })
             if case .success(.record(let event)) = result { existing.append(event) }
             return result
         }

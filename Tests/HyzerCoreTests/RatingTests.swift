@@ -100,6 +100,24 @@ import Testing
         #expect(abs((nine.ssa ?? 0) * 2 - (eighteen.ssa ?? 0)) < 0.001)
         #expect(abs((nine.pointsPerThrow ?? 0) - 2 * (eighteen.pointsPerThrow ?? 0)) < 0.001)
     }
+
+    /// Everyone at 99 a hole on a 9-hole par-2 layout: the propagators would need an SSA far
+    /// past where the points-per-throw fit turns negative (every player, the 400 included,
+    /// was rated 1200). Unrated, with the reason.
+    @Test func scoresPastTheFitsRangeAreUnratedWithAReason() {
+        let rows = entries([(891, 1000), (891, 980), (891, 950), (891, 930), (891, 900), (891, 400)])
+        let result = RoundRatings.rate(holes: 9, rows)
+        #expect(result.ssa == nil && result.pointsPerThrow == nil && result.ratings.isEmpty)
+        #expect(result.reason?.contains("beyond what ratings cover") == true, "\(String(describing: result.reason))")
+        #expect(result.unrated.count == 6)
+        // The highest SSA still rated gives a positive points per throw, so lower scores rate higher.
+        #expect(RoundRatings.pointsPerThrow(ssa18: RoundRatings.maximumSSA18) > 0)
+        let hard = entries([(80, 1000), (82, 980), (84, 950), (86, 930), (88, 900), (70, nil)])
+        let high = RoundRatings.rate(holes: 18, hard)
+        #expect(high.ssa != nil)
+        #expect(
+            (high.ratings[hard[5].playerID] ?? 0) > (high.ratings[hard[0].playerID] ?? .max), "a hard layout still rates the lowest score highest")
+    }
 }
 
 @Suite struct PlayerRatingTests {

@@ -12,6 +12,12 @@ public enum RoundRatings {
     /// A propagator who plays more than this below their rating is left out.
     public static let dropBelow = 60.0
 
+    /// The highest SSA over 18 holes the points-per-throw fit is read at. The fit falls to
+    /// zero points a throw at about 95 and below zero past it, where a higher score would rate
+    /// higher; published SSAs stay far below (about 40 to 75). A round whose propagators need
+    /// more is unrated rather than rated by a formula read outside its data.
+    public static let maximumSSA18 = 90.0
+
     /// One player's round as the rating reads it.
     public struct Entry: Hashable, Sendable {
         public var playerID: UUID
@@ -85,6 +91,11 @@ public enum RoundRatings {
         // Solve, leave out those far below their rating, solve again until nobody else goes.
         var kept = candidates
         var ssa = solve(kept, holes: holes)
+        let beyond =
+            "The scores are beyond what ratings cover: the propagators would need a scratch average above \(Int(maximumSSA18)) throws over 18 holes."
+        // The solver stops at the fit's edge: a solution there means it would go further.
+        func inRange(_ ssa: Double) -> Bool { ssa * 18 / Double(holes) < maximumSSA18 - 0.01 }
+        guard inRange(ssa) else { return none(beyond) }
         for _ in 0..<10 {
             let next = candidates.filter { rating(ssa: ssa, holes: holes, strokes: $0.strokes) >= Double($0.propagatingRating ?? 0) - dropBelow }
             if next.count == kept.count { break }
@@ -93,6 +104,7 @@ public enum RoundRatings {
                 return none("Too few propagators played to their rating: \(kept.count) of \(candidates.count) (\(minimumPropagators) are needed).")
             }
             ssa = solve(kept, holes: holes)
+            guard inRange(ssa) else { return none(beyond) }
         }
         var ratings: [UUID: Int] = [:]
         for entry in finishers {
@@ -108,7 +120,8 @@ public enum RoundRatings {
     static func solve(_ propagators: [Entry], holes: Int) -> Double {
         let target = Double(propagators.reduce(0) { $0 + ($1.propagatingRating ?? 0) }) / Double(propagators.count)
         var low = Double(holes)
-        var high = Double(holes) * 8
+        // Past the fit's range the solution is refused (`rate`): searching there is no use.
+        var high = maximumSSA18 * Double(holes) / 18
         for _ in 0..<80 {
             let middle = (low + high) / 2
             let average = propagators.reduce(0.0) { $0 + rating(ssa: middle, holes: holes, strokes: $1.strokes) } / Double(propagators.count)

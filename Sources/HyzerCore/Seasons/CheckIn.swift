@@ -28,6 +28,12 @@ public struct CheckIn: Hashable, Sendable {
     /// make one record.
     public static func recordID(event: UUID, player: UUID) -> String { "\(event.lowercasedText)/\(player.lowercasedText)" }
     public var recordID: String { Self.recordID(event: eventID, player: playerID) }
+
+    /// Whether `viewer` may see if this player paid: coaches keep the fees, each player sees
+    /// their own; everyone else sees how many paid, not who.
+    public static func showsFee(of playerID: UUID, to viewer: Identity?) -> Bool {
+        viewer.map { $0.role.includes(.coach) || $0.playerID == playerID } ?? false
+    }
 }
 
 public struct CheckInPayload: Codable, Hashable, Sendable {

@@ -251,15 +251,16 @@ struct CheckInResponse: ResponseEncodable {
     var displayName: String
     var handle: String
     var division: String
-    var paid: Bool
+    /// Who paid is the coaches' business (and each player's own): the public sees the count.
+    var paid: Bool?
 
-    init(_ entry: DomainStore.CheckInEntry) {
+    init(_ entry: DomainStore.CheckInEntry, viewer: Identity?) {
         eventID = Format.id(entry.checkIn.eventID)
         playerID = Format.id(entry.checkIn.playerID)
         displayName = entry.displayName
         handle = entry.handle
         division = entry.checkIn.division
-        paid = entry.checkIn.paid
+        paid = CheckIn.showsFee(of: entry.checkIn.playerID, to: viewer) ? entry.checkIn.paid : nil
     }
 }
 

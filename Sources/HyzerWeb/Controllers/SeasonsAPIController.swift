@@ -36,7 +36,9 @@ struct SeasonsAPIController {
     @Sendable func checkIns(_ request: Request, context: AppRequestContext) async throws -> CheckInListResponse {
         let eventID = try context.uuid("id", "Event")
         let list = try await stores.domain.checkIns(of: eventID)
-        return CheckInListResponse(eventID: Format.id(eventID), checkins: list.map(CheckInResponse.init), paid: list.filter(\.checkIn.paid).count)
+        return CheckInListResponse(
+            eventID: Format.id(eventID), checkins: list.map { CheckInResponse($0, viewer: context.identity) }, paid: list.filter(\.checkIn.paid).count
+        )
     }
 
     /// The player themselves, or a coach (who also adds walk-ups and records fees): 201 for a
@@ -45,7 +47,7 @@ struct SeasonsAPIController {
         let eventID = try context.uuid("id", "Event")
         let body = try await request.decodeBody(CheckInBody.self, context: context)
         let entry = try await stores.domain.checkIn(try body.who, division: body.division, paid: body.paid, at: eventID, by: context.identity)
-        return EditedResponse(status: entry.isNew ? .created : .ok, response: CheckInResponse(entry))
+        return EditedResponse(status: entry.isNew ? .created : .ok, response: CheckInResponse(entry, viewer: context.identity))
     }
 
     @Sendable func handicaps(_ request: Request, context: AppRequestContext) async throws -> HandicapHistoryResponse {

@@ -362,7 +362,7 @@ struct CheckInSection: Sendable {
         self.entries = entries.map {
             var entry = Entry(
                 playerID: Format.id($0.checkIn.playerID), displayName: $0.displayName, handle: $0.handle, division: $0.checkIn.division,
-                paid: $0.checkIn.paid)
+                paid: $0.checkIn.paid && CheckIn.showsFee(of: $0.checkIn.playerID, to: viewer))
             entry.canMarkFee = coach
             entry.canUndo = coach || (!started && $0.checkIn.playerID == viewer?.playerID)
             return entry
