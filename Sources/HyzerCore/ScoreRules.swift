@@ -236,6 +236,7 @@ extension ScoreSubmission {
             return value
         }
         let id = uuid(id, field: "id", label: "The score id", required: false)
+        if id == .zero { errors.add("id", "The score id must be one made for this score, not the nil UUID.") }
         let player = uuid(playerID, field: "playerID", label: "Player", required: true)
         let supersedes = uuid(supersedes, field: "supersedes", label: "The corrected score", required: false)
         let holeText = hole ?? ""

@@ -75,3 +75,9 @@ extension UUID {
         }
     }
 }
+
+extension UUID {
+    /// 00000000-0000-0000-0000-000000000000: never an id a client made for itself (a score's or
+    /// an outbox entry's), since every client that sent it would name the same record.
+    public static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+}

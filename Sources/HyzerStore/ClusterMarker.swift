@@ -1,7 +1,7 @@
 import Foundation
 
 /// Says in a data folder that its server runs as an instance of a cluster, and of which one
-/// (the cluster's id, a digest of its secret, never the secret): `hyzer admin token` and
+/// (the cluster's id, derived from its secret by a slow KDF, never the secret): `hyzer admin token` and
 /// `reset-password` on that folder then refuse to act on this instance alone, where a token
 /// would open nothing and a reset would leave the old sessions standing elsewhere.
 public enum ClusterMarker {

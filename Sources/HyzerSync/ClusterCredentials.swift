@@ -11,9 +11,9 @@ import Synchronization
 /// cluster secret act as one site, so what one instance issues every other accepts, and what
 /// one ends ends everywhere.
 ///
-/// - Only digests reach the cloud: HMAC-SHA256 under a key derived from the secret, so a
-///   copy of the database opens no account, and clusters with other secrets on the same
-///   database neither see nor match each other's rows.
+/// - Only digests reach the cloud: HMAC-SHA256 under a key derived from the secret (slowly:
+///   `ClusterKeys`), so a copy of the database opens no account, and clusters with other
+///   secrets on the same database neither see nor match each other's rows.
 /// - Lookups are kept in memory while this instance listens on the credentials channel:
 ///   every change (a sign-out, a revoked token) is written with a `NOTIFY` in the same
 ///   statement, delivered at commit, and each listener drops what it kept. Without a
@@ -26,8 +26,8 @@ public final class ClusterCredentials: CredentialStore, Service {
     private let client: PostgresClient
     private let cloud: PostgresCloud
     private let logger: Logger
-    private let key: SymmetricKey
-    /// Names this cluster's rows and notifications (a digest of the secret, not the secret).
+    public let keys: ClusterKeys
+    /// Names this cluster's rows and notifications (derived from the secret, not the secret).
     public let cluster: String
     private let state = Mutex(State())
     private let schemaReady = Mutex(false)
@@ -70,29 +70,20 @@ public final class ClusterCredentials: CredentialStore, Service {
     static let tokenUseResolution: TimeInterval = 60
     static let keptCapacity = 4096
 
-    public init(cloud: PostgresCloud, secret: String, logger: Logger) {
+    public init(cloud: PostgresCloud, keys: ClusterKeys, logger: Logger) {
         self.cloud = cloud
         client = cloud.client
         self.logger = logger
-        let master = SymmetricKey(data: Data(secret.utf8))
-        key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data("hyzer-credentials".utf8), using: master)))
-        cluster = Self.clusterID(secret: secret)
+        self.keys = keys
+        cluster = keys.clusterID
     }
 
-    /// The id a secret gives its cluster (logged at start, kept in each instance's folder).
-    public static func clusterID(secret: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("hyzer-cluster".utf8), using: SymmetricKey(data: Data(secret.utf8))).prefix(8)
-            .map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// The key every instance of the cluster signs form tokens with.
-    public static func formKey(secret: String) -> FormTokenKey {
-        let master = SymmetricKey(data: Data(secret.utf8))
-        return FormTokenKey(bytes: Data(HMAC<SHA256>.authenticationCode(for: Data("hyzer-form-key".utf8), using: master)))
+    public convenience init(cloud: PostgresCloud, secret: String, logger: Logger) throws {
+        self.init(cloud: cloud, keys: try ClusterKeys(secret: secret), logger: logger)
     }
 
     func digest(_ secret: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(secret.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        keys.digest(secret)
     }
 
     public var changeStamp: UInt64 { state.withLock { $0.generation } }
@@ -218,6 +209,7 @@ public final class ClusterCredentials: CredentialStore, Service {
                     """, logger: self.logger)
                 try await connection.query(
                     "CREATE UNIQUE INDEX IF NOT EXISTS hyzer_api_tokens_by_digest ON hyzer_api_tokens (cluster, digest)", logger: self.logger)
+                try await self.renameLegacyRows(connection)
             }
         }
         schemaReady.withLock { $0 = true }
@@ -235,6 +227,29 @@ public final class ClusterCredentials: CredentialStore, Service {
             logger.warning(
                 "This database also holds live sessions of another cluster: every instance behind one name needs the same --cluster-secret (compare the cluster id each logs at start)",
                 metadata: ["cluster": "\(cluster)", "otherClusters": "\(others)"])
+        }
+    }
+
+    /// Rows written by an earlier version are named by a fast digest of the secret (a copy of
+    /// the database let anyone test guesses of a weak secret at HMAC speed) and hold digests
+    /// under a key derived as fast: both are taken over, under this version's names, so the
+    /// cluster's sessions and tokens go on working. Every instance of a cluster runs the same
+    /// version: one left on the earlier one no longer shares sessions with the others.
+    private func renameLegacyRows(_ connection: PostgresConnection) async throws {
+        let (legacy, cluster) = (keys.legacyClusterID, cluster)
+        guard legacy != cluster else { return }
+        for table in ["hyzer_sessions", "hyzer_api_tokens"] {
+            let rows = try await connection.query("SELECT digest FROM \(unescaped: table) WHERE cluster = \(legacy)", logger: logger)
+            var digests: [String] = []
+            for try await (digest) in rows.decode(String.self) { digests.append(digest) }
+            guard !digests.isEmpty else { continue }
+            let renamed = digests.map(keys.rekeyed)
+            try await connection.query(
+                """
+                UPDATE \(unescaped: table) t SET cluster = \(cluster), digest = r.renamed FROM unnest(\(digests), \(renamed)) AS r(digest, renamed)
+                WHERE t.cluster = \(legacy) AND t.digest = r.digest
+                """, logger: logger)
+            logger.notice("Took over the cluster's credentials under its new id", metadata: ["table": "\(table)", "rows": "\(digests.count)"])
         }
     }
 

@@ -252,6 +252,40 @@ public final class PostgresCloud: CloudDatabase, Service {
         }
     }
 
+    /// Rewrites the payload of the zone's player records that carry a password hash, in place:
+    /// `transform` gives the new payload, or nil to leave one be. Each keeps its version and
+    /// change number (a device that has it has the same account), and one that changed since
+    /// it was read is left to its newer version. Returns how many were rewritten.
+    func rewritePlayers(zone: String, _ transform: @escaping @Sendable (CloudRecord) throws -> Data?) async throws -> Int {
+        try await bounded {
+            let marker = ByteBuffer(bytes: Data(#""passwordHash":""#.utf8))
+            let rows = try await self.client.query(
+                """
+                SELECT id, hlc, payload FROM hyzer_records WHERE zone = \(zone) AND type = \(RecordType.player.rawValue) AND position(\(marker) IN payload) > 0
+                """, logger: self.logger)
+            var rewritten: [(id: String, hlc: String, payload: Data)] = []
+            for try await (id, hlc, payload) in rows.decode((String, String, ByteBuffer).self) {
+                guard let version = HLC(hlc) else { continue }
+                let record = CloudRecord(type: .player, id: id, hlc: version, payload: Data(payload.readableBytesView))
+                if let new = try transform(record) { rewritten.append((id, hlc, new)) }
+            }
+            guard !rewritten.isEmpty else { return 0 }
+            let updated = try await self.client.query(
+                """
+                WITH incoming AS (
+                    SELECT * FROM unnest(\(rewritten.map(\.id)), \(rewritten.map(\.hlc)), \(rewritten.map { ByteBuffer(bytes: $0.payload) })) AS r(id, hlc, payload)
+                ), rewritten AS (
+                    UPDATE hyzer_records h SET payload = incoming.payload FROM incoming
+                    WHERE h.zone = \(zone) AND h.type = \(RecordType.player.rawValue) AND h.id = incoming.id AND h.hlc = incoming.hlc
+                    RETURNING 1
+                )
+                SELECT COUNT(*)::BIGINT FROM rewritten
+                """, logger: self.logger)
+            for try await (count) in updated.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
     public func changeCount(zone: String, after token: Int64) async throws -> Int {
         try await bounded {
             let rows = try await self.client.query(

@@ -111,17 +111,20 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     }
     let credentials: any CredentialStore
     var formTokens = config.formTokenKey
-    if let secret = config.clusterSecret, let postgres = cloud as? PostgresCloud {
-        let cluster = ClusterCredentials(cloud: postgres, secret: secret, logger: logger)
+    let keys = try config.clusterSecret.map(ClusterKeys.init(secret:))
+    if let keys, let postgres = cloud as? PostgresCloud {
+        let cluster = ClusterCredentials(cloud: postgres, keys: keys, logger: logger)
         services.append(cluster)
         credentials = cluster
-        formTokens = formTokens ?? ClusterCredentials.formKey(secret: secret)
+        formTokens = formTokens ?? keys.formKey
         logger.info("Cluster mode: sessions, form tokens and API tokens are shared through the cloud", metadata: ["cluster": "\(cluster.cluster)"])
     } else {
         credentials = stores.operational
     }
-    try ClusterMarker.keep(config.clusterSecret.map(ClusterCredentials.clusterID(secret:)), in: config.dataDirectory)
-    let engine = SyncEngine(stores: stores, cloud: cloud, configuration: config.sync, logger: logger)
+    try ClusterMarker.keep(keys?.clusterID, in: config.dataDirectory)
+    // Without a cluster's key too: a sealed hash pulled here is then kept out, not taken in.
+    let sealing = cloud.map { SealingCloud($0, seal: PasswordSeal(keys: keys), stores: stores, zone: config.sync.zone, logger: logger) }
+    let engine = SyncEngine(stores: stores, cloud: sealing, configuration: config.sync, logger: logger)
     services.append(engine)
     if let damaged = stores.damagedOperationalFile {
         logger.warning(

@@ -51,10 +51,10 @@ struct Admin: AsyncParsableCommand {
                 }
                 return nil
             }
-            if let marked, marked != ClusterCredentials.clusterID(secret: secret) {
+            let keys = try ClusterKeys(secret: secret)
+            if let marked, !keys.names(marked) {
                 throw ValidationError(
-                    "This secret is not the one of cluster \(marked), which \(dataDir) belongs to (it gives cluster \(ClusterCredentials.clusterID(secret: secret)))."
-                )
+                    "This secret is not the one of cluster \(marked), which \(dataDir) belongs to (it gives cluster \(keys.clusterID)).")
             }
             let address: CloudAddress
             do { address = try CloudAddress.parse(cloud) } catch { throw ValidationError("--cloud: \(error)") }
@@ -64,7 +64,7 @@ struct Admin: AsyncParsableCommand {
             let postgres = PostgresCloud(address: postgresAddress, logger: logger)
             // The connection pool runs until the command ends.
             Self.pool.withLock { $0 = Task { try? await postgres.run() } }
-            return ClusterCredentials(cloud: postgres, secret: secret, logger: logger)
+            return ClusterCredentials(cloud: postgres, keys: keys, logger: logger)
         }
 
         private static let held = Mutex<DataDirectoryLock?>(nil)

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,9 +7,11 @@ import HummingbirdTesting
 import HyzerCore
 import HyzerSync
 import Logging
+import PostgresNIO
 import Testing
 
 @testable import HyzerStore
+@testable import HyzerSync
 @testable import HyzerWeb
 
 /// Two instances of one cluster (one PostgreSQL cloud, one secret) over real HTTP: what one
@@ -25,7 +28,7 @@ import Testing
     /// in a zone of its own; B has received A's users before the body starts.
     static func withCluster(
         secret: String = "cluster-secret-\(UUID().uuidString)", configureB: @Sendable (inout AppConfiguration) -> Void = { _ in },
-        _ body: @Sendable (Pair) async throws -> Void
+        beforeStart: @Sendable (TestUsers) async throws -> Void = { _ in }, _ body: @Sendable (Pair) async throws -> Void
     ) async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-cluster-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -43,6 +46,7 @@ import Testing
             return config
         }
         let usersA = try await TestUsers.create(in: root.appendingPathComponent("a"))
+        try await beforeStart(usersA)
         let a = try await buildApplication(configuration("a", demo: true))
         var configB = configuration("b", demo: false)
         configureB(&configB)
@@ -129,7 +133,7 @@ import Testing
             let postgres = PostgresCloud(address: try Self.postgres(), logger: Logger(label: "test"))
             let pool = Task { try? await postgres.run() }
             defer { pool.cancel() }
-            let cluster = ClusterCredentials(cloud: postgres, secret: secret, logger: Logger(label: "test"))
+            let cluster = try ClusterCredentials(cloud: postgres, secret: secret, logger: Logger(label: "test"))
             let clusterToken = try await cluster.newToken(for: pair.users.coach.playerID, name: "results script")
             let bearer: HTTPFields = [.authorization: "Bearer \(clusterToken)"]
             #expect(try await pair.a.as(.anonymous).get("/api/v1/sync", headers: bearer).status == .ok)
@@ -171,11 +175,123 @@ import Testing
                     headers: [.cookie: cookie])
                 #expect(posted.status == .created)
                 let seen = try #require(posted.headers[ReadYourWritesMiddleware.header])
-                // Read at once on B with what the write answered: the score is there, first time.
+                // Read at once on B by the writer with what the write answered: the score is
+                // there, first time.
                 let standings = try await pair.b.as(.anonymous).get(
-                    "/api/v1/rounds/\(roundID)/standings", headers: [ReadYourWritesMiddleware.header: seen])
+                    "/api/v1/rounds/\(roundID)/standings", headers: [ReadYourWritesMiddleware.header: seen, .cookie: cookie])
                 let row = try standings.json()["standings"].flatMap { $0 as? [[String: Any]] }?.first { $0["playerID"] as? String == player }
                 #expect(row?["thru"] as? Int == hole, "B answered before it had the score of hole \(hole)")
+            }
+        }
+    }
+
+    // MARK: What a made-up Hyzer-Seen costs (issue 36, finding 4)
+
+    /// Runs `body` with a client of the cluster's database.
+    static func withDatabase<T: Sendable>(_ body: @Sendable (PostgresCloud) async throws -> T) async throws -> T {
+        let postgres = PostgresCloud(address: try Self.postgres(), logger: Logger(label: "test"))
+        let pool = Task { try? await postgres.run() }
+        defer { pool.cancel() }
+        return try await body(postgres)
+    }
+
+    /// Transactions the database has committed, once every connection has reported its own
+    /// (an idle connection reports within a second of its last).
+    static func committed(_ postgres: PostgresCloud) async throws -> Int64 {
+        try await Task.sleep(for: .milliseconds(1_500))
+        let rows = try await postgres.client.query("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")
+        for try await (count) in rows.decode(Int64.self) { return count }
+        throw TestFailure()
+    }
+
+    static let farAhead = String(Int64.max)
+
+    @Test func aMadeUpSeenNumberOnAnAnonymousReadCostsTheDatabaseNothing() async throws {
+        try await Self.withCluster { pair in
+            try await Self.withDatabase { postgres in
+                let before = try await Self.committed(postgres)
+                let started = ContinuousClock.now
+                for turn in 0..<300 {
+                    let forged: HTTPFields =
+                        turn.isMultiple(of: 2) ? [ReadYourWritesMiddleware.header: Self.farAhead] : [.cookie: "hyzer_seen=\(Self.farAhead)"]
+                    #expect(try await pair.b.as(.anonymous).get("/", headers: forged).status == .ok)
+                }
+                let elapsed = ContinuousClock.now - started
+                let spent = try await Self.committed(postgres) - before
+                // The idle cluster's own syncs and the two readings: a handful.
+                #expect(spent < 30, "300 anonymous GET / with a made-up Hyzer-Seen cost \(spent) transactions (in \(elapsed))")
+            }
+        }
+    }
+
+    // MARK: What a copy of the cluster's database holds (issue 36, finding 9)
+
+    @Test func theDatabaseHoldsNoPasswordHashAndNoFastDigestOfTheSecretYetEveryInstanceSignsIn() async throws {
+        let secret = "cluster-secret-\(UUID().uuidString)"
+        try await Self.withCluster(secret: secret) { pair in
+            // B took the accounts from the cloud: signing in there opens what A sealed.
+            let cookie = try await Self.signIn(pair.b, pair.users.coach)
+            #expect(try await pair.a.as(.anonymous).get("/sync", headers: [.cookie: cookie]).status == .ok)
+            let fast = HMAC<SHA256>.authenticationCode(for: Data("hyzer-cluster".utf8), using: SymmetricKey(data: Data(secret.utf8))).prefix(8)
+                .map { String(format: "%02x", $0) }.joined()
+            try await Self.withDatabase { postgres in
+                let zone = try await Self.zone(of: pair, postgres)
+                let rows = try await postgres.client.query(
+                    "SELECT convert_from(payload, 'UTF8') FROM hyzer_records WHERE zone = \(zone) AND type = 'player'")
+                var payloads: [String] = []
+                for try await (payload) in rows.decode(String.self) { payloads.append(payload) }
+                #expect(payloads.count >= 3)
+                #expect(payloads.allSatisfy { !$0.contains("$2") }, "a player record in the cloud holds a bcrypt hash: \(payloads)")
+                #expect(payloads.contains { $0.contains(PasswordSeal.prefix) })
+                var clusters: [String] = []
+                for table in ["hyzer_sessions", "hyzer_api_tokens"] {
+                    let named = try await postgres.client.query("SELECT DISTINCT cluster FROM \(unescaped: table)")
+                    for try await (cluster) in named.decode(String.self) { clusters.append(cluster) }
+                }
+                #expect(!clusters.contains(fast), "rows are named by a fast digest of the secret")
+                #expect(clusters.contains(try ClusterKeys(secret: secret).clusterID))
+            }
+        }
+    }
+
+    /// The zone the pair's instances share (the one holding A's demo players).
+    static func zone(of pair: Pair, _ postgres: PostgresCloud) async throws -> String {
+        let player = pair.users.admin.playerID.lowercasedText
+        let rows = try await postgres.client.query("SELECT zone FROM hyzer_records WHERE type = 'player' AND id = \(player)")
+        for try await (zone) in rows.decode(String.self) { return zone }
+        throw TestFailure()
+    }
+
+    /// A cluster that ran an earlier version: its sessions and tokens, named by the fast id
+    /// and digested under the fast key, are taken over on start and keep working.
+    @Test func sessionsAndTokensOfAnEarlierVersionKeepWorking() async throws {
+        let secret = "cluster-secret-\(UUID().uuidString)"
+        let plain = SymmetricKey(data: Data(secret.utf8))
+        let fastID = HMAC<SHA256>.authenticationCode(for: Data("hyzer-cluster".utf8), using: plain).prefix(8)
+            .map { String(format: "%02x", $0) }.joined()
+        let fastKey = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data("hyzer-credentials".utf8), using: plain)))
+        let token = "hyz_earlier-version-token-\(UUID().uuidString)"
+        let digest = HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: fastKey).map { String(format: "%02x", $0) }.joined()
+        let earlier: @Sendable (TestUsers) async throws -> Void = { users in
+            try await Self.withDatabase { postgres in
+                // The tables as the earlier version made them, with a token it issued.
+                let credentials = try ClusterCredentials(cloud: postgres, secret: "another-\(secret)", logger: Logger(label: "test"))
+                _ = try await credentials.tokenList()
+                let (coach, now) = (users.coach.playerID.lowercasedText, Date().timeIntervalSince1970)
+                try await postgres.client.query(
+                    """
+                    INSERT INTO hyzer_api_tokens (cluster, id, digest, player_id, name, created_at)
+                    VALUES (\(fastID), \(UUID().lowercasedText), \(digest), \(coach), 'earlier script', \(now))
+                    """)
+            }
+        }
+        try await Self.withCluster(secret: secret, beforeStart: earlier) { pair in
+            let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+            #expect(try await pair.a.as(.anonymous).get("/api/v1/sync", headers: bearer).status == .ok)
+            #expect(try await pair.b.as(.anonymous).get("/api/v1/sync", headers: bearer).status == .ok)
+            try await Self.withDatabase { postgres in
+                let left = try await postgres.client.query("SELECT COUNT(*)::BIGINT FROM hyzer_api_tokens WHERE cluster = \(fastID)")
+                for try await (count) in left.decode(Int64.self) { #expect(count == 0) }
             }
         }
     }

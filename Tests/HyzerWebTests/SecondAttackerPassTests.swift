@@ -100,6 +100,24 @@ import Testing
         }
     }
 
+    // MARK: 9. The nil UUID is nobody's score id
+
+    @Test func theNilUUIDIsRefusedAsAScoreOrEntryID() async throws {
+        try await withApp(seedDemo: false) { client in
+            let (mate, _) = try await Self.cardMate(client)
+            let (round, card) = try await Self.card(client, mate: mate)
+            let me = client.users.athlete.playerID
+            let entry = try await client.as(.athlete).postJSON(
+                "/api/v1/rounds/\(round)/cards/\(card)/scores", CardEntriesAPITests.batch(author: me, [(UUID.zero, mate, 1, 3)]))
+            #expect(entry.status == .unprocessableContent, "\(entry.text)")
+            let score = try await client.postJSON(
+                "/api/v1/rounds/\(round)/scores", #"{"id":"00000000-0000-0000-0000-000000000000","playerID":"\#(mate)","hole":1,"strokes":3}"#)
+            #expect(score.status == .unprocessableContent, "\(score.text)")
+            let events = try await client.get("/api/v1/rounds/\(round)/scores").json()["events"] as? [[String: Any]]
+            #expect(events?.isEmpty == true)
+        }
+    }
+
     // MARK: 6. A withdrawn player keeps no score
 
     @Test func aWithdrawnPlayerCannotScoreTheirCardMates() async throws {

@@ -130,7 +130,7 @@ struct CardScoresBody: Decodable {
         if self.author != nil, author == nil { errors.add("author", "The author must be a player id (a UUID).") }
         var entries: [DomainStore.CardScoreEntry] = []
         for (index, entry) in scores.enumerated() {
-            guard let id = UUID(text: entry.id) else {
+            guard let id = UUID(text: entry.id), id != .zero else {
                 errors.add("scores[\(index)].id", "Each entry needs its own id (a UUID).")
                 continue
             }

@@ -8,6 +8,11 @@ import HyzerSync
 /// redirect that follows a form carries it. Whichever instance a request carrying either lands
 /// on answers only once it has pulled through N (again at most `patience`): the scorer sees
 /// the save on the next page, whichever instance serves it. Installed in cluster mode only.
+///
+/// Only a signed-in request (a session or an API token) waits: every write that the record
+/// stream carries needs an identity, and the anonymous posts (sign-in, setup, joining) leave
+/// their client signed in. So an anonymous reader's number, made up or left over from before
+/// a sign-out, costs the cloud nothing, and the shared cache may answer it.
 struct ReadYourWritesMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let header = HTTPField.Name("Hyzer-Seen")!
@@ -18,7 +23,7 @@ struct ReadYourWritesMiddleware: RouterMiddleware {
     let secureCookies: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let seen = Self.seen(in: request), !(await engine.waitUntilPulled(through: seen, within: patience)) {
+        if context.identity != nil, let seen = Self.seen(in: request), !(await engine.waitUntilPulled(through: seen, within: patience)) {
             context.logger.notice("Answering before this instance pulled a write the client has seen", metadata: ["seen": "\(seen)"])
         }
         var response = try await next(request, context)
