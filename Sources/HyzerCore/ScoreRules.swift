@@ -143,10 +143,11 @@ public enum ScoreRules {
         let scores = known ?? CurrentScores(events: existing)
         let state = scores[submission.playerID, submission.hole]
         var resolves: [UUID] = []
-        if submission.crossCheck && submission.supersedes == nil, !byCoach, let winner = state?.winner,
-            winner.reportedBy != submission.reportedBy,
-            winner.result != HoleResult(strokes: submission.strokes, penalties: submission.penalties),
-            try decides(winner, isCoach: isCoach)
+        // A coach's decision stands while it is a leaf of the hole, whoever has agreed with it
+        // since (an athlete agreeing first and then changing their entry reopens nothing).
+        let submitted = HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+        if submission.crossCheck && submission.supersedes == nil, !byCoach,
+            let winner = try state?.leaves.first(where: { try $0.result != submitted && decides($0, isCoach: isCoach) })
         {
             return .failure(
                 .conflict(

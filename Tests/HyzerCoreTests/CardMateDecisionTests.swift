@@ -51,6 +51,9 @@ import Testing
                 case .success(.record(let event)):
                     events.append(event)
                     let after = CurrentScores(events: events)[player, hole]
+                    // While a coach's correction is a leaf, only its result stands beside it.
+                    let decided = after?.leaves.filter { $0.reportedBy == coach && $0.supersedes != nil } ?? []
+                    #expect(decided.allSatisfy { decision in after?.leaves.allSatisfy { $0.result == decision.result } == true }, "seed \(seed)")
                     if byCoach {
                         #expect(after?.isConflict == false && after?.winner.id == event.id, "seed \(seed): a coach's entry settles the hole")
                     } else {
@@ -59,9 +62,10 @@ import Testing
                     }
                 case .failure(.conflict(field: "hole", _, _)):
                     refusals += 1
-                    let winner = before?.winner
                     #expect(!byCoach, "seed \(seed): a coach is never refused")
-                    #expect(winner?.reportedBy == coach && winner?.supersedes != nil, "seed \(seed): refused only where a coach corrected the hole")
+                    #expect(
+                        before?.leaves.contains { $0.reportedBy == coach && $0.supersedes != nil } == true,
+                        "seed \(seed): refused only where a coach corrected the hole")
                 default:
                     Issue.record("seed \(seed) step \(step): \(reporter == coach ? "coach" : "athlete") refused: \(decision)")
                 }
@@ -108,6 +112,10 @@ import Testing
             return
         }
         #expect(message.contains("A coach decided hole 1"))
+        // Agreeing with the decision first, then changing one's entry, reopens nothing.
+        #expect(enter(4, for: cheater, by: cheater, coachIDs: [coach]).isRecorded)
+        #expect(!enter(1, for: cheater, by: cheater, coachIDs: [coach]).isRecorded)
+        #expect(CurrentScores(events: events)[cheater, 1]?.isConflict == false)
     }
 
     @Test func aWithdrawnPlayerNoLongerKeepsScoreForTheirCard() {

@@ -112,6 +112,13 @@ import Testing
         #expect(result.unrated.count == 6)
         // The highest SSA still rated gives a positive points per throw, so lower scores rate higher.
         #expect(RoundRatings.pointsPerThrow(ssa18: RoundRatings.maximumSSA18) > 0)
+        // One absurd card among sane ones: left out of the propagators, unrated itself, and
+        // the others are rated as usual.
+        let mixed = entries([(23, 900), (22, 950), (24, 850), (891, 800), (18, 1100), (21, 1000), (300, nil)])
+        let rated = RoundRatings.rate(holes: 9, mixed)
+        #expect(rated.ssa != nil && !rated.propagators.contains(mixed[3].playerID), "\(String(describing: rated.reason))")
+        #expect(rated.ratings.values.allSatisfy { $0 >= 0 } && rated.ratings.count == 5)
+        #expect(rated.unrated[mixed[3].playerID] != nil && rated.unrated[mixed[6].playerID] != nil)
         let hard = entries([(80, 1000), (82, 980), (84, 950), (86, 930), (88, 900), (70, nil)])
         let high = RoundRatings.rate(holes: 18, hard)
         #expect(high.ssa != nil)

@@ -95,20 +95,29 @@ public enum RoundRatings {
             "The scores are beyond what ratings cover: the propagators would need a scratch average above \(Int(maximumSSA18)) throws over 18 holes."
         // The solver stops at the fit's edge: a solution there means it would go further.
         func inRange(_ ssa: Double) -> Bool { ssa * 18 / Double(holes) < maximumSSA18 - 0.01 }
-        guard inRange(ssa) else { return none(beyond) }
         for _ in 0..<10 {
             let next = candidates.filter { rating(ssa: ssa, holes: holes, strokes: $0.strokes) >= Double($0.propagatingRating ?? 0) - dropBelow }
             if next.count == kept.count { break }
             kept = next
             guard kept.count >= minimumPropagators else {
+                // Everyone far below their rating at the fit's edge: the scores are past it.
+                guard inRange(ssa) else { return none(beyond) }
                 return none("Too few propagators played to their rating: \(kept.count) of \(candidates.count) (\(minimumPropagators) are needed).")
             }
             ssa = solve(kept, holes: holes)
-            guard inRange(ssa) else { return none(beyond) }
         }
+        // Checked once those far below their rating are left out: one absurd card must not
+        // take the round's ratings from everyone else.
+        guard inRange(ssa) else { return none(beyond) }
         var ratings: [UUID: Int] = [:]
         for entry in finishers {
-            ratings[entry.playerID] = Int(rating(ssa: ssa, holes: holes, strokes: entry.strokes).rounded(.toNearestOrAwayFromZero))
+            let value = Int(rating(ssa: ssa, holes: holes, strokes: entry.strokes).rounded(.toNearestOrAwayFromZero))
+            // Below zero a rating says nothing, and one such round would sink a player's average.
+            guard value >= 0 else {
+                unrated[entry.playerID] = "The score is too far above the layout's scratch average to be rated."
+                continue
+            }
+            ratings[entry.playerID] = value
         }
         return Result(
             ssa: ssa, pointsPerThrow: pointsPerThrow(ssa: ssa, holes: holes), propagators: kept.map(\.playerID), ratings: ratings, unrated: unrated,
