@@ -16,10 +16,15 @@ import Testing
             let player = fixture.players[index]
             return Identity(playerID: player.id, handle: player.handle.value, displayName: player.displayName, role: role)
         }
-        var coach: Identity { Identity(playerID: UUID(), handle: "coach", displayName: "Coach", role: .coach) }
+        /// A coach of the club (a player the store knows as one: a correction decides a hole by
+        /// its reporter's stored role).
+        let coach: Identity
 
         init(_ directory: URL) async throws {
             fixture = try await DomainStoreTests.Fixture(directory: directory)
+            let player = try await fixture.store.createAccount(
+                PlayerDraft(displayName: "Coach", handle: "coach", role: "coach").validated(), passwordHash: nil)
+            coach = Identity(playerID: player.id, handle: "coach", displayName: "Coach", role: .coach)
             let planned = try await fixture.store.planCards(of: fixture.round.id, shotgun: true, firstTee: nil)
             card = try #require(planned.round.cards.first)
         }
