@@ -244,33 +244,28 @@ function cardPage(event, request, url) {
   var network = fetch(request);
   return copyFor(url).then(function (copy) {
     if (!copy) return page(event, request, url, network);
-    var answered = network.then(function (response) { return seen(response, url); });
-    var timer;
-    var late = new Promise(function (resolve) { timer = setTimeout(resolve, QUICK); });
-    return Promise.race([answered, late]).then(function (response) {
-      clearTimeout(timer);
-      if (response) return response;
-      event.waitUntil(answered.catch(noop));
-      return fromPhone(url, answered, true);
-    }, function () {
-      clearTimeout(timer);
-      return fromPhone(url, null, true);
-    });
+    return within(event, network.then(function (response) { return seen(response, url); }), url, QUICK, true);
   });
 }
 
 function page(event, request, url, network) {
   var answered = (network || fetch(request)).then(function (response) { return seen(response, url); });
+  return within(event, answered, url, PATIENCE, false);
+}
+
+// The network's answer when it comes within `patience`, else the phone's copy; an answer
+// that comes later still teaches the viewer and keeps the page.
+function within(event, answered, url, patience, card) {
   var timer;
-  var late = new Promise(function (resolve) { timer = setTimeout(resolve, PATIENCE); });
+  var late = new Promise(function (resolve) { timer = setTimeout(resolve, patience); });
   return Promise.race([answered, late]).then(function (response) {
     clearTimeout(timer);
     if (response) return response;
     event.waitUntil(answered.catch(noop));
-    return fromPhone(url, answered, false);
+    return fromPhone(url, answered, card);
   }, function () {
     clearTimeout(timer);
-    return fromPhone(url, null, false);
+    return fromPhone(url, null, card);
   });
 }
 

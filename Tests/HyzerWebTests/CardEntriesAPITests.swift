@@ -9,26 +9,34 @@ import Testing
 /// entries sent with a session cookie hours after the page's form token was made, and the
 /// refusals that keep forgery and impersonation out.
 @Suite struct CardEntriesAPITests {
-    /// A 3-hole round of the athlete and one other player, one card for both starting on hole 2.
-    static func card(_ client: Client) async throws -> (round: String, card: String, other: String) {
+    /// A round under way of the athlete and one other player (`other`, else a new player
+    /// without an account) on one card: by default 3 holes, the card starting on hole 2.
+    static func card(_ client: Client, pars: [Int] = [3, 4, 3], startingHole: Int = 2, other: String? = nil) async throws -> (
+        round: String, card: String, other: String
+    ) {
         let object = LeagueAPITests.object
-        let course = try object(
-            await client.postJSON("/api/v1/courses", #"{"name":"Short","holes":[{"number":1,"par":3},{"number":2,"par":4},{"number":3,"par":3}]}"#),
-            .created)
-        let other = try #require(
-            try object(await client.postJSON("/api/v1/players", #"{"displayName":"Olga","handle":"olga"}"#), .created)["id"] as? String)
+        let holes = pars.enumerated().map { #"{"number":\#($0.offset + 1),"par":\#($0.element)}"# }.joined(separator: ",")
+        let course = try object(await client.postJSON("/api/v1/courses", #"{"name":"Short","holes":[\#(holes)]}"#), .created)
+        let mate: String
+        if let other {
+            mate = other
+        } else {
+            mate = try #require(
+                try object(await client.postJSON("/api/v1/players", #"{"displayName":"Olga","handle":"olga"}"#), .created)["id"] as? String)
+        }
         let athlete = client.users.athlete.playerID.uuidString.lowercased()
         let round = try #require(
             try object(
                 await client.postJSON(
                     "/api/v1/rounds",
-                    #"{"courseID":"\#(course["id"] ?? "")","name":"Night","start":true,"players":[{"playerID":"\#(athlete)"},{"playerID":"\#(other)"}]}"#
+                    #"{"courseID":"\#(course["id"] ?? "")","name":"Night","start":true,"players":[{"playerID":"\#(athlete)"},{"playerID":"\#(mate)"}]}"#
                 ), .created)["id"] as? String)
         let cards = try object(
             await client.postJSON(
-                "/api/v1/rounds/\(round)/cards", #"{"cards":[{"name":"Card 1","startingHole":2,"playerIDs":["\#(athlete)","\#(other)"]}]}"#), .ok)
+                "/api/v1/rounds/\(round)/cards",
+                #"{"cards":[{"name":"Card 1","startingHole":\#(startingHole),"playerIDs":["\#(athlete)","\#(mate)"]}]}"#), .ok)
         let card = try #require((cards["cards"] as? [[String: Any]])?.first?["id"] as? String)
-        return (round, card, other)
+        return (round, card, mate)
     }
 
     static func batch(author: UUID?, _ entries: [(id: UUID, player: String, hole: Int, strokes: Int)]) -> String {

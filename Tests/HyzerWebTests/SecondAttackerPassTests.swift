@@ -21,20 +21,18 @@ import Testing
 
     /// An active one-hole round of the athlete and `mate` on one card.
     static func card(_ client: Client, mate: String) async throws -> (round: String, card: String) {
-        let object = LeagueAPITests.object
-        let course = try object(await client.postJSON("/api/v1/courses", #"{"name":"One","holes":[{"number":1,"par":3}]}"#), .created)
-        let me = client.users.athlete.playerID.lowercasedText
-        let round = try #require(
-            try object(
-                await client.postJSON(
-                    "/api/v1/rounds",
-                    #"{"courseID":"\#(course["id"] ?? "")","name":"Night","start":true,"players":[{"playerID":"\#(me)"},{"playerID":"\#(mate)"}]}"#
-                ), .created)["id"] as? String)
-        let cards = try object(
-            await client.postJSON(
-                "/api/v1/rounds/\(round)/cards", #"{"cards":[{"name":"Card 1","startingHole":1,"playerIDs":["\#(me)","\#(mate)"]}]}"#),
-            .ok)
-        return (round, try #require((cards["cards"] as? [[String: Any]])?.first?["id"] as? String))
+        let made = try await CardEntriesAPITests.card(client, pars: [3], startingHole: 1, other: mate)
+        return (made.round, made.card)
+    }
+
+    /// Entries sent through the phone's outbox route as `author` (the athlete unless
+    /// `headers` name someone else), and what became of each.
+    static func send(
+        _ client: Client, _ round: String, _ card: String, author: UUID, _ entries: [(player: String, strokes: Int)], headers: HTTPFields = [:]
+    ) async throws -> [String?] {
+        let body = CardEntriesAPITests.batch(author: author, entries.map { (UUID(), $0.player, 1, $0.strokes) })
+        let sender = headers.isEmpty ? client.as(.athlete) : client.as(.anonymous)
+        return try outcomes(await sender.postJSON("/api/v1/rounds/\(round)/cards/\(card)/scores", body, headers: headers))
     }
 
     static func outcomes(_ response: TestResponse) throws -> [String?] {
@@ -48,17 +46,13 @@ import Testing
         try await withApp(seedDemo: false) { client in
             let (mate, mateHeaders) = try await Self.cardMate(client)
             let (round, card) = try await Self.card(client, mate: mate)
-            let athlete = client.as(.athlete)
             let me = client.users.athlete.playerID
-            let outbox = "/api/v1/rounds/\(round)/cards/\(card)/scores"
-            // The athlete enters the card-mate's hole 1 as 8, then corrects it to 9.
-            #expect(try Self.outcomes(await athlete.postJSON(outbox, CardEntriesAPITests.batch(author: me, [(UUID(), mate, 1, 8)]))) == ["recorded"])
-            #expect(try Self.outcomes(await athlete.postJSON(outbox, CardEntriesAPITests.batch(author: me, [(UUID(), mate, 1, 9)]))) == ["recorded"])
-            // The card-mate's own 3 stands beside it as a mismatch, through either route.
             let mateID = try #require(UUID(uuidString: mate))
-            let own = try await client.as(.anonymous).postJSON(
-                outbox, CardEntriesAPITests.batch(author: mateID, [(UUID(), mate, 1, 3)]), headers: mateHeaders)
-            #expect(try Self.outcomes(own) == ["recorded"])
+            // The athlete enters the card-mate's hole 1 as 8, then corrects it to 9.
+            #expect(try await Self.send(client, round, card, author: me, [(mate, 8)]) == ["recorded"])
+            #expect(try await Self.send(client, round, card, author: me, [(mate, 9)]) == ["recorded"])
+            // The card-mate's own 3 stands beside it as a mismatch, through either route.
+            #expect(try await Self.send(client, round, card, author: mateID, [(mate, 3)], headers: mateHeaders) == ["recorded"])
             let hole = try await client.as(.anonymous).postJSON(
                 "/api/v1/rounds/\(round)/cards/\(card)/holes/1", #"{"scores":[{"playerID":"\#(mate)","strokes":4}]}"#, headers: mateHeaders)
             #expect(hole.status == .ok || hole.status == .created, "\(hole.text)")
@@ -73,19 +67,12 @@ import Testing
             let (round, card) = try await Self.card(client, mate: mate)
             let athlete = client.as(.athlete)
             let me = client.users.athlete.playerID
-            let outbox = "/api/v1/rounds/\(round)/cards/\(card)/scores"
-            #expect(
-                try Self.outcomes(await athlete.postJSON(outbox, CardEntriesAPITests.batch(author: me, [(UUID(), me.lowercasedText, 1, 3)]))) == [
-                    "recorded"
-                ])
-            #expect(
-                try Self.outcomes(await athlete.postJSON(outbox, CardEntriesAPITests.batch(author: me, [(UUID(), me.lowercasedText, 1, 1)]))) == [
-                    "recorded"
-                ])
+            let mine = me.lowercasedText
+            #expect(try await Self.send(client, round, card, author: me, [(mine, 3)]) == ["recorded"])
+            #expect(try await Self.send(client, round, card, author: me, [(mine, 1)]) == ["recorded"])
             let mateID = try #require(UUID(uuidString: mate))
-            let honest = try await client.as(.anonymous).postJSON(
-                outbox, CardEntriesAPITests.batch(author: mateID, [(UUID(), me.lowercasedText, 1, 3)]), headers: mateHeaders)
-            #expect(try Self.outcomes(honest) == ["recorded"], "the honest card-mate's entry is kept")
+            let honest = try await Self.send(client, round, card, author: mateID, [(mine, 3)], headers: mateHeaders)
+            #expect(honest == ["recorded"], "the honest card-mate's entry is kept")
             let sign = try await athlete.postJSON("/api/v1/rounds/\(round)/signatures", #"{"playerID":"\#(me.lowercasedText)"}"#)
             #expect(sign.status == .conflict, "a card with a mismatch is not signed: \(sign.text)")
             // A coach's correction decides; the card-mate's differing entry is then refused.
@@ -95,8 +82,7 @@ import Testing
             let decided = try await client.postJSON(
                 "/api/v1/rounds/\(round)/scores", #"{"playerID":"\#(me.lowercasedText)","hole":1,"strokes":3,"supersedes":"\#(current)"}"#)
             #expect(decided.status == .created, "\(decided.text)")
-            let contested = try await athlete.postJSON(outbox, CardEntriesAPITests.batch(author: me, [(UUID(), me.lowercasedText, 1, 1)]))
-            #expect(try Self.outcomes(contested) == ["refused"])
+            #expect(try await Self.send(client, round, card, author: me, [(mine, 1)]) == ["refused"])
         }
     }
 

@@ -183,3 +183,26 @@ def test_the_next_person_on_a_shared_phone_never_sees_the_last_ones_kept_pages(s
     assert page.find_element(By.CSS_SELECTOR, "meta[name=hyzer-viewer]").get_attribute("content") == athlete_id
     viewers = kept_card_viewers(page)
     assert first_id not in viewers, f"IndexedDB keeps a card made for @{first[0]}: {viewers}"
+
+
+def test_without_javascript_a_shared_phone_shows_each_person_their_own_pages(server, browser_factory):
+    """No script, so no worker keeps anything: signing out and in is two form posts, and the
+    next person's pages are the server's, theirs alone, on a 360 px phone."""
+    card, night, _, _ = league_night(server)
+    coach_id = next(p["id"] for p in server.get("/api/v1/players")["players"] if p["handle"] == COACH[0])
+    page = phone(browser_factory)
+    page.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    sign_in(page, server, COACH[0], COACH[2])
+    page.get(server.base + night)
+    assert "Fee log" in page.page_source
+    page.find_element(By.CSS_SELECTOR, "form[action='/signout'] button").click()
+    wait(page).until(lambda d: d.find_elements(By.CSS_SELECTOR, "a[href^='/signin']") or "/signin" in d.current_url)
+    sign_in(page, server, ATHLETE[0], ATHLETE[2])
+    for path in (card, night):
+        page.get(server.base + path)
+        shows_nothing_of(page, COACH, coach_id, f"without JavaScript, as the next person: {path}")
+    assert f"Sign out @{ATHLETE[0]}" in page.page_source
+    page.get(server.base + card)
+    assert not page.find_elements(By.CSS_SELECTOR, ".offline-ready"), "no script ran"
+    assert page.find_elements(By.CSS_SELECTOR, "button.save-hole"), "the card is the athlete's plain form"
+    assert page.execute_script("return document.documentElement.scrollWidth") <= 360
