@@ -88,6 +88,10 @@
     return state.holes.length ? state.holes[state.holes.length - 1].number : 1;
   }
 
+  function withdrawn(playerID) {
+    return state.players.some(function (p) { return p.id === playerID && p.withdrawn; });
+  }
+
   function signedOf(playerID) {
     return state.players.some(function (p) { return p.id === playerID && p.signed; });
   }
@@ -147,6 +151,9 @@
     var mine = queued(id, number, false) || queued(id, number, true);
     var shown = mine ? { strokes: mine.strokes, penalties: mine.penalties } : (s ? (s.mine || { strokes: s.strokes, penalties: s.penalties }) : null);
     var locked = signedOf(id) && !(state.viewer && state.viewer.coach);
+    // Withdrawn since the page was made: off the form, so no entry is sent for them.
+    fieldset.hidden = withdrawn(id);
+    strokes.disabled = penalties.disabled = withdrawn(id);
     strokes.value = shown && numeric(shown.strokes) !== null ? String(shown.strokes) : String(par);
     penalties.value = String(shown ? shown.penalties : 0);
     strokes.readOnly = penalties.readOnly = locked;
@@ -216,8 +223,8 @@
       var list = [];
       form.querySelectorAll("fieldset.card-player").forEach(function (fieldset) {
         var strokes = fieldset.querySelector("input[name^=strokes]");
-        if (strokes.readOnly) return;
         var id = fieldset.getAttribute("data-player");
+        if (strokes.readOnly || withdrawn(id)) return;
         var name = fieldset.querySelector("legend").firstChild.textContent.trim();
         list.push({ playerID: id, playerName: name, hole: number, strokes: parseInt(strokes.value, 10),
           penalties: parseInt(fieldset.querySelector("input[name^=penalties]").value, 10) || 0 });

@@ -22,8 +22,9 @@ final class BoardCache: Sendable {
         /// Everything of the round but its events, and the stamp it was read under.
         var setup: RoundSnapshot?
         var setupStamp: String
-        /// `DomainStore.setupChanges` when the stamp was last checked.
-        var setupCount: UInt64
+        /// `DomainStore.setupChanges` when the stamp was last checked; nil when it was read
+        /// inside a write that had changed the setup (checked again on the next read).
+        var setupCount: UInt64?
         var used: UInt64
     }
 
@@ -83,7 +84,7 @@ extension DomainStore {
     // once per connection (`cachedStatement`), not compiled on each read.
     func board(_ roundID: UUID, _ db: Database) throws -> RoundBoard {
         // Read before the transaction's first statement: what is read under them is never older.
-        let (setupCount, playerCount) = (setupChanges.value, playerChanges.value)
+        let (setupCount, playerCount) = (setupCount(db), playerChanges.value)
         let (version, aliases) = try versionAndAliases(roundID, playerCount: playerCount, db)
         if let board = boards.board(roundID, version: version, aliases: aliases) { return board }
         let cached = boards.take(roundID)
@@ -102,7 +103,7 @@ extension DomainStore {
     /// club's history does not push the live rounds' boards out.
     func passingBoard(_ roundID: UUID, _ db: Database) throws -> RoundBoard {
         if boards.holds(roundID) { return try board(roundID, db) }
-        let (setupCount, playerCount) = (setupChanges.value, playerChanges.value)
+        let (setupCount, playerCount) = (setupCount(db), playerChanges.value)
         let (version, aliases) = try versionAndAliases(roundID, playerCount: playerCount, db)
         let entry = try Self.current(roundID, nil, aliases: aliases, setupCount: setupCount, db)
         guard var snapshot = entry.setup else { throw StoreError.notFound("Round") }
@@ -111,9 +112,17 @@ extension DomainStore {
         return RoundBoard(snapshot, scores: entry.scores)
     }
 
+    /// `setupChanges` as a board may be kept under it: none inside a write that has changed a
+    /// round's setup and not committed (the count moves only at the commit).
+    private func setupCount(_ db: Database) -> UInt64? {
+        setupChanges.isAhead(in: db) ? nil : setupChanges.value
+    }
+
     /// The alias map (player → whom they were merged into), kept until a player changes.
     /// `playerCount`: `playerChanges` read before the transaction's first statement.
     func currentAliases(playerCount: UInt64, _ db: Database) throws -> [String: String] {
+        // Inside a write that changed players (a merge), the map read is not yet the count's.
+        if playerChanges.isAhead(in: db) { return try Self.aliasMap(db) }
         if let kept = keptAliases.value(.all, at: playerCount) { return kept }
         let map = try Self.aliasMap(db)
         keptAliases.keep(map, for: .all, readAt: playerCount)
@@ -123,7 +132,7 @@ extension DomainStore {
     /// What the group commit decides scores against: the round without its events (it needs
     /// none; they are in `scores`), and its current scores. No board is built.
     func roundState(_ roundID: UUID, _ db: Database) throws -> (setup: RoundSnapshot, scores: CurrentScores) {
-        let (setupCount, playerCount) = (setupChanges.value, playerChanges.value)
+        let (setupCount, playerCount) = (setupCount(db), playerChanges.value)
         let (version, aliases) = try versionAndAliases(roundID, playerCount: playerCount, db)
         var entry = try Self.current(roundID, boards.take(roundID), aliases: aliases, setupCount: setupCount, db)
         entry.board = nil
@@ -145,7 +154,7 @@ extension DomainStore {
     /// The cache entry brought up to date: events stored since it was read folded in, the
     /// round's setup (without events) read again if its stamp moved.
     private static func current(
-        _ roundID: UUID, _ cached: BoardCache.Entry?, aliases: [String: String], setupCount: UInt64,
+        _ roundID: UUID, _ cached: BoardCache.Entry?, aliases: [String: String], setupCount: UInt64?,
         _ db: Database
     ) throws -> BoardCache.Entry {
         var cached = cached
@@ -174,12 +183,12 @@ extension DomainStore {
             entry = BoardCache.Entry(
                 lastRowID: all.last?.rowID ?? 0, lastEventID: all.last?.event.id.text ?? "", events: events,
                 scores: CurrentScores(events: events), aliases: aliases, board: nil,
-                setup: nil, setupStamp: "", setupCount: 0, used: 0)
+                setup: nil, setupStamp: "", setupCount: nil, used: 0)
         }
         // The round itself (players, course, event, signatures) is read again only when its
         // stamp says it changed; a new score alone leaves it as it was, and while nothing but
         // scores was committed the stamp is not even read.
-        if entry.setup != nil, entry.setupCount == setupCount { return entry }
+        if entry.setup != nil, let setupCount, entry.setupCount == setupCount { return entry }
         let stamp = try Self.setupStamp(roundID, aliases: aliases, db)
         entry.setupCount = setupCount
         if entry.setup == nil || entry.setupStamp != stamp {

@@ -33,6 +33,14 @@ final class ChangeCounter: TransactionObserver, Sendable {
 
     var value: UInt64 { count.load(ordering: .acquiring) }
 
+    /// Whether the write transaction `db` is in has changed what this counts without having
+    /// committed: the count does not say so yet, so nothing read in it may be kept under the
+    /// count (a board read while reopening a season's night kept the completed round under
+    /// the new version). Readers' connections never are.
+    func isAhead(in db: Database) -> Bool {
+        !db.configuration.readonly && db.isInsideTransaction && changed.withLock { $0 }
+    }
+
     /// For changes made outside any transaction it sees (a restore replacing the file).
     func bump() {
         count.add(1, ordering: .releasing)

@@ -18,6 +18,8 @@ struct CardPage: Sendable {
         /// Signed, and the viewer is not a coach: shown, not editable.
         var locked: Bool
         var canSign: Bool
+        /// Withdrew from the round: kept with their scores, no longer scored or signed.
+        var withdrawn: Bool
         var total: String
         var toPar: String
     }
@@ -73,8 +75,11 @@ struct CardPage: Sendable {
         let numbers = snapshot.course.holes.map(\.number)
         let order = card.holeOrder(numbers)
         let scores = board.scores
-        // Where the card is: the requested hole, else the first in its order not yet scored.
-        let firstOpen = order.first { number in card.playerIDs.contains { scores[$0, number] == nil } } ?? order.last ?? 1
+        let withdrawn = snapshot.round.withdrawn
+        let playing = card.playerIDs.filter { !withdrawn.contains($0) }
+        // Where the card is: the requested hole, else the first in its order not yet scored by
+        // everyone still playing.
+        let firstOpen = order.first { number in playing.contains { scores[$0, number] == nil } } ?? order.last ?? 1
         let hole = requested.flatMap { order.contains($0) ? $0 : nil } ?? firstOpen
         let holeInfo = snapshot.course.hole(hole)
         self.hole = hole
@@ -91,7 +96,7 @@ struct CardPage: Sendable {
         nextHole = index + 1 < order.count ? order[index + 1] : nil
         isLast = nextHole == nil
         holes = order.map { number in
-            HoleLink(number: number, current: number == hole, done: card.playerIDs.allSatisfy { scores[$0, number] != nil })
+            HoleLink(number: number, current: number == hole, done: playing.allSatisfy { scores[$0, number] != nil })
         }
         let names = snapshot.names
         let signed = Set(snapshot.signatures.map(\.playerID))
@@ -112,7 +117,8 @@ struct CardPage: Sendable {
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
                 mismatch: state?.isConflict ?? false, others: seen?.others ?? "",
                 signed: signed.contains(id), locked: signed.contains(id) && !coach,
-                canSign: !signed.contains(id) && (coach || viewer?.playerID == id),
+                canSign: !signed.contains(id) && !withdrawn.contains(id) && (coach || viewer?.playerID == id),
+                withdrawn: withdrawn.contains(id),
                 total: played ? String(entry?.strokes ?? 0) : "–",
                 toPar: entry?.dnf == true ? "DNF" : (played ? ScoreFormat.toPar(entry?.toPar ?? 0) : "–")
             )
