@@ -31,13 +31,15 @@ lint:
 	python3 scripts/check-imports.py
 
 ## The fault and load tests at full size: 100 kill -9 trials, 500 three-device interleavings,
-## 1,000 subscribers for 60 s, 200 schemathesis examples per operation. Figures: test-output/soak-*.txt.
+## 1,000 subscribers for 60 s, 200 schemathesis examples per operation, and a randomized league
+## night of thousands of steps (150 nights) checked on every page. Figures: test-output/soak-*.txt.
 soak: deps system-deps
 	$(SWIFT) build --build-tests
 	HYZER_PROPERTY_SEEDS=500 $(SWIFT) test --skip-build --filter InterleavingTests
 	HYZER_KILL_TRIALS=100 python3 -m pytest Tests/system/test_kill.py -q -s -p no:cacheprovider
 	HYZER_LOAD_SECONDS=60 python3 -m pytest Tests/system/test_load.py -q -s -p no:cacheprovider
 	HYZER_FUZZ_EXAMPLES=200 python3 -m pytest Tests/system/test_openapi_fuzz.py -q -s -p no:cacheprovider
+	HYZER_NIGHT_NIGHTS=150 HYZER_NIGHT_STEPS=40 python3 -m pytest Tests/system/test_random_night.py -q -s -p no:cacheprovider
 
 ## Benchmarks on release builds, one table (and bench-results.json, to compare runs): score
 ## writes (one client, 64 at once), pages against a bare Hummingbird hello served by the bench
@@ -81,7 +83,7 @@ browser-deps:
 ## promtool (Debian's prometheus) to lint /metrics, and nginx (the load balancer in front of
 ## test_cluster's instances), installed when missing.
 system-deps:
-	@python3 -c "import pytest, schemathesis, qrcode" 2>/dev/null || python3 -m pip install -q pytest schemathesis qrcode
+	@python3 -c "import pytest, schemathesis, qrcode, hypothesis" 2>/dev/null || python3 -m pip install -q pytest schemathesis qrcode hypothesis
 	@command -v promtool >/dev/null || { echo "installing prometheus (promtool)"; apt-get update -qq && apt-get install -y -qq prometheus >/dev/null; }
 	@command -v nginx >/dev/null || { echo "installing nginx"; apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 

@@ -45,6 +45,8 @@ struct CardPage: Sendable {
     var nextHole: Int?
     var isLast: Bool
     var canScore: Bool
+    /// Why nobody scores the card now (a round not under way), instead of who may.
+    var closedNotice: String?
     var form: FormState
     /// Once every hole of the card is in: the whole card, hole by hole, to check before signing.
     var review: Review?
@@ -102,7 +104,15 @@ struct CardPage: Sendable {
         let signed = Set(snapshot.signatures.map(\.playerID))
         let totals = Dictionary(board.standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
         let coach = viewer?.role.includes(.coach) ?? false
-        canScore = coach || viewer.map { card.playerIDs.contains($0.playerID) } ?? false
+        let underWay = snapshot.round.status == .active && !snapshot.round.archived
+        canScore = underWay && (coach || viewer.map { card.playerIDs.contains($0.playerID) } ?? false)
+        closedNotice =
+            underWay
+            ? nil
+            : snapshot.round.archived
+                ? "This round was removed: its results are kept."
+                : snapshot.round.status == .completed
+                    ? "This round is completed: its scores are final unless a coach reopens it." : "This round has not started yet."
         let par = self.par
         players = card.playerIDs.map { id in
             let state = scores[id, hole]

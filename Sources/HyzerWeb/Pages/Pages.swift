@@ -115,7 +115,9 @@ struct RoundPage: Sendable {
             viewerRole == .athlete
                 ? Set(snapshot.round.cards.filter { $0.playerIDs.contains(id) }.flatMap(\.playerIDs).map(Format.id) + [Format.id(id)]) : nil
         }
-        playerOptions = scorecard.rows.filter { scorable?.contains($0.playerID) ?? true }
+        // A withdrawn player takes no more scores (the store refuses them): not offered.
+        let withdrawn = Set(snapshot.round.withdrawn.map(Format.id))
+        playerOptions = scorecard.rows.filter { (scorable?.contains($0.playerID) ?? true) && !withdrawn.contains($0.playerID) }
             .map { Option(value: $0.playerID, label: $0.displayName, selected: $0.playerID == chosenPlayer) }
         holeOptions = snapshot.course.holes.map {
             Option(value: String($0.number), label: "Hole \($0.number) · par \($0.par)", selected: String($0.number) == chosenHole)
