@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA_DIR ?= ./data
 
-.PHONY: run build test lint soak clean deps browser-deps system-deps bench demo
+.PHONY: run build test lint soak clean deps browser-deps system-deps bench demo install
 
 ## Build and serve http://$(HOST):$(PORT) with data in $(DATA_DIR); seeds a demo round on first start.
 run: build
@@ -12,6 +12,13 @@ run: build
 
 build: deps
 	$(SWIFT) build
+
+PREFIX ?= /usr/local
+## A release build as $(PREFIX)/bin/hyzer, its pages in $(PREFIX)/share/hyzer: it then runs from
+## any folder with no --resources (`hyzer serve --data-dir /var/lib/hyzer`).
+install: deps
+	$(SWIFT) build -c release --product hyzer
+	scripts/install-hyzer .build/release/hyzer $(PREFIX)
 
 ## Every test: unit, store, sync (with a throwaway PostgreSQL 15) and HTTP tests, the system
 ## tests (the real binary: kill -9 during sync, connection limits, 1,000 live subscribers, the

@@ -42,8 +42,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Folder for domain.sqlite and sync.sqlite; created if missing. (HYZER_DATA_DIR)")
     var dataDir: String = Environment.value("HYZER_DATA_DIR") ?? "./data"
 
-    @Option(help: "Folder holding Templates/ and Public/. (HYZER_RESOURCES)")
-    var resources: String = Environment.value("HYZER_RESOURCES") ?? FileManager.default.currentDirectoryPath
+    @Option(
+        help:
+            "Folder holding Templates/ and Public/ (default: PREFIX/share/hyzer beside an installed binary, the binary's folder, or the working folder). (HYZER_RESOURCES)"
+    )
+    var resources: String? = Environment.value("HYZER_RESOURCES")
 
     @Option(
         help:
@@ -163,7 +166,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var config = AppConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDir),
-            resourcesDirectory: URL(fileURLWithPath: resources), seedDemo: demo,
+            resourcesDirectory: try ResourceFolder.resolve(given: resources), seedDemo: demo,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info, cloud: try cloudAddress(),
             bcryptCost: bcryptCost, secureCookies: secureCookies, tvFrameAncestors: tvFrameAncestors,
             backupInterval: try BackupSchedule.interval(backupInterval), backupRetention: BackupRetention(recent: backupKeep, days: backupDays)
