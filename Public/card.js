@@ -83,9 +83,23 @@
     return state.players.every(function (p) { return p.withdrawn || result(p.id, number); });
   }
 
+  function scoredByAnyone(number) {
+    return state.players.some(function (p) { return !p.withdrawn && result(p.id, number); });
+  }
+
+  // The first hole after the last one anyone has scored that is not done (a late arrival's
+  // missed holes do not pull the card back to its first tee), else any hole not done.
   function firstOpen() {
-    for (var i = 0; i < state.holes.length; i++) if (!done(state.holes[i].number)) return state.holes[i].number;
+    var reached = -1;
+    for (var i = 0; i < state.holes.length; i++) if (scoredByAnyone(state.holes[i].number)) reached = i;
+    for (var j = reached + 1; j < state.holes.length; j++) if (!done(state.holes[j].number)) return state.holes[j].number;
+    for (var k = 0; k < state.holes.length; k++) if (!done(state.holes[k].number)) return state.holes[k].number;
     return state.holes.length ? state.holes[state.holes.length - 1].number : 1;
+  }
+
+  // The others on the card have this hole and this player does not: they joined later.
+  function missed(playerID, number) {
+    return !result(playerID, number) && state.players.some(function (p) { return p.id !== playerID && !p.withdrawn && result(p.id, number); });
   }
 
   function withdrawn(playerID) {
@@ -154,13 +168,17 @@
     // Withdrawn since the page was made: off the form, so no entry is sent for them.
     fieldset.hidden = withdrawn(id);
     strokes.disabled = penalties.disabled = withdrawn(id);
-    strokes.value = shown && numeric(shown.strokes) !== null ? String(shown.strokes) : String(par);
+    var skipped = !shown && missed(id, number);
+    strokes.value = shown && numeric(shown.strokes) !== null ? String(shown.strokes) : (skipped ? "" : String(par));
+    strokes.required = !skipped;
+    strokes.placeholder = skipped ? "missed" : "";
     penalties.value = String(shown ? shown.penalties : 0);
     strokes.readOnly = penalties.readOnly = locked;
     strokes.name = "strokes[" + id + "]";
     fieldset.classList.toggle("mismatch", !!(s && s.mismatch));
     note(fieldset, "running", "running", running(id));
     note(fieldset, "mismatch", "field-error mismatch-note", s && s.mismatch ? "Mismatch: " + s.others : null);
+    note(fieldset, "missed", "meta missed-note", skipped ? "Missed: the card played this hole before " + fieldset.querySelector("legend").firstChild.textContent.trim() + " joined. Left blank, it is not scored." : null);
     var waiting = queued(id, number, false);
     note(fieldset, "waiting", "entry-waiting", waiting ? (waiting.state === "flagged" ? waiting.reason : "Kept on this phone: waiting to send") : null);
     var refused = queued(id, number, true);
@@ -224,13 +242,14 @@
       form.querySelectorAll("fieldset.card-player").forEach(function (fieldset) {
         var strokes = fieldset.querySelector("input[name^=strokes]");
         var id = fieldset.getAttribute("data-player");
-        if (strokes.readOnly || withdrawn(id)) return;
+        if (strokes.readOnly || withdrawn(id) || strokes.value.trim() === "") return;
         var name = fieldset.querySelector("legend").firstChild.textContent.trim();
         list.push({ playerID: id, playerName: name, hole: number, strokes: parseInt(strokes.value, 10),
           penalties: parseInt(fieldset.querySelector("input[name^=penalties]").value, 10) || 0 });
       });
       var info = holeInfo(number);
       var next = info.index + 1 < state.holes.length ? state.holes[info.index + 1].number : null;
+      if (!list.length) { go(next === null ? number : next, true, next === null); return; }
       // Drawn at once from what the phone keeps; the entries reach its disk a moment later.
       var kept = outbox.add(list, state);
       pending = pending.filter(function (e) {

@@ -90,7 +90,8 @@ struct CardPagesController {
             values["strokes.\(key)"] = text
             let penaltyText = form.penalties?[key] ?? ""
             values["penalties.\(key)"] = penaltyText
-            guard let player = UUID(text: key) else { continue }
+            // Left blank: a hole this player missed (they joined the card later) is not entered.
+            guard let player = UUID(text: key), !text.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             do {
                 let submission = try ScoreSubmission.parse(
                     id: nil, playerID: key, hole: String(hole), strokes: text, supersedes: nil, penalties: penaltyText)

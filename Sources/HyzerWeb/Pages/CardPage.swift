@@ -8,6 +8,9 @@ struct CardPage: Sendable {
         var playerID: String
         var displayName: String
         var value: String
+        /// The others on the card have this hole and they do not (they arrived later): left
+        /// blank, and saved only if someone enters it.
+        var missed: Bool
         /// The hole's current score for those who only look: "–" before anyone entered it.
         var current: String
         var penalties: String
@@ -79,9 +82,13 @@ struct CardPage: Sendable {
         let scores = board.scores
         let withdrawn = snapshot.round.withdrawn
         let playing = card.playerIDs.filter { !withdrawn.contains($0) }
-        // Where the card is: the requested hole, else the first in its order not yet scored by
-        // everyone still playing.
-        let firstOpen = order.first { number in playing.contains { scores[$0, number] == nil } } ?? order.last ?? 1
+        // Where the card is: the requested hole, else the first hole after the last one anyone
+        // on it has scored that is not yet scored by everyone still playing (a late arrival's
+        // missed holes do not pull the card back to its first tee), else any such hole.
+        let open = order.filter { number in playing.contains { scores[$0, number] == nil } }
+        let reached = order.lastIndex { number in playing.contains { scores[$0, number] != nil } }.map { order[$0] }
+        let ahead = reached.flatMap { last in order.firstIndex(of: last) }.map { Array(order[($0 + 1)...]) } ?? order
+        let firstOpen = ahead.first(where: open.contains) ?? open.first ?? order.last ?? 1
         let hole = requested.flatMap { order.contains($0) ? $0 : nil } ?? firstOpen
         let holeInfo = snapshot.course.hole(hole)
         self.hole = hole
@@ -120,9 +127,10 @@ struct CardPage: Sendable {
             let shown = seen?.shown
             let entry = totals[id]
             let played = (entry?.thru ?? 0) > 0
+            let missed = state == nil && playing.contains { $0 != id && scores[$0, hole] != nil }
             return Player(
                 playerID: Format.id(id), displayName: names[id] ?? "Unknown player",
-                value: form.values["strokes.\(Format.id(id))"] ?? shown?.strokes.description ?? String(par),
+                value: form.values["strokes.\(Format.id(id))"] ?? shown?.strokes.description ?? (missed ? "" : String(par)), missed: missed,
                 current: state?.winner.resultText ?? "–",
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
                 mismatch: state?.isConflict ?? false, others: seen?.others ?? "",
