@@ -58,40 +58,115 @@ extension DomainStore {
             } else {
                 throw StoreError.notFound("Player")
             }
-            let stored = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: eventID, player: player.id))?.domain()
-            let existing = stored?.cancelled == true ? nil : stored
-            if !coach {
-                if try Self.nightOver(eventID, db) {
-                    throw LeagueRejection.conflict("\(event.name) is over: check-in is closed.")
+            return try self.saveCheckIn(
+                of: player, division: division, paid: paid, at: event, by: identity, coach: coach, moment: moment, stamp: stamp, db)
+        }
+    }
+
+    /// Several players of the club checked in by a coach at once, in one transaction: all of
+    /// them or, when one is refused (a division unknown), none. Each as `checkIn` would.
+    public func checkIn(
+        players entries: [(playerID: UUID, division: String?, paid: Bool?)], at eventID: UUID, by identity: Identity?
+    ) async throws -> [CheckInEntry] {
+        guard identity.map({ $0.role.includes(.coach) }) ?? true else {
+            throw LeagueRejection.forbidden("Players check themselves in; a coach checks in others and adds walk-ups.")
+        }
+        guard !entries.isEmpty else { throw LeagueRejection.invalid(FieldErrors("players", "Tick the players to check in.")) }
+        let moment = now()
+        let stamp = tick()
+        return try await write(queueing: { made in made.map { (RecordType.checkIn, $0.checkIn.recordID, $0.checkIn.updatedAt) } }) { db in
+            guard let event = try EventRecord.fetchOne(db, key: eventID.text)?.domain(), !event.archived else { throw StoreError.notFound("Event") }
+            var made: [CheckInEntry] = []
+            var unknown: [String] = []
+            for entry in entries {
+                guard let player = try PlayerRecord.fetchOne(db, key: try Self.canonicalID(entry.playerID, db).text)?.domain(), !player.archived
+                else { throw LeagueRejection.invalid(FieldErrors("playerID", "There is no such player.")) }
+                do {
+                    made.append(
+                        try self.saveCheckIn(
+                            of: player, division: entry.division, paid: entry.paid, at: event, by: identity, coach: true, moment: moment,
+                            stamp: stamp, db))
+                } catch LeagueRejection.invalid(let errors) where errors["division"] != nil {
+                    unknown.append(player.displayName)
                 }
-                if let existing, let by = existing.checkedInBy, by != identity?.playerID,
-                    let asked = division?.trimmingCharacters(in: .whitespaces), !asked.isEmpty,
-                    asked.caseInsensitiveCompare(existing.division) != .orderedSame
-                {
-                    throw LeagueRejection.forbidden("A coach checked you in to \(existing.division): ask a coach to change your division.")
+            }
+            guard unknown.isEmpty else {
+                throw LeagueRejection.invalid(
+                    FieldErrors(
+                        "division",
+                        "Choose a division for \(unknown.joined(separator: ", ")): \(event.divisions.joined(separator: ", ")). Nobody was checked in."
+                    ))
+            }
+            return made
+        }
+    }
+
+    /// One player's check-in stored (see `checkIn`), its fee recorded in the ledger.
+    func saveCheckIn(
+        of player: Player, division: String?, paid: Bool?, at event: Event, by identity: Identity?, coach: Bool, moment: Date, stamp: HLC,
+        _ db: Database
+    ) throws -> CheckInEntry {
+        let eventID = event.id
+        let stored = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: eventID, player: player.id))?.domain()
+        let existing = stored?.cancelled == true ? nil : stored
+        if !coach {
+            if try Self.nightOver(eventID, db) {
+                throw LeagueRejection.conflict("\(event.name) is over: check-in is closed.")
+            }
+            if let existing, let by = existing.checkedInBy, by != identity?.playerID,
+                let asked = division?.trimmingCharacters(in: .whitespaces), !asked.isEmpty,
+                asked.caseInsensitiveCompare(existing.division) != .orderedSame
+            {
+                throw LeagueRejection.forbidden("A coach checked you in to \(existing.division): ask a coach to change your division.")
+            }
+        }
+        let lastDivision = try Self.lastDivision(of: player.id, season: event.seasonID, before: eventID, db)
+        let chosen = try Self.division(division, for: player, existing: existing, last: lastDivision, of: event)
+        // An undone check-in keeps its fee: the money was taken, and the ledger's last word
+        // on it stands until a coach records another.
+        var checkIn = CheckIn(
+            eventID: eventID, playerID: player.id, division: chosen, paid: paid ?? stored?.paid ?? false,
+            checkedInBy: existing?.checkedInBy ?? identity?.playerID, checkedInAt: existing?.checkedInAt ?? moment, updatedAt: stamp)
+        checkIn.cancelled = false
+        try CheckInRecord(checkIn).save(db)
+        if stored?.paid != checkIn.paid, checkIn.paid || stored != nil {
+            // Fees are an audit matter: who recorded paid or not paid, and when, on every device.
+            let payment = FeePayment(
+                id: UUID(), eventID: eventID, playerID: player.id, paid: checkIn.paid, recordedBy: identity?.playerID, recordedAt: self.tick())
+            try FeePaymentRecord(payment).insert(db)
+            try Outbox.enqueue([(.feePayment, payment.id.text, payment.recordedAt)], db)
+            try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, checkIn.paid ? "fee paid" : "fee not paid", db)
+        }
+        if stored?.cancelled == true {
+            try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, "checked in again", db)
+        }
+        return CheckInEntry(checkIn: checkIn, displayName: player.displayName, handle: player.handle.value, isNew: existing == nil)
+    }
+
+    /// The division each player would be checked in to with none asked for, where it is known:
+    /// their usual one (when the night has it), else the one they last checked in to this season.
+    public func knownDivisions(at eventID: UUID) async throws -> [UUID: String] {
+        try await pool.read { db in
+            guard let event = try EventRecord.fetchOne(db, key: eventID.text)?.domain() else { throw StoreError.notFound("Event") }
+            var known: [UUID: String] = [:]
+            if let season = event.seasonID {
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT c.playerID, c.division FROM checkins c JOIN events e ON e.id = c.eventID
+                        WHERE e.seasonID = ? AND c.eventID != ? AND c.cancelled = 0 AND c.division != ''
+                        ORDER BY c.checkedInAt
+                        """, arguments: [season.text, eventID.text])
+                for row in rows {
+                    if let id = UUID(text: row["playerID"]), let division: String = row["division"], event.divisions.contains(division) {
+                        known[id] = division
+                    }
                 }
             }
-            let lastDivision = try Self.lastDivision(of: player.id, season: event.seasonID, before: eventID, db)
-            let chosen = try Self.division(division, for: player, existing: existing, last: lastDivision, of: event)
-            // An undone check-in keeps its fee: the money was taken, and the ledger's last word
-            // on it stands until a coach records another.
-            var checkIn = CheckIn(
-                eventID: eventID, playerID: player.id, division: chosen, paid: paid ?? stored?.paid ?? false,
-                checkedInBy: existing?.checkedInBy ?? identity?.playerID, checkedInAt: existing?.checkedInAt ?? moment, updatedAt: stamp)
-            checkIn.cancelled = false
-            try CheckInRecord(checkIn).save(db)
-            if stored?.paid != checkIn.paid, checkIn.paid || stored != nil {
-                // Fees are an audit matter: who recorded paid or not paid, and when, on every device.
-                let payment = FeePayment(
-                    id: UUID(), eventID: eventID, playerID: player.id, paid: checkIn.paid, recordedBy: identity?.playerID, recordedAt: self.tick())
-                try FeePaymentRecord(payment).insert(db)
-                try Outbox.enqueue([(.feePayment, payment.id.text, payment.recordedAt)], db)
-                try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, checkIn.paid ? "fee paid" : "fee not paid", db)
+            for player in try PlayerRecord.filter(PlayerRecord.Columns.division != "").fetchAll(db) {
+                if let id = UUID(text: player.id), event.divisions.contains(player.division) { known[id] = player.division }
             }
-            if stored?.cancelled == true {
-                try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, "checked in again", db)
-            }
-            return CheckInEntry(checkIn: checkIn, displayName: player.displayName, handle: player.handle.value, isNew: existing == nil)
+            return known
         }
     }
 

@@ -173,6 +173,9 @@ import Testing
                 route: "POST /events/{id}/checkin-open", method: .post, path: "/events/{missing}/checkin-open", body: .form([("open", "1")]),
                 expected: (303, 403, 404, 404)),
             Row(
+                route: "POST /events/{id}/checkins/many", method: .post, path: "/events/{missing}/checkins/many",
+                body: .form([("chosen[{player}]", "on")]), expected: (303, 403, 404, 404)),
+            Row(
                 route: "GET /api/v1/players/{id}/handicaps", method: .get, path: "/api/v1/players/{missing}/handicaps", body: .none,
                 expected: (404, 404, 404, 404)),
             Row(route: "GET /seasons/new", method: .get, path: "/seasons/new", body: .none, expected: (303, 403, 200, 200)),

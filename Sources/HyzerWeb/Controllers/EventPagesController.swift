@@ -17,6 +17,7 @@ struct EventPagesController {
         groups.coach.post("/events/:id/playoff", use: playoff)
         groups.scorer.post("/events/:id/checkins", use: checkIn)
         groups.scorer.post("/events/:id/checkins/:playerID/cancel", use: cancelCheckIn)
+        groups.coach.post("/events/:id/checkins/many", use: checkInMany)
     }
 
     @Sendable func cancelCheckIn(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -68,6 +69,33 @@ struct EventPagesController {
             return .redirect(to: "/events/\(Format.id(eventID))#check-in-heading", type: .normal)
         } catch let rejection as LeagueRejection {
             return try await refusedCheckIn(rejection, eventID, request, context)
+        }
+    }
+
+    /// A coach's ticks: every ticked player checked in at once, each in their known division
+    /// or the one chosen beside their name; none when one is refused (the ticks come back).
+    @Sendable func checkInMany(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let eventID = try context.uuid("id", "Event")
+        let form = try await request.decode(as: CheckInManyForm.self, context: context)
+        let chosen = (form.chosen ?? [:]).keys.sorted().compactMap(UUID.init(text:))
+        var values: [String: String] = [:]
+        for (id, _) in form.chosen ?? [:] { values["chosen.\(id)"] = "on" }
+        for (id, division) in form.division ?? [:] { values["division.\(id)"] = division }
+        for (id, _) in form.paid ?? [:] { values["paid.\(id)"] = "on" }
+        do {
+            let entries = chosen.map { id in
+                (playerID: id, division: form.division?[Format.id(id)].flatMap { $0.isEmpty ? nil : $0 }, paid: form.paid?[Format.id(id)] != nil)
+            }
+            _ = try await stores.domain.checkIn(players: entries, at: eventID, by: context.identity)
+            return .redirect(to: "/events/\(Format.id(eventID))#check-in-heading", type: .normal)
+        } catch let rejection as LeagueRejection {
+            var state = FormState(values: values)
+            state.message = rejection.message
+            return try renderer.page(
+                try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity, request: request), "event",
+                status: rejection.status
+            )
+            .response(from: request, context: context)
         }
     }
 
@@ -129,7 +157,9 @@ struct EventPagesController {
             let players = viewer?.role.includes(.coach) == true ? try await stores.domain.players() : []
             let over = !snapshot.rounds.isEmpty && snapshot.rounds.allSatisfy { $0.round.status == .completed }
             let started = snapshot.rounds.contains { $0.round.status != .scheduled }
-            var section = CheckInSection(event: snapshot.event, entries: entries, viewer: viewer, players: players, started: started, over: over)
+            let known = viewer == nil ? [:] : try await stores.domain.knownDivisions(at: snapshot.event.id)
+            var section = CheckInSection(
+                event: snapshot.event, entries: entries, viewer: viewer, players: players, known: known, started: started, over: over, form: form)
             section.isOpen = snapshot.event.checkInOpen(at: Date()) && !over
             section.canOpen = section.isCoach && !over
             let base = PublicAddress.base(publicURL, request)

@@ -217,6 +217,14 @@ struct CheckInForm: Decodable, Sendable {
     var walkUpPaid: String?
 }
 
+/// A coach's ticks on a night's check-in (`chosen[<player id>]=on`), with the division asked
+/// for where it was not known and each fee.
+struct CheckInManyForm: Decodable, Sendable {
+    var chosen: [String: String]?
+    var division: [String: String]?
+    var paid: [String: String]?
+}
+
 /// A coach opens ("1") or closes a night's check-in.
 struct CheckInOpenForm: Decodable, Sendable {
     var open: String?

@@ -336,12 +336,29 @@ struct CheckInSection: Sendable {
     var entries: [Entry]
     var hasEntries: Bool
     var divisions: [Option]
+    /// The viewer's own form: their division chosen when known.
+    var selfDivisions: [Option]
     var hasDivisions: Bool
     var canCheckInSelf: Bool
     var selfID: String
     var selfLabel: String
     var isCoach: Bool
-    var players: [Option]
+    /// The club's players not checked in, for a coach to tick many at once.
+    var players: [Choice]
+    var hasPlayers: Bool
+    /// The viewer's own division is not known: they choose it (no division is assumed).
+    var selfDivisionUnknown: Bool
+
+    /// A player a coach may tick: their division shown when known, asked for when not.
+    struct Choice: Sendable {
+        var id: String
+        var name: String
+        var known: String?
+        var divisions: [Option]
+        var chosen: Bool
+        var paid: Bool
+    }
+
     /// The night's check-in link works (a coach opened it, the night is not over): the page
     /// shows it with its QR code.
     var isOpen = false
@@ -357,7 +374,10 @@ struct CheckInSection: Sendable {
     var fees: [String] = []
     var hasFees = false
 
-    init(event: Event, entries: [DomainStore.CheckInEntry], viewer: Identity?, players: [Player], started: Bool = false, over: Bool = false) {
+    init(
+        event: Event, entries: [DomainStore.CheckInEntry], viewer: Identity?, players: [Player], known: [UUID: String] = [:], started: Bool = false,
+        over: Bool = false, form: FormState = FormState()
+    ) {
         isOver = over
         eventID = Format.id(event.id)
         let coach = viewer?.role.includes(.coach) == true
@@ -373,9 +393,12 @@ struct CheckInSection: Sendable {
         let paid = entries.filter(\.checkIn.paid).count
         summary = "\(entries.count) checked in · \(paid) paid the entry fee"
         let mine = viewer.flatMap { me in entries.first { $0.checkIn.playerID == me.playerID } }
-        let usual = viewer.flatMap { me in players.first { $0.id == me.playerID }?.division } ?? ""
-        let chosen = mine?.checkIn.division ?? usual
-        divisions = event.divisions.map { Option(value: $0, label: $0, selected: $0 == chosen) }
+        let chosen = mine?.checkIn.division ?? viewer.flatMap { known[$0.playerID] } ?? ""
+        selfDivisionUnknown = !event.divisions.contains(chosen)
+        divisions = event.divisions.map { Option(value: $0, label: $0, selected: false) }
+        selfDivisions =
+            (selfDivisionUnknown ? [Option(value: "", label: "Choose your division", selected: true)] : [])
+            + event.divisions.map { Option(value: $0, label: $0, selected: $0 == chosen) }
         hasDivisions = !event.divisions.isEmpty
         canCheckInSelf = viewer != nil && !over
         selfID = viewer.map { Format.id($0.playerID) } ?? ""
@@ -384,7 +407,16 @@ struct CheckInSection: Sendable {
         let checkedIn = Set(entries.map(\.checkIn.playerID))
         self.players =
             isCoach
-            ? players.filter { !checkedIn.contains($0.id) }.map { Option(value: Format.id($0.id), label: $0.displayName, selected: false) } : []
+            ? players.filter { !checkedIn.contains($0.id) }.map { player in
+                let id = Format.id(player.id)
+                let asked = form.values["division.\(id)"] ?? ""
+                return Choice(
+                    id: id, name: player.displayName, known: known[player.id],
+                    divisions: [Option(value: "", label: "Division…", selected: asked.isEmpty)]
+                        + event.divisions.map { Option(value: $0, label: $0, selected: $0 == asked) },
+                    chosen: form.values["chosen.\(id)"] != nil, paid: form.values["paid.\(id)"] != nil)
+            } : []
+        hasPlayers = !self.players.isEmpty
     }
 }
 
