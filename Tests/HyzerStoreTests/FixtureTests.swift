@@ -26,6 +26,13 @@ import Testing
         var outboxPending: Int?
         /// A league season, in the fixtures written after seasons.
         var season: Season?
+        /// A player's entered (e.g. PDGA) rating, in the fixtures written after ratings.
+        var enteredRating: EnteredRating?
+
+        struct EnteredRating: Decodable {
+            var playerID: String
+            var rating: Int
+        }
 
         struct Season: Decodable {
             var id: String
@@ -93,6 +100,10 @@ import Testing
             #expect(try await stores.domain.feeLedger(of: try #require(UUID(text: league.feeNight))).count == league.feePayments)
             let board = try await stores.domain.board(of: try #require(UUID(text: league.frozenRound)))
             #expect(board.standings.entries.first { $0.displayName == league.leader }?.handicap == league.leaderHandicap)
+        }
+        if let entered = expected.enteredRating {
+            let player = try await stores.domain.player(try #require(UUID(text: entered.playerID)))
+            #expect(player?.enteredRating == entered.rating)
         }
         // A backup of this release's data restores: once migrated, its whole schema (SQLite's
         // own objects included) is the one today's migrator writes.
