@@ -20,6 +20,11 @@ public struct FieldErrors: Error, Hashable, Sendable {
         entries.append(Entry(field: field, message: message))
     }
 
+    /// Another validator's problems added to these.
+    public mutating func merge(_ other: FieldErrors) {
+        entries.append(contentsOf: other.entries)
+    }
+
     public var isEmpty: Bool { entries.isEmpty }
 
     /// The first message for a field: forms show one message per field.

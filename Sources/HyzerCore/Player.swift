@@ -57,6 +57,34 @@ public struct Player: Identifiable, Hashable, Sendable {
     /// A rating a coach entered (their PDGA rating, say): it propagates until Hyzer has rated
     /// enough of their rounds for its own.
     public var enteredRating: Int?
+    /// Their PDGA membership number, when the club has it (public: it is on every PDGA result).
+    public var pdgaNumber: Int?
+    /// How the club reaches them: kept for coaches, never shown to other players or in the API.
+    public var email: String?
+
+    /// PDGA numbers as the PDGA issues them.
+    public static let pdgaNumberRange = 1...9_999_999
+
+    /// A PDGA number as a field or a CSV cell gives it ("#12345" too): empty for none.
+    public static func validPDGANumber(text: String?, field: String = "pdgaNumber") throws(FieldErrors) -> Int? {
+        let trimmed = (text ?? "").trimmingCharacters(in: .whitespaces).trimmingPrefix("#")
+        if trimmed.isEmpty { return nil }
+        guard let number = Int(trimmed), pdgaNumberRange.contains(number) else {
+            throw FieldErrors(field, "A PDGA number is a whole number from 1 to 9999999, or empty for none.")
+        }
+        return number
+    }
+
+    /// An email address as given: empty for none; one address with a name, an @ and a domain.
+    public static func validEmail(text: String?, field: String = "email") throws(FieldErrors) -> String? {
+        let trimmed = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return nil }
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard trimmed.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
+            !parts[1].hasSuffix("."), !trimmed.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "," })
+        else { throw FieldErrors(field, "\(trimmed) is not an email address (name@example.org).") }
+        return trimmed
+    }
 
     /// The ratings a coach may enter.
     public static let ratingRange = 400...1200

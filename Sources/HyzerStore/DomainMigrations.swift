@@ -262,6 +262,12 @@ enum DomainMigrations {
         migrator.registerMigration("v14-entered-rating") { db in
             try db.alter(table: "players") { t in t.add(column: "enteredRating", .integer) }
         }
+        migrator.registerMigration("v15-player-pdga-email") { db in
+            try db.alter(table: "players") { t in
+                t.add(column: "pdgaNumber", .integer)
+                t.add(column: "email", .text)
+            }
+        }
         return migrator
     }
 }

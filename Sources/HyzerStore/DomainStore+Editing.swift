@@ -22,7 +22,11 @@ extension DomainStore {
 
     /// Renames a player, changes their handle or their usual division ("" for none). A handle
     /// another person has is refused.
-    public func editPlayer(_ id: UUID, displayName: String?, handle: Handle?, division: String? = nil, actor: UUID?) async throws -> Player {
+    /// `pdgaNumber` and `email`: nil leaves them, `.some(nil)` clears them. Saving what the
+    /// player already has writes nothing (no audit line, no sync).
+    public func editPlayer(
+        _ id: UUID, displayName: String?, handle: Handle?, division: String? = nil, pdgaNumber: Int?? = nil, email: String?? = nil, actor: UUID?
+    ) async throws -> Player {
         let before = try await player(id)
         let change = [
             displayName.flatMap { name in before.flatMap { $0.displayName == name ? nil : "name “\($0.displayName)” → “\(name)”" } },
@@ -32,8 +36,17 @@ extension DomainStore {
                     $0.division == division ? nil : "division \($0.division.isEmpty ? "none" : $0.division) → \(division.isEmpty ? "none" : division)"
                 }
             },
+            pdgaNumber.flatMap { number in
+                before.flatMap { $0.pdgaNumber == number ? nil : "PDGA number \(number.map(String.init) ?? "none")" }
+            },
+            email.flatMap { email in before.flatMap { $0.email == email ? nil : "email" } },
         ].compactMap { $0 }.joined(separator: ", ")
-        return try await updatePlayer(id, audit: (actor, change.isEmpty ? "saved unchanged" : change)) { player, db in
+        if change.isEmpty, let before {
+            // Checked as a change would be, so nobody learns more from a no-op than from an edit.
+            _ = try await pool.read { db in try Self.checkEditable(before, actor: actor, db) }
+            return before
+        }
+        return try await updatePlayer(id, audit: (actor, change)) { player, db in
             try Self.checkEditable(player, actor: actor, db)
             if let handle, handle != player.handle {
                 let taken =
@@ -45,6 +58,8 @@ extension DomainStore {
             }
             if let displayName { player.displayName = displayName }
             if let division { player.division = division }
+            if let pdgaNumber { player.pdgaNumber = pdgaNumber }
+            if let email { player.email = email }
         }
     }
 

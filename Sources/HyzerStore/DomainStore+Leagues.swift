@@ -314,17 +314,24 @@ extension DomainStore {
         public var all: [Player] { created + updated + unchanged }
     }
 
-    /// Imports a player list in one transaction: a handle that is new makes a player; a handle
-    /// that exists updates that player's name. Roles are left as they are (they change on
-    /// /admin, with the audit log). A removed player's handle, or a player the importer may not
-    /// manage, refuses the whole list.
+    /// Imports a player list in one transaction (see the rows' form below).
     public func importPlayers(_ list: [PlayerDraft.Valid], actor: UUID?) async throws -> PlayerImport {
+        try await importPlayers(list.map { PlayerTable.Row(valid: $0) }, actor: actor)
+    }
+
+    /// Imports a player list in one transaction: a handle that is new makes a player; a handle
+    /// that exists updates that player's name and whatever else the row gives (PDGA number,
+    /// email, rating, usual division; a blank cell changes nothing). Roles are left as they are
+    /// (they change on /admin, with the audit log). A removed player's handle, or a player the
+    /// importer may not manage, refuses the whole list.
+    public func importPlayers(_ list: [PlayerTable.Row], actor: UUID?) async throws -> PlayerImport {
         let created = now()
         let stamps = list.map { _ in tick() }
         return try await write(queueing: { ($0.created + $0.updated).map { (.player, $0.id.text, $0.updatedAt) } }) { db in
             var result = PlayerImport()
             var errors = FieldErrors()
-            for valid in list {
+            for row in list {
+                let valid = row.valid
                 do { try Self.checkGrants(valid.role, actor: actor, field: "csv", naming: valid.handle.value, db) } catch let refusal as FieldErrors {
                     refusal.entries.forEach { errors.add($0.field, $0.message) }
                 }
@@ -334,37 +341,55 @@ extension DomainStore {
                 else { continue }
                 if existing.archived {
                     errors.add("csv", "@\(valid.handle.value) belongs to a removed player: choose another handle.")
-                } else if existing.displayName != valid.displayName {
+                } else if existing != Self.imported(row, into: existing) {
                     do { try Self.checkManages(existing, actor: actor, db) } catch let refusal as AccountError {
                         errors.add("csv", "@\(valid.handle.value): \(refusal.description)")
                     }
                 }
             }
             try errors.throwIfAny()
-            for (valid, stamp) in zip(list, stamps) {
+            for (row, stamp) in zip(list, stamps) {
+                let valid = row.valid
                 let existing = try PlayerRecord.filter(PlayerRecord.Columns.handle == valid.handle.value && PlayerRecord.Columns.aliasOf == nil)
                     .fetchOne(db)?.domain()
-                guard var player = existing else {
-                    let player = Player(
+                guard let existing else {
+                    var player = Player(
                         id: UUID(), displayName: valid.displayName, handle: valid.handle, role: valid.role, createdAt: created, updatedAt: stamp,
                         originDeviceID: self.deviceID)
+                    player = Self.imported(row, into: player)
                     try Self.savePlayer(player, db)
                     result.created.append(player)
                     continue
                 }
-                guard player.displayName != valid.displayName else {
+                var player = Self.imported(row, into: existing)
+                guard player != existing else {
                     result.unchanged.append(player)
                     continue
                 }
-                let change = "name “\(player.displayName)” → “\(valid.displayName)” (import)"
-                player.displayName = valid.displayName
+                var changes: [String] = []
+                if player.displayName != existing.displayName { changes.append("name “\(existing.displayName)” → “\(player.displayName)”") }
+                if player.pdgaNumber != existing.pdgaNumber { changes.append("PDGA number \(player.pdgaNumber.map(String.init) ?? "none")") }
+                if player.email != existing.email { changes.append("email") }
+                if player.enteredRating != existing.enteredRating { changes.append("rating \(player.enteredRating.map(String.init) ?? "none")") }
+                if player.division != existing.division { changes.append("usual division \(player.division)") }
                 player.updatedAt = stamp
                 try Self.savePlayer(player, db)
-                try Self.audit(.player, player.id, actor: actor, at: created, change, db)
+                try Self.audit(.player, player.id, actor: actor, at: created, changes.joined(separator: ", ") + " (import)", db)
                 result.updated.append(player)
             }
             return result
         }
+    }
+
+    /// A player with what an imported row gives: its name, and each other field it fills.
+    static func imported(_ row: PlayerTable.Row, into player: Player) -> Player {
+        var player = player
+        player.displayName = row.valid.displayName
+        if let number = row.pdgaNumber { player.pdgaNumber = number }
+        if let email = row.email { player.email = email }
+        if let rating = row.rating { player.enteredRating = rating }
+        if let division = row.division { player.division = division }
+        return player
     }
 
     /// Records a round's results in one transaction, each by the usual rules: a hole that

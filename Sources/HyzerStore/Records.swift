@@ -55,9 +55,13 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
     var archived: Bool
     var division: String
     var enteredRating: Int?
+    var pdgaNumber: Int?
+    var email: String?
 
     init(_ player: Player) {
         enteredRating = player.enteredRating
+        pdgaNumber = player.pdgaNumber
+        email = player.email
         archived = player.archived
         division = player.division
         id = player.id.text
@@ -89,6 +93,8 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         archived = row[Columns.archived]
         division = row[Columns.division]
         enteredRating = row[Columns.enteredRating]
+        pdgaNumber = row[Columns.pdgaNumber]
+        email = row[Columns.email]
     }
 
     func domain() throws -> Player {
@@ -101,6 +107,8 @@ struct PlayerRecord: Codable, FetchableRecord, PersistableRecord {
         player.archived = archived
         player.division = division
         player.enteredRating = enteredRating
+        player.pdgaNumber = pdgaNumber
+        player.email = email
         return player
     }
 }
@@ -518,6 +526,8 @@ extension PlayerRecord {
         static let archived = Column(CodingKeys.archived)
         static let division = Column(CodingKeys.division)
         static let enteredRating = Column(CodingKeys.enteredRating)
+        static let pdgaNumber = Column(CodingKeys.pdgaNumber)
+        static let email = Column(CodingKeys.email)
     }
 }
 

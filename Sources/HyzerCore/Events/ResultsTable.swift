@@ -73,39 +73,61 @@ public enum ResultsTable {
 
     public static let maxRows = 500
 
-    /// A player list: a header naming `name` and `handle` (and optionally `role`), one player
-    /// per row. Every row is checked; nothing is valid unless all are.
-    public static func players(_ table: [[String]]) throws(FieldErrors) -> [PlayerDraft.Valid] {
+    /// A player list: a header naming `name` and `handle` (and optionally `role`, a PDGA
+    /// number, an email, a rating and a usual division, under the names clubs' sheets use, in
+    /// any case), one player per row. Other columns are named in `ignored`, not refused. Every
+    /// row is checked; nothing is valid unless all are.
+    public static func players(_ table: [[String]]) throws(FieldErrors) -> PlayerTable {
         var errors = FieldErrors()
         guard let header = table.first?.map(normalized) else {
             throw FieldErrors("csv", "The file is empty: send a header row (name,handle) and one player per row.")
         }
-        guard let name = header.firstIndex(of: "name"), let handle = header.firstIndex(of: "handle") else {
-            throw FieldErrors("csv", "The header row must name the columns name and handle (and optionally role).")
+        func column(_ names: [String]) -> Int? { header.firstIndex(where: names.contains) }
+        guard let name = column(PlayerTable.nameColumns), let handle = column(PlayerTable.handleColumns) else {
+            throw FieldErrors(
+                "csv", "The header row must name the columns name and handle (and optionally role, pdga number, email, rating, division).")
         }
-        let role = header.firstIndex(of: "role")
+        let role = column(["role"])
+        let pdga = column(PlayerTable.pdgaColumns)
+        let email = column(PlayerTable.emailColumns)
+        let rating = column(PlayerTable.ratingColumns)
+        let division = column(PlayerTable.divisionColumns)
+        let known = Set([name, handle, role, pdga, email, rating, division].compactMap { $0 })
+        let ignored = table[0].enumerated().filter { !known.contains($0.offset) && !normalized($0.element).isEmpty }.map {
+            $0.element.trimmingCharacters(in: .whitespaces)
+        }
         let body = table.dropFirst().filter { !$0.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
         if body.count > maxRows { throw FieldErrors("csv", "At most \(maxRows) players at once.") }
-        var result: [PlayerDraft.Valid] = []
+        var result: [PlayerTable.Row] = []
         var handles: Set<String> = []
         for (offset, row) in body.enumerated() {
             let line = offset + 2
             func cell(_ index: Int?) -> String? { index.flatMap { $0 < row.count ? row[$0] : nil } }
+            var lineErrors = FieldErrors()
+            var imported: PlayerTable.Row?
             do {
                 let valid = try PlayerDraft(
                     displayName: cell(name), handle: cell(handle), role: cell(role).flatMap { $0.isEmpty ? nil : $0 } ?? Role.athlete.rawValue
                 ).validated()
-                if !handles.insert(valid.handle.value).inserted {
-                    errors.add("csv", "Line \(line): @\(valid.handle.value) is listed twice.")
-                }
-                result.append(valid)
-            } catch {
-                for entry in error.entries { errors.add("csv", "Line \(line): \(entry.message)") }
+                imported = PlayerTable.Row(valid: valid)
+            } catch { lineErrors.merge(error) }
+            do { imported?.pdgaNumber = try Player.validPDGANumber(text: cell(pdga)) } catch { lineErrors.merge(error) }
+            do { imported?.email = try Player.validEmail(text: cell(email)) } catch { lineErrors.merge(error) }
+            do { imported?.rating = try Player.validRating(text: cell(rating)) } catch { lineErrors.merge(error) }
+            do {
+                let usual = try Division.usual(cell(division))
+                imported?.division = usual.isEmpty ? nil : usual
+            } catch { lineErrors.merge(error) }
+            for entry in lineErrors.entries { errors.add("csv", "Line \(line): \(entry.message)") }
+            guard lineErrors.isEmpty, let imported else { continue }
+            if !handles.insert(imported.valid.handle.value).inserted {
+                errors.add("csv", "Line \(line): @\(imported.valid.handle.value) is listed twice.")
             }
+            result.append(imported)
         }
         if result.isEmpty && errors.isEmpty { errors.add("csv", "The file has a header but no players.") }
         try errors.throwIfAny()
-        return result
+        return PlayerTable(rows: result, ignored: ignored)
     }
 
     /// A round's hole-by-hole results: a header with a player column (`handle`, `name` or

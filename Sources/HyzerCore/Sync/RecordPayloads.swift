@@ -21,9 +21,14 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
     public var division: String?
     /// Absent unless a coach entered a rating.
     public var enteredRating: Int?
+    /// Absent unless known.
+    public var pdgaNumber: Int?
+    public var email: String?
 
     public init(_ player: Player) {
         enteredRating = player.enteredRating
+        pdgaNumber = player.pdgaNumber
+        email = player.email
         archived = player.archived ? true : nil
         division = player.division.isEmpty ? nil : player.division
         id = player.id
@@ -48,6 +53,8 @@ public struct PlayerPayload: Codable, Hashable, Sendable {
         player.archived = archived ?? false
         player.division = division.flatMap(Division.validated) ?? ""
         player.enteredRating = enteredRating.flatMap { Player.ratingRange.contains($0) ? $0 : nil }
+        player.pdgaNumber = pdgaNumber.flatMap { Player.pdgaNumberRange.contains($0) ? $0 : nil }
+        player.email = email.flatMap { try? Player.validEmail(text: $0) }
         return player
     }
 }

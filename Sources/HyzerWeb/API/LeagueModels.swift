@@ -155,8 +155,11 @@ struct PlayerResponse: ResponseEncodable {
     var role: String?
     /// The usual division, when the player has one.
     var division: String?
+    /// Their PDGA number, when known. (Emails are for coaches' pages only.)
+    var pdgaNumber: Int?
 
     init(_ player: Player, showingRole: Bool = true) {
+        pdgaNumber = player.pdgaNumber
         id = Format.id(player.id)
         displayName = player.displayName
         handle = player.handle.value
@@ -167,6 +170,8 @@ struct PlayerResponse: ResponseEncodable {
 
 struct PlayerListResponse: ResponseEncodable {
     var players: [PlayerResponse]
+    /// An import's columns that were not read (absent when there were none).
+    var ignoredColumns: [String]? = nil
 }
 
 struct EventResponse: ResponseEncodable {

@@ -37,15 +37,19 @@ struct CSVController {
     }
 
     @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<PlayerListResponse> {
-        let imported = try await Self.importPlayers(try await CSVTables.rows(of: request), into: stores, by: context.identity)
+        let (imported, ignored) = try await Self.importPlayers(try await CSVTables.rows(of: request), into: stores, by: context.identity)
         return EditedResponse(
-            status: imported.created.isEmpty ? .ok : .created, response: PlayerListResponse(players: imported.all.map { PlayerResponse($0) }))
+            status: imported.created.isEmpty ? .ok : .created,
+            response: PlayerListResponse(players: imported.all.map { PlayerResponse($0) }, ignoredColumns: ignored.isEmpty ? nil : ignored))
     }
 
-    /// A player list from the API or the import page: checked line by line, then imported whole.
-    /// Throws `FieldErrors` naming every bad line.
-    static func importPlayers(_ table: [[String]], into stores: Stores, by identity: Identity?) async throws -> DomainStore.PlayerImport {
-        try await stores.domain.importPlayers(try ResultsTable.players(table), actor: identity?.playerID)
+    /// A player list from the API or the import page: checked line by line, then imported whole;
+    /// with the columns it had that were not read. Throws `FieldErrors` naming every bad line.
+    static func importPlayers(_ table: [[String]], into stores: Stores, by identity: Identity?) async throws -> (
+        DomainStore.PlayerImport, ignored: [String]
+    ) {
+        let read = try ResultsTable.players(table)
+        return (try await stores.domain.importPlayers(read.rows, actor: identity?.playerID), read.ignored)
     }
 
     @Sendable func importResults(_ request: Request, context: AppRequestContext) async throws -> StandingsResponse {

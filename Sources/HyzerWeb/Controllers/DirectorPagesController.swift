@@ -130,7 +130,8 @@ struct DirectorPagesController {
             player,
             FormState(values: [
                 "displayName": player.displayName, "handle": player.handle.value, "division": player.division,
-                "rating": player.enteredRating.map(String.init) ?? "",
+                "rating": player.enteredRating.map(String.init) ?? "", "pdgaNumber": player.pdgaNumber.map(String.init) ?? "",
+                "email": player.email ?? "",
             ]),
             creator: context.identity?.role ?? .coach)
     }
@@ -162,11 +163,17 @@ struct DirectorPagesController {
             do { division = try Division.usual(form.division) } catch { for entry in error.entries { errors.add(entry.field, entry.message) } }
             // Checked with the rest before anything is written.
             var rating: Int?
-            do { rating = try Player.validRating(text: form.rating) } catch { for entry in error.entries { errors.add(entry.field, entry.message) } }
+            do { rating = try Player.validRating(text: form.rating) } catch { errors.merge(error) }
+            var pdgaNumber: Int??
+            var email: String??
+            // A form without the fields (an older page) leaves them as they are.
+            if form.pdgaNumber != nil { do { pdgaNumber = .some(try Player.validPDGANumber(text: form.pdgaNumber)) } catch { errors.merge(error) } }
+            if form.email != nil { do { email = .some(try Player.validEmail(text: form.email)) } catch { errors.merge(error) } }
             try errors.throwIfAny()
             guard let valid else { throw errors }
             _ = try await stores.domain.editPlayer(
-                player.id, displayName: valid.displayName, handle: valid.handle, division: division, actor: context.identity?.playerID)
+                player.id, displayName: valid.displayName, handle: valid.handle, division: division, pdgaNumber: pdgaNumber, email: email,
+                actor: context.identity?.playerID)
             // A form without the field (an older page) leaves the rating as it is.
             if form.rating != nil, rating != player.enteredRating {
                 _ = try await stores.domain.setEnteredRating(player.id, to: rating, actor: context.identity?.playerID)
@@ -304,15 +311,19 @@ struct DirectorPagesController {
         ImportPage(
             title: "Import players", action: "/players/import",
             intro:
-                "A CSV file with a header row naming name and handle (and optionally role). A handle that is new adds a player; one that exists corrects that player's name. One bad line refuses the whole file, and every bad line is named.",
-            example: "name,handle,role\nAnn Lee,ann.lee,athlete\nBen Ortiz,ben,coach", back: "/players", form: form)
+                "A CSV file with a header row naming name and handle, and optionally role, PDGA number, email, rating and division (headers in any case: \"PDGA Number\", \"E-mail\" and \"Div\" are read too). A handle that is new adds a player; one that exists is updated from the cells filled in (a blank cell changes nothing). Other columns are named after the import and not read. One bad line refuses the whole file, and every bad line is named.",
+            example: "name,handle,pdga number,email,rating,division\nAnn Lee,ann.lee,123456,ann@example.org,912,FPO\nBen Ortiz,ben,,,,MPO",
+            back: "/players", form: form)
     }
 
     @Sendable func importPlayers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: CSVImportForm.self, context: context)
         do {
-            let imported = try await CSVController.importPlayers(try CSVTables.decode(form.csv ?? ""), into: stores, by: context.identity)
-            return .redirect(to: "/players?notice=imported&added=\(imported.created.count)&updated=\(imported.updated.count)", type: .normal)
+            let (imported, ignored) = try await CSVController.importPlayers(
+                try CSVTables.decode(form.csv ?? ""), into: stores, by: context.identity)
+            let skipped = ignored.isEmpty ? "" : "&ignored=" + LeaderboardPage.query(String(ignored.joined(separator: ", ").prefix(200)))
+            return .redirect(
+                to: "/players?notice=imported&added=\(imported.created.count)&updated=\(imported.updated.count)\(skipped)", type: .normal)
         } catch let errors as FieldErrors {
             return try renderer.page(
                 Self.playersImport(FormState(values: ["csv": form.csv ?? ""], errors: errors)), "import", status: .unprocessableContent
@@ -370,7 +381,8 @@ enum Notice: String, Sendable {
         guard key == .imported else { return key.text }
         let added = request.uri.queryParameters.get("added").flatMap { Int(String($0)) } ?? 0
         let updated = request.uri.queryParameters.get("updated").flatMap { Int(String($0)) } ?? 0
-        return "Imported: \(added) added, \(updated) updated."
+        let ignored = request.uri.queryParameters.get("ignored").map { String($0) } ?? ""
+        return "Imported: \(added) added, \(updated) updated." + (ignored.isEmpty ? "" : " Columns not read (Hyzer keeps no such field): \(ignored).")
     }
 
     var text: String {

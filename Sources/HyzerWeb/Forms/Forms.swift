@@ -38,9 +38,15 @@ struct PlayerForm: Decodable, Sendable {
     var division: String?
     /// An entered (e.g. PDGA) rating; empty for none (the edit form only).
     var rating: String?
+    /// PDGA number and email; empty for none (the edit form only).
+    var pdgaNumber: String?
+    var email: String?
 
     var values: [String: String] {
-        ["displayName": displayName ?? "", "handle": handle ?? "", "role": role ?? "", "division": division ?? "", "rating": rating ?? ""]
+        [
+            "displayName": displayName ?? "", "handle": handle ?? "", "role": role ?? "", "division": division ?? "", "rating": rating ?? "",
+            "pdgaNumber": pdgaNumber ?? "", "email": email ?? "",
+        ]
     }
 }
 
