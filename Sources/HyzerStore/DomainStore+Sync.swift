@@ -44,9 +44,10 @@ extension DomainStore {
 
     /// Changes some club settings; each changed field gets its own clock reading, so edits
     /// of different fields on two devices both survive the merge.
-    public func updateClubSettings(clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil)
-        async throws -> ClubSettingsPayload
-    {
+    /// `publicURL`: "" clears it.
+    public func updateClubSettings(
+        clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil, publicURL: String? = nil
+    ) async throws -> ClubSettingsPayload {
         let stamp = tick()
         return try await write(queueing: { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }) { db in
             var settings = try Self.settings(db) ?? .defaults(deviceID: self.deviceID)
@@ -58,6 +59,7 @@ extension DomainStore {
                 settings.publicLeaderboards = StampedValue(publicLeaderboards, hlc: stamp)
             }
             if let openSignUp, openSignUp != settings.allowsOpenSignUp { settings.openSignUp = StampedValue(openSignUp, hlc: stamp) }
+            if let publicURL, publicURL != (settings.publicAddress ?? "") { settings.publicURL = StampedValue(publicURL, hlc: stamp) }
             try Self.writeSettings(settings, db)
             return settings
         }

@@ -43,6 +43,7 @@ import Testing
     @Test func clubSettingsMergeFieldByField() throws {
         var onA = ClubSettingsPayload.defaults(deviceID: a)
         onA.clubName = StampedValue("Maple Hill", hlc: HLC(wallMillis: 10, counter: 0, deviceID: a))
+        onA.publicURL = StampedValue("http://192.168.1.20:8080", hlc: HLC(wallMillis: 5, counter: 0, deviceID: a))
         var onB = ClubSettingsPayload.defaults(deviceID: b)
         onB.tvPageSeconds = StampedValue(20, hlc: HLC(wallMillis: 20, counter: 0, deviceID: b))
         let stored = CloudRecord(type: .clubSettings, id: ClubSettingsPayload.sentinelID, hlc: onA.newest, payload: try RecordCoding.encode(onA))
@@ -51,6 +52,7 @@ import Testing
         let settings = try RecordCoding.decode(ClubSettingsPayload.self, merged.payload)
         #expect(settings.clubName.value == "Maple Hill")
         #expect(settings.tvPageSeconds.value == 20)
+        #expect(settings.publicAddress == "http://192.168.1.20:8080", "a field only one side has is kept")
         #expect(merged.hlc == onB.tvPageSeconds.hlc)
         #expect(CloudMerge.merge(existing: merged, incoming: incoming) == nil, "merging again changes nothing")
     }

@@ -481,16 +481,23 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
     /// Anyone may create an (athlete) account without an invite. Absent in settings written
     /// before accounts existed: off.
     public var openSignUp: StampedValue<Bool>?
+    /// The address phones reach the club's server at ("" for none), set on /admin: check-in
+    /// and invite links start with it. Absent in settings written before it existed.
+    public var publicURL: StampedValue<String>?
 
     public init(
         clubName: StampedValue<String>, tvPageSeconds: StampedValue<Int>, publicLeaderboards: StampedValue<Bool>,
-        openSignUp: StampedValue<Bool>? = nil
+        openSignUp: StampedValue<Bool>? = nil, publicURL: StampedValue<String>? = nil
     ) {
         self.clubName = clubName
         self.tvPageSeconds = tvPageSeconds
         self.publicLeaderboards = publicLeaderboards
         self.openSignUp = openSignUp
+        self.publicURL = publicURL
     }
+
+    /// The public address set on /admin, if any.
+    public var publicAddress: String? { publicURL.flatMap { $0.value.isEmpty ? nil : $0.value } }
 
     public var allowsOpenSignUp: Bool { openSignUp?.value ?? false }
 
@@ -506,15 +513,18 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
             clubName: clubName.newer(other.clubName),
             tvPageSeconds: tvPageSeconds.newer(other.tvPageSeconds),
             publicLeaderboards: publicLeaderboards.newer(other.publicLeaderboards),
-            openSignUp: Self.newer(openSignUp, other.openSignUp)
+            openSignUp: Self.newer(openSignUp, other.openSignUp),
+            publicURL: Self.newer(publicURL, other.publicURL)
         )
     }
 
-    private static func newer(_ one: StampedValue<Bool>?, _ other: StampedValue<Bool>?) -> StampedValue<Bool>? {
+    private static func newer<Value>(_ one: StampedValue<Value>?, _ other: StampedValue<Value>?) -> StampedValue<Value>? {
         guard let one else { return other }
         guard let other else { return one }
         return one.newer(other)
     }
 
-    public var newest: HLC { [clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc, openSignUp?.hlc].compactMap { $0 }.max() ?? clubName.hlc }
+    public var newest: HLC {
+        [clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc, openSignUp?.hlc, publicURL?.hlc].compactMap { $0 }.max() ?? clubName.hlc
+    }
 }

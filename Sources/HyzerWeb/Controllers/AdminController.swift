@@ -9,7 +9,7 @@ struct AdminController {
     let credentials: any CredentialStore
     let renderer: TemplateRenderer
     let backups: BackupDesk
-    let publicURL: String?
+    let publicAddress: PublicAddressSource
 
     func addRoutes(to groups: RouteGroups) {
         groups.admin.get("/admin", use: page)
@@ -54,8 +54,11 @@ struct AdminController {
         }
         page.hasChanges = !page.changes.isEmpty
         page.hasDemoData = try await stores.domain.hasDemoData()
-        page.publicURL = publicURL ?? "not set: links use the address the inviter browses from"
-        page.publicURLWarning = publicURL.map(PublicAddress.isLoopback) ?? true
+        let current = try await publicAddress.current()
+        page.publicURL = current ?? ""
+        page.publicURLByFlag = publicAddress.configured != nil
+        page.hasPublicURL = current != nil
+        page.publicURLWarning = current.map(PublicAddress.isLoopback) ?? true
         return renderer.page(page, "admin", status: status)
     }
 
@@ -104,9 +107,18 @@ struct AdminController {
         } catch {
             return try await adminPage(error: error.summary, status: .unprocessableContent).response(from: request, context: context)
         }
+        // Blank clears it; a form without the field (--public-url set) leaves it.
+        let typed = (form.publicURL ?? "").trimmingCharacters(in: .whitespaces)
+        let address = typed.isEmpty ? "" : PublicAddress.parse(typed)
+        guard let address else {
+            return try await adminPage(
+                error: "\(typed) is not an address phones can open: http:// or https://, a host and optionally a port (http://192.168.1.20:8080).",
+                status: .unprocessableContent
+            ).response(from: request, context: context)
+        }
         _ = try await stores.domain.updateClubSettings(
             clubName: valid.clubName, tvPageSeconds: valid.tvPageSeconds, publicLeaderboards: form.publicLeaderboards != nil,
-            openSignUp: form.openSignUp != nil
+            openSignUp: form.openSignUp != nil, publicURL: form.publicURL == nil ? nil : address
         )
         return .redirect(to: "/admin?done=settings", type: .normal)
     }
@@ -126,7 +138,7 @@ struct AdminController {
 struct InvitesController {
     let stores: Stores
     let renderer: TemplateRenderer
-    let publicURL: String?
+    let publicAddress: PublicAddressSource
 
     func addRoutes(to groups: RouteGroups) {
         groups.coach.get("/invites", use: page)
@@ -139,7 +151,7 @@ struct InvitesController {
     }
 
     /// The configured public address, or the one the inviter is browsing from.
-    private func base(_ request: Request) -> String { PublicAddress.base(publicURL, request) }
+    private func base(_ request: Request) async throws -> String { try await publicAddress.base(request) }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await request.decode(as: ConfirmForm.self, context: context)
@@ -175,7 +187,7 @@ struct InvitesController {
         } catch let errors as FieldErrors {
             return try await refused(errors, request, context)
         }
-        let link = "\(base(request))/join?invite=\(token)"
+        let link = "\(try await base(request))/join?invite=\(token)"
         return try renderer.page(try await invitesPage(context, request: request, link: link, form: FormState()), "invites", status: .created)
             .response(from: request, context: context)
     }
@@ -190,6 +202,7 @@ struct InvitesController {
 
     private func invitesPage(_ context: AppRequestContext, request: Request, link: String?, form: FormState) async throws -> InvitesPage {
         let players = try await stores.domain.players()
+        let base = try await base(request)
         let names = Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
         let grantable = (context.identity?.role ?? .athlete).grantable
         // Roles are ordered, so the highest role one may grant covers every profile one may invite.
@@ -206,9 +219,9 @@ struct InvitesController {
                     isOpen: open && grantable.contains($0.role))
             },
             form: form,
-            base: base(request),
-            baseWarning: PublicAddress.isLoopback(base(request))
-                ? "Links start with \(base(request)), which only this machine can open: phones cannot follow them. Start Hyzer with --public-url and the address phones use (for example http://192.168.1.20:8080)."
+            base: base,
+            baseWarning: PublicAddress.isLoopback(base)
+                ? "Links start with \(base), which only this machine can open: phones cannot follow them. Set the address phones use on /admin (Club settings, for example http://192.168.1.20:8080)."
                 : nil
         )
     }

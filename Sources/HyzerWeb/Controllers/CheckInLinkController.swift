@@ -8,7 +8,7 @@ import HyzerStore
 /// and the night is not over.
 struct CheckInLinkController {
     let stores: Stores
-    let publicURL: String?
+    let publicAddress: PublicAddressSource
 
     func addRoutes(to groups: RouteGroups) {
         groups.viewer.get("/c/:code", use: follow)
@@ -32,7 +32,7 @@ struct CheckInLinkController {
     @Sendable func code(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await stores.domain.eventSnapshot(try context.uuid("id", "Event")).event
         guard !event.archived else { throw StoreError.notFound("Event") }
-        let link = "\(PublicAddress.base(publicURL, request))/c/\(event.checkInCode)"
+        let link = "\(try await publicAddress.base(request))/c/\(event.checkInCode)"
         let svg = try QRCode(link).svg
         // The picture names the address this request came to: never shared between readers.
         return Response(

@@ -8,7 +8,7 @@ import HyzerStore
 struct EventPagesController {
     let stores: Stores
     let renderer: TemplateRenderer
-    let publicURL: String?
+    let publicAddress: PublicAddressSource
 
     func addRoutes(to groups: RouteGroups) {
         groups.coach.get("/events/new", use: newEvent)
@@ -162,7 +162,7 @@ struct EventPagesController {
                 event: snapshot.event, entries: entries, viewer: viewer, players: players, known: known, started: started, over: over, form: form)
             section.isOpen = snapshot.event.checkInOpen(at: Date()) && !over
             section.canOpen = section.isCoach && !over
-            let base = PublicAddress.base(publicURL, request)
+            let base = try await publicAddress.base(request)
             section.link = "\(base)/c/\(snapshot.event.checkInCode)"
             section.linkWarning = section.isCoach && PublicAddress.isLoopback(base)
             section.signInLink = viewer == nil ? "/signin?next=/events/\(Format.id(snapshot.event.id))" : nil

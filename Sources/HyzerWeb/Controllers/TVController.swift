@@ -7,7 +7,7 @@ import HyzerStore
 struct TVController {
     let stores: Stores
     let renderer: TemplateRenderer
-    let publicURL: String?
+    let publicAddress: PublicAddressSource
 
     func addRoutes(to groups: RouteGroups) {
         groups.viewer.get("/tv", use: tv)
@@ -28,7 +28,7 @@ struct TVController {
         let pinned = pinnedID.map(Format.id) ?? ""
         let chosen = request.uri.queryParameters.get("page").flatMap(Int.init).map { min(max($0, 3), 600) }
         return try await renderer.cachedPage(request, context, store: stores.domain, page: .tv(pinned: pinnedID, pageSeconds: chosen)) {
-            let screen = try await TVScreen.read(stores.domain, publicURL: publicURL)
+            let screen = try await TVScreen.read(stores.domain, publicURL: try await publicAddress.current())
             let seconds = if let chosen { chosen } else { try await stores.domain.clubSettings().tvPageSeconds.value }
             return .init(html: renderer.page(TVPage(boards: screen, pinnedRound: pinned, pageSeconds: seconds), "tv"), version: nil)
         }

@@ -128,6 +128,8 @@ struct SettingsForm: Decodable, Sendable {
     var tvPageSeconds: String?
     var publicLeaderboards: String?
     var openSignUp: String?
+    /// Absent when `--public-url` sets it (the field is not shown).
+    var publicURL: String?
 }
 
 /// A card's hole: `strokes[PLAYER_ID]` and `penalties[PLAYER_ID]` for each player of the card.

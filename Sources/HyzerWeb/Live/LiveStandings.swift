@@ -17,14 +17,16 @@ public actor LiveStandings: Service {
     private let logger: Logger
     private let heartbeat = StreamBytes(ByteBuffer(string: ServerSentEvent.heartbeat))
     /// The club's public address, for the TV's check-in pages.
-    private let publicURL: String?
+    private let publicAddress: PublicAddressSource
 
     private var versions: [UUID: Int] = [:]
     private var tvSequence = 0
     private var framesRendered = 0
 
-    init(store: DomainStore, renderer: TemplateRenderer, hub: StreamHub, heartbeatInterval: Duration, logger: Logger, publicURL: String? = nil) {
-        self.publicURL = publicURL
+    init(
+        store: DomainStore, renderer: TemplateRenderer, hub: StreamHub, heartbeatInterval: Duration, logger: Logger, publicURL: String? = nil
+    ) {
+        publicAddress = PublicAddressSource(configured: publicURL, store: store)
         self.store = store
         self.renderer = renderer
         self.hub = hub
@@ -134,7 +136,8 @@ public actor LiveStandings: Service {
         tvSequence += 1
         let sequence = tvSequence
         do {
-            let html = ServerSentEvent.compactHTML(renderer.render(try await TVScreen.read(store, publicURL: publicURL), "tv-boards"))
+            let html = ServerSentEvent.compactHTML(
+                renderer.render(try await TVScreen.read(store, publicURL: try await publicAddress.current()), "tv-boards"))
             framesRendered += 1
             hub.publish(
                 StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "tv", id: String(sequence), data: html))),

@@ -101,7 +101,11 @@ struct AdminPage: Sendable {
     var changes: [Audit] = []
     var hasChanges = false
     var hasDemoData = false
+    /// Where check-in and invite links start ("" when not set: the address each page was
+    /// opened at), and whether `--public-url` set it (then it is not edited here).
     var publicURL = ""
+    var publicURLByFlag = false
+    var hasPublicURL = false
     var publicURLWarning = false
     var clubName: String
     var tvPageSeconds: Int

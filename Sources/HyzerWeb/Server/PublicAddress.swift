@@ -1,5 +1,25 @@
 import Foundation
 import Hummingbird
+import HyzerStore
+
+/// Where the address links start with comes from: `--public-url` when given (it wins, and
+/// /admin says so), else the one set on /admin (a club setting, the same on every device),
+/// else the address each request came to.
+struct PublicAddressSource: Sendable {
+    /// `--public-url`.
+    let configured: String?
+    let store: DomainStore
+
+    /// The configured or set address, if any.
+    func current() async throws -> String? {
+        if let configured { return configured }
+        return try await store.clubSettings().publicAddress
+    }
+
+    func base(_ request: Request) async throws -> String {
+        PublicAddress.base(try await current(), request)
+    }
+}
 
 /// The address people reach the server at, which invite and setup links start with.
 public enum PublicAddress {
