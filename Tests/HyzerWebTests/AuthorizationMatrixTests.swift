@@ -100,6 +100,7 @@ import Testing
                 expected: (303, 403, 404, 404)),
             Row(route: "GET /invites", method: .get, path: "/invites", body: .none, expected: (303, 403, 200, 200)),
             Row(route: "POST /invites", method: .post, path: "/invites", body: .form([("role", "athlete")]), expected: (303, 403, 201, 201)),
+            Row(route: "POST /invites/bulk", method: .post, path: "/invites/bulk", body: .form([]), expected: (303, 403, 422, 422)),
             Row(
                 route: "POST /invites/{id}/revoke", method: .post, path: "/invites/{missing}/revoke", body: .form([]), expected: (303, 403, 404, 404)),
             Row(route: "POST /sync/now", method: .post, path: "/sync/now", body: .form([]), expected: (303, 403, 303, 303)),

@@ -143,6 +143,7 @@ struct AccountController {
                 let player = try await stores.domain.setPassword(
                     of: profile.id, hash: try await accounts.hash(form.password ?? ""), actor: link.createdBy)
                 try await begin(player, context: context)
+                return .redirect(to: try await landing(for: player), type: .normal)
             } else {
                 try Self.check(form)
                 // An open sign-up costs a bcrypt hash: one address (an IPv6 /64) may not make
@@ -155,14 +156,22 @@ struct AccountController {
                     response.headers[.retryAfter] = String(wait)
                     return response
                 }
+                if invite.isEmpty, form.notMe == nil, let profile = try await lookalike(of: form.displayName) {
+                    // Someone the club already listed, signing up on their own: their scores are
+                    // on that profile, which only an invite may claim (a name proves nothing).
+                    var page = page
+                    page.form = FormState(values: form.values)
+                    page.lookalike = profile.displayName
+                    return try renderer.page(page, "join", status: .conflict).response(from: request, context: context)
+                }
                 if !invite.isEmpty {
                     guard try await stores.operational.consumeLink(invite, kind: .invite) != nil else { throw Self.invalidLink("invite") }
                 }
                 let player = try await accounts.createUser(
                     displayName: form.displayName, handle: form.handle, role: link?.role ?? .athlete, password: form.password)
                 try await begin(player, context: context)
+                return .redirect(to: try await landing(for: player), type: .normal)
             }
-            return .redirect(to: "/", type: .normal)
         } catch let errors as FieldErrors {
             var page = page
             page.form = FormState(values: form.values, errors: errors)
@@ -188,6 +197,25 @@ struct AccountController {
             page.claimHandle = player.handle.value
         }
         return page
+    }
+
+    /// Where a new account goes first: the night whose check-in is open (they came to play),
+    /// else their own page, never the director's set-up home.
+    private func landing(for player: Player) async throws -> String {
+        if let night = try await stores.domain.tvLeague().openNights.first {
+            return "/events/\(Format.id(night.event.id))#check-in-heading"
+        }
+        return "/players/\(Format.id(player.id))"
+    }
+
+    /// An imported player nobody signs in as whose name is the one typed (case and spacing aside).
+    private func lookalike(of name: String?) async throws -> Player? {
+        func folded(_ text: String) -> String {
+            text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+        }
+        let typed = folded(name ?? "")
+        guard !typed.isEmpty else { return nil }
+        return try await stores.domain.players().first { folded($0.displayName) == typed && $0.isClaimable(through: .athlete) }
     }
 
     private func openSignUp() async throws -> Bool {

@@ -144,6 +144,7 @@ struct InvitesController {
         groups.coach.get("/invites", use: page)
         groups.coach.post("/invites", use: create)
         groups.coach.post("/invites/:id/revoke", use: revoke)
+        groups.coach.post("/invites/bulk", use: createMany)
     }
 
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -192,6 +193,45 @@ struct InvitesController {
             .response(from: request, context: context)
     }
 
+    /// One athlete's invite for each ticked player with no account yet: the sheet to print or
+    /// copy. The links are shown only here (they are stored as digests), so the page is the
+    /// coach's only copy: it says so.
+    @Sendable func createMany(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: BulkInviteForm.self, context: context)
+        let inviter = context.identity?.role ?? .athlete
+        let ticked = (form.players ?? [:]).keys.compactMap(UUID.init(text:))
+        guard !ticked.isEmpty else { return try await refused(FieldErrors("players", "Tick the players to invite."), request, context) }
+        guard inviter.grantable.contains(.athlete) else {
+            throw Problem(status: .forbidden, title: "Forbidden", detail: "You may not invite athletes.")
+        }
+        var players: [Player] = []
+        for id in ticked {
+            guard let player = try await stores.domain.player(id), player.isClaimable(through: .athlete) else {
+                return try await refused(
+                    FieldErrors("players", "Only players who have no account yet can be invited to claim their profile."), request, context)
+            }
+            players.append(player)
+        }
+        players.sort { $0.displayName.localizedCaseInsensitiveCompare($1.displayName) == .orderedAscending }
+        let base = try await base(request)
+        var cards: [InviteSheetPage.Card] = []
+        for player in players {
+            let token = try await stores.operational.createLink(
+                OneTimeLink(
+                    kind: .invite, role: .athlete, playerID: player.id, createdBy: context.identity?.playerID,
+                    expiresAt: Date(timeIntervalSinceNow: Accounts.inviteLifetime)
+                ), grantedBy: inviter)
+            let link = "\(base)/join?invite=\(token)"
+            cards.append(.init(displayName: player.displayName, handle: player.handle.value, link: link, code: try QRCode(link).svg))
+        }
+        let page = InviteSheetPage(
+            cards: cards, count: cards.count, lines: cards.map { "\($0.displayName): \($0.link)" }.joined(separator: "\n"),
+            baseWarning: PublicAddress.isLoopback(base)
+                ? "These links start with \(base), which only this machine can open: set the public address on /admin first, then make the sheet again."
+                : nil)
+        return try renderer.page(page, "invite-sheet", status: .created).response(from: request, context: context)
+    }
+
     private func refused(_ errors: FieldErrors, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         try renderer.page(
             try await invitesPage(context, request: request, link: nil, form: FormState(values: [:], errors: errors)), "invites",
@@ -207,7 +247,7 @@ struct InvitesController {
         let grantable = (context.identity?.role ?? .athlete).grantable
         // Roles are ordered, so the highest role one may grant covers every profile one may invite.
         let unclaimed = players.filter { player in grantable.last.map { player.isClaimable(through: $0) } ?? false }
-        return InvitesPage(
+        var page = InvitesPage(
             roles: grantable.map { Option(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == .athlete) },
             players: unclaimed.map { Option(value: Format.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: false) },
             link: link,
@@ -224,5 +264,11 @@ struct InvitesController {
                 ? "Links start with \(base), which only this machine can open: phones cannot follow them. Set the address phones use on /admin (Club settings, for example http://192.168.1.20:8080)."
                 : nil
         )
+        let athletes = players.filter { $0.isClaimable(through: .athlete) }
+        page.unclaimed =
+            grantable.contains(.athlete)
+            ? athletes.map { Option(value: Format.id($0.id), label: "\($0.displayName) (@\($0.handle.value))", selected: true) } : []
+        page.hasUnclaimed = !page.unclaimed.isEmpty
+        return page
     }
 }

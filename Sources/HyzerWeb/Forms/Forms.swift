@@ -108,6 +108,8 @@ struct AccountForm: Decodable, Sendable {
     var displayName: String?
     var handle: String?
     var password: String?
+    /// An open sign-up told it matches an imported player answered "that is not me".
+    var notMe: String?
 
     var values: [String: String] {
         ["displayName": displayName ?? "", "handle": handle ?? ""]
@@ -117,6 +119,11 @@ struct AccountForm: Decodable, Sendable {
 struct InviteForm: Decodable, Sendable {
     var role: String?
     var playerID: String?
+}
+
+/// Players ticked for an invite each (`players[<player id>]=on`).
+struct BulkInviteForm: Decodable, Sendable {
+    var players: [String: String]?
 }
 
 struct RoleForm: Decodable, Sendable {

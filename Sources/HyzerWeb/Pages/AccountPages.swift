@@ -24,6 +24,8 @@ struct JoinPage: Sendable {
     var claimName: String?
     var claimHandle: String?
     var form: FormState
+    /// An open sign-up whose name is an imported player's: "is this you?", asked once.
+    var lookalike: String?
 }
 
 struct InvitesPage: Sendable {
@@ -45,6 +47,27 @@ struct InvitesPage: Sendable {
     var form: FormState
     /// Where links point, and a warning when phones cannot open it.
     var base: String
+    var baseWarning: String?
+    /// Imported players nobody signs in as yet, for links made many at once.
+    var unclaimed: [Option] = []
+    var hasUnclaimed = false
+}
+
+/// Invite links made many at once: one card per player with the link and its QR code, to
+/// print and hand out or to copy into messages.
+struct InviteSheetPage: Sendable {
+    struct Card: Sendable {
+        var displayName: String
+        var handle: String
+        var link: String
+        var code: String
+    }
+
+    var title = "Invite sheet"
+    var cards: [Card]
+    var count: Int
+    /// "Name: link" lines, to paste into a message or a mail merge.
+    var lines: String
     var baseWarning: String?
 }
 
