@@ -31,6 +31,8 @@ public struct AppConfiguration: Sendable {
     /// How often a backup is made; nil: never on a schedule (on demand only).
     public var backupInterval: Duration?
     public var backupRetention: BackupRetention
+    /// `--backup-copy-to`: a folder elsewhere each verified backup is also copied to.
+    public var backupCopyFolder: URL? = nil
     /// The largest backup file the admin page accepts for upload.
     public var maxBackupUpload: Int
     /// The names `Host` may carry; nil: the listen address, localhost and this machine's names.

@@ -136,8 +136,9 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
         logger.warning("Recovered a damaged domain.sqlite", metadata: ["what": "\(recovery)"])
     }
     var scheduler: BackupScheduler?
+    let copies = config.backupCopyFolder.map { BackupCopyTarget(folder: $0, logger: logger) }
     if let interval = config.backupInterval {
-        let backups = BackupScheduler(stores: stores, interval: interval, retention: config.backupRetention, logger: logger)
+        let backups = BackupScheduler(stores: stores, interval: interval, retention: config.backupRetention, logger: logger, copies: copies)
         services.append(backups)
         scheduler = backups
     }
@@ -165,7 +166,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
             sessions: sessions, config: config,
             backups: BackupDesk(
                 stores: stores, engine: engine, scheduler: scheduler, interval: config.backupInterval, retention: config.backupRetention,
-                hasCloud: cloud != nil)
+                hasCloud: cloud != nil, copies: copies, cloudAddress: config.cloud)
         ), services, setupToken
     )
 }

@@ -83,6 +83,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "A folder on another disk (a mounted drive, a network share) each verified backup is also copied to. (HYZER_BACKUP_COPY_TO)"
+    )
+    var backupCopyTo: String? = Environment.value("HYZER_BACKUP_COPY_TO")
+
+    @Option(
+        help:
             "Host names the server answers to, comma-separated; * for any (only behind a proxy that checks names). Default: the listen address, localhost and this machine's names. (HYZER_ALLOWED_HOSTS)"
     )
     var allowedHosts: String?
@@ -171,6 +177,7 @@ struct Serve: AsyncParsableCommand {
             bcryptCost: bcryptCost, secureCookies: secureCookies, tvFrameAncestors: tvFrameAncestors,
             backupInterval: try BackupSchedule.interval(backupInterval), backupRetention: BackupRetention(recent: backupKeep, days: backupDays)
         )
+        config.backupCopyFolder = backupCopyTo.map { URL(fileURLWithPath: $0) }
         if let spec = Environment.value("HYZER_TEST_CRASH_AT") {
             // Fault tests only (see `CrashPoints`): refuse a spec that would silently do nothing.
             guard let points = CrashPoints(spec) else { throw ValidationError("HYZER_TEST_CRASH_AT: points such as push.saved,pull.applied@0.3") }

@@ -11,9 +11,11 @@ actor BackupScheduler: Service {
     private let interval: Duration
     private let retention: BackupRetention
     private let logger: Logger
+    private let copies: BackupCopyTarget?
     private(set) var nextAt: Date?
 
-    init(stores: Stores, interval: Duration, retention: BackupRetention, logger: Logger) {
+    init(stores: Stores, interval: Duration, retention: BackupRetention, logger: Logger, copies: BackupCopyTarget? = nil) {
+        self.copies = copies
         self.stores = stores
         self.interval = interval
         self.retention = retention
@@ -49,6 +51,7 @@ actor BackupScheduler: Service {
         do {
             let record = try await stores.createBackup(reason: .scheduled)
             logger.info("Backup made and verified", metadata: ["file": "\(record.id)", "bytes": "\(record.archiveBytes)"])
+            await copies?.copy(record, from: stores)
         } catch BackupError.busy {
             logger.debug("Backup skipped: another backup or restore is running")
         } catch BackupError.notReady {

@@ -22,7 +22,8 @@ struct BackupsController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
-            _ = try await stores.createBackup(reason: .manual)
+            let record = try await stores.createBackup(reason: .manual)
+            await desk.copies?.copy(record, from: stores)
             return .redirect(to: "/admin?done=backup#backups", type: .normal)
         } catch let error as BackupError {
             // Busy, or made but failed its verification: the page says which.

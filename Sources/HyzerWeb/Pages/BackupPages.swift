@@ -62,12 +62,21 @@ struct BackupsView: Sendable {
     var recentRecovery: Event?
     var interval: String
     var retention: String
+    /// Where the backups are, and whether (and how lately) each is also copied elsewhere.
+    var location = ""
+    var copyFolder: String?
+    var copyStatus: String?
+    var copyFailed = false
+    /// Said when nothing keeps a copy off this machine's disk.
+    var diskWarning: String?
 
     struct Sync: Sendable {
         var unsynced: Int
         var allSynced: Bool
         var cloud: String
         var lastSync: String
+        /// The cloud is a file on this machine's own disk: a second copy, not an off-site one.
+        var onThisDisk = false
     }
 
     init(

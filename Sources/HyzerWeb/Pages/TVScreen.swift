@@ -3,8 +3,9 @@ import HyzerCore
 import HyzerStore
 
 /// Everything the TV rotates through: each live round's boards, then the current seasons'
-/// tables (a page per division), a check-in page for each night whose check-in is open, and
-/// tonight's hardest holes of each layout being played.
+/// tables (a page per division), a check-in page for each night whose check-in is open and
+/// none of whose rounds is under way yet (once the night plays, its boards take the screen),
+/// and tonight's hardest holes of each layout being played.
 /// The page and its live stream render this same value.
 struct TVScreen: Sendable {
     struct SeasonBoard: Sendable {
@@ -49,7 +50,8 @@ struct TVScreen: Sendable {
             }
         }
         let seasonNames = Dictionary(league.seasons.map { ($0.season.id, $0.season.name) }, uniquingKeysWith: { first, _ in first })
-        checkIns = league.openNights.map { night in
+        let playing = Set(live.compactMap(\.snapshot.round.eventID))
+        checkIns = league.openNights.filter { !playing.contains($0.event.id) }.map { night in
             CheckInBoard(
                 eventID: Format.id(night.event.id), name: night.event.name, seasonName: night.event.seasonID.flatMap { seasonNames[$0] } ?? "",
                 code: night.event.checkInCode, base: publicURL ?? "",
