@@ -106,14 +106,17 @@ extension DomainStore {
                 }
                 let parChanges = zip(course.holes, holes).filter { $0.par != $1.par }.map { "hole \($0.number) par \($0.par) → \($1.par)" }
                 changes += parChanges
-                if parChanges.isEmpty && holes.count == course.holes.count { changes.append("distances") }
+                if parChanges.isEmpty && holes.count == course.holes.count && zip(course.holes, holes).contains(where: { $0.distance != $1.distance })
+                {
+                    changes.append("distances")
+                }
                 course.holes = holes
             }
             course.updatedAt = stamp
             try Self.saveCourse(course, db)
             // Every board on the course shows the corrected pars.
             try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE courseID = ?", arguments: [id.text])
-            try Self.audit(.course, id, actor: actor, at: moment, changes.isEmpty ? "saved unchanged" : changes.joined(separator: ", "), db)
+            if !changes.isEmpty { try Self.audit(.course, id, actor: actor, at: moment, changes.joined(separator: ", "), db) }
             return course
         }
     }
@@ -181,7 +184,7 @@ extension DomainStore {
             event.updatedAt = stamp
             try EventRecord(event).update(db)
             try Self.bumpRounds(of: id, db)
-            try Self.audit(.event, id, actor: actor, at: moment, changes.isEmpty ? "saved unchanged" : changes.joined(separator: ", "), db)
+            if !changes.isEmpty { try Self.audit(.event, id, actor: actor, at: moment, changes.joined(separator: ", "), db) }
             return event
         }
     }

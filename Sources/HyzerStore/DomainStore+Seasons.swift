@@ -107,7 +107,7 @@ extension DomainStore {
             // Its nights' boards place on net as the season now says.
             try db.execute(
                 sql: "UPDATE rounds SET version = version + 1 WHERE eventID IN (SELECT id FROM events WHERE seasonID = ?)", arguments: [id.text])
-            try Self.audit(.season, id, actor: actor, at: moment, changes.isEmpty ? "saved unchanged" : changes.joined(separator: ", "), db)
+            if !changes.isEmpty { try Self.audit(.season, id, actor: actor, at: moment, changes.joined(separator: ", "), db) }
             return season
         }
     }

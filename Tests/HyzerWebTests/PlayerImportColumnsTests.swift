@@ -55,6 +55,18 @@ import Testing
             let fields = [("displayName", "Una"), ("handle", "una"), ("division", ""), ("rating", ""), ("pdgaNumber", "77"), ("email", "")]
             #expect(try await client.postForm("/players/\(id)", fields).status == .seeOther)
             #expect(try await client.postForm("/players/\(id)", fields).status == .seeOther)
+            // A course and an event saved as they are: nothing to log either.
+            let course = try LeagueAPITests.object(await client.postJSON("/api/v1/courses", #"{"name":"Pine","holes":[{"number":1,"par":3}]}"#))
+            let event = try LeagueAPITests.object(await client.postJSON("/api/v1/events", #"{"name":"Night","divisions":["MPO"]}"#))
+            for _ in 0..<2 {
+                #expect(
+                    try await client.postJSON(
+                        "/api/v1/courses/\(course["id"] ?? "")", #"{"name":"Pine","holes":[{"number":1,"par":3}]}"#, method: .patch
+                    ).status == .ok)
+                #expect(
+                    try await client.postJSON("/api/v1/events/\(event["id"] ?? "")", #"{"name":"Night","divisions":["MPO"]}"#, method: .patch).status
+                        == .ok)
+            }
             let log = try await client.as(.admin).get("/admin").text
             #expect(!log.contains("saved unchanged"))
             #expect(log.components(separatedBy: "PDGA number 77").count == 2, "one line for the one change")

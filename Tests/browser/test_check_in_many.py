@@ -17,6 +17,9 @@ def test_a_coach_ticks_the_nights_players_and_picks_a_division_only_for_the_firs
     page = phone(browser_factory)
     sign_in(page, server, *COACH[::2])
     page.get(f"{server.base}/events/{event['id']}")
+    # A coach's menu is one line that scrolls on its own, not a third of the first screen.
+    menu = page.execute_script("return document.querySelector('header.topbar').getBoundingClientRect().height")
+    assert menu <= 100, f"the signed-in menu takes {menu} px of a 740 px screen (two lines: the club, the menu)"
     form = page.find_element(By.CSS_SELECTOR, "form.check-in-many")
     for athlete in athletes:
         form.find_element(By.NAME, f"chosen[{athlete['id']}]").click()

@@ -126,7 +126,7 @@ struct DirectorPagesController {
 
     @Sendable func editPlayer(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let player = try await livePlayer(try context.uuid("id", "Player"))
-        return playerPage(
+        return try await playerPage(
             player,
             FormState(values: [
                 "displayName": player.displayName, "handle": player.handle.value, "division": player.division,
@@ -141,8 +141,12 @@ struct DirectorPagesController {
         return player
     }
 
-    private func playerPage(_ player: Player, _ form: FormState, creator: Role, status: HTTPResponse.Status = .ok) -> HTML {
+    private func playerPage(_ player: Player, _ form: FormState, creator: Role, status: HTTPResponse.Status = .ok) async throws -> HTML {
         var page = PlayerFormPage(form: form, creator: creator)
+        // The divisions the club plays, offered as the usual division (any other may be typed).
+        var seen: Set<String> = []
+        page.divisionChoices = (try await stores.domain.seasons().flatMap(\.divisions) + stores.domain.events().flatMap(\.divisions))
+            .filter { seen.insert($0).inserted }
         page.title = "Edit \(player.displayName)"
         page.target = .edit("/players/\(Format.id(player.id))", player.displayName)
         page.isEdit = true
@@ -180,8 +184,9 @@ struct DirectorPagesController {
             }
             return notice("/players", .saved)
         } catch let errors as FieldErrors {
-            return try playerPage(player, FormState(values: form.values, errors: errors), creator: creator, status: .unprocessableContent).response(
-                from: request, context: context)
+            return try await playerPage(player, FormState(values: form.values, errors: errors), creator: creator, status: .unprocessableContent)
+                .response(
+                    from: request, context: context)
         }
     }
 
@@ -215,14 +220,7 @@ struct DirectorPagesController {
         }
     }
 
-    // MARK: Removing
-
-    @Sendable func remove(_ type: RecordType, list: String, request: Request, context: AppRequestContext) async throws -> Response {
-        // A refusal (the last admin, an admin's record for a coach, oneself) is answered by the
-        // error middleware: 403 or 409 with the reason.
-        let removal = try await stores.domain.remove(type, try context.uuid("id", type.noun), actor: context.identity?.playerID)
-        return notice(type == .round ? "/" : "/\(list)", removal == .deleted ? .deleted : .archived)
-    }
+    // MARK: Removing (asking first: DirectorPagesController+Remove.swift)
 
     @Sendable func removeDemo(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try await stores.domain.removeDemoData(actor: context.identity?.playerID)

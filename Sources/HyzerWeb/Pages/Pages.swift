@@ -239,6 +239,8 @@ struct PlayerFormPage: Sendable {
     var roles: [Option]
     var target = FormTarget(action: "/players", heading: "New player", submit: "Add player")
     var isEdit = false
+    /// The club's divisions, suggested for the usual division.
+    var divisionChoices: [String] = []
 
     init(form: FormState, creator: Role) {
         self.form = form
@@ -273,7 +275,9 @@ struct RoundFormPage: Sendable {
         let chosenEvent = form.values["eventID"]
         self.events = events.map { Option(value: Format.id($0.id), label: $0.name, selected: Format.id($0.id) == chosenEvent) }
         let divisionNames = events.first { Format.id($0.id) == chosenEvent }?.divisions ?? []
-        let chosenCourse = form.values["courseID"]
+        // The club's only course is the one: chosen for the director.
+        let asked = form.values["courseID"].flatMap { $0.isEmpty ? nil : $0 }
+        let chosenCourse = asked ?? (courses.count == 1 ? courses.first.map { Format.id($0.id) } : nil)
         self.courses = courses.map {
             Option(
                 value: Format.id($0.id), label: "\($0.name) · \($0.holes.count) holes, par \($0.totalPar)", selected: Format.id($0.id) == chosenCourse

@@ -72,6 +72,7 @@ struct SeasonPage: Sendable {
 
     struct Row: Sendable {
         var position: String
+        var playerID: String
         var displayName: String
         var points: Int
         var nightsCounted: Int
@@ -120,7 +121,8 @@ struct SeasonPage: Sendable {
                 rows: division.entries.map { entry in
                     let byNight = Dictionary(uniqueKeysWithValues: entry.nights.map { ($0.eventID, $0) })
                     return Row(
-                        position: entry.position, displayName: entry.displayName, points: entry.points, nightsCounted: entry.nightsCounted,
+                        position: entry.position, playerID: Format.id(entry.playerID), displayName: entry.displayName, points: entry.points,
+                        nightsCounted: entry.nightsCounted,
                         cells: order.map { night in
                             guard let played = byNight[night] else { return Cell(text: "", counted: true) }
                             return Cell(text: played.place == nil ? "DNF·\(played.points)" : String(played.points), counted: played.counted)
