@@ -87,7 +87,7 @@ import Testing
             // One without nights is deleted.
             let empty = try LeagueAPITests.object(await client.postJSON("/api/v1/seasons", #"{"name":"Typo"}"#))
             let emptyID = try #require(empty["id"] as? String)
-            #expect(try await client.postForm("/seasons/\(emptyID)/remove", []).status == .seeOther)
+            #expect(try await client.postForm("/seasons/\(emptyID)/remove", [("confirm", "yes")]).status == .seeOther)
             #expect(try await client.get("/api/v1/seasons/\(emptyID)").status == .notFound)
         }
     }

@@ -14,7 +14,7 @@ public struct TemplateRenderer: Sendable {
     static let required = [
         "layout", "leaderboard", "home", "round", "leaderboard-page", "course-new", "player-new",
         "round-new", "score-correct", "not-found", "error", "scorecard", "tv", "tv-boards", "sync", "sync-status",
-        "signin", "setup", "join", "invites", "admin", "restoring", "restore-confirm",
+        "signin", "setup", "join", "invites", "admin", "restoring", "restore-confirm", "remove-confirm",
         "leaderboard-table", "card", "event", "event-new", "cards-edit", "season", "season-new",
         "season-table", "player",
     ]
