@@ -41,19 +41,28 @@ public struct Course: Identifiable, Hashable, Sendable {
     }
 }
 
-/// The new-course form: a name, a hole count, and pars / distances as lists such as
-/// "3 3 4 3" or "3,3,4,3" (blank pars mean par 3 everywhere, the common case).
+/// The course forms: a name, a hole count, and either pars / distances as lists such as
+/// "3 3 4 3" or "3,3,4,3" (blank pars mean par 3 everywhere, the common case: the new-course
+/// form) or one par and one distance per hole (the edit page's table and the API, where a
+/// blank distance is a hole not measured).
 public struct CourseDraft: Sendable, Hashable {
     public var name: String?
     public var holeCount: String?
     public var pars: String?
     public var distances: String?
+    public var holePars: [String]?
+    public var holeDistances: [String]?
 
-    public init(name: String? = nil, holeCount: String? = nil, pars: String? = nil, distances: String? = nil) {
+    public init(
+        name: String? = nil, holeCount: String? = nil, pars: String? = nil, distances: String? = nil, holePars: [String]? = nil,
+        holeDistances: [String]? = nil
+    ) {
         self.name = name
         self.holeCount = holeCount
         self.pars = pars
         self.distances = distances
+        self.holePars = holePars
+        self.holeDistances = holeDistances
     }
 
     public struct Valid: Sendable, Hashable {
@@ -70,8 +79,16 @@ public struct CourseDraft: Sendable, Hashable {
         var errors = FieldErrors()
         let name = TextRules.name(self.name, field: "name", label: "Course name", maxLength: 80, into: &errors)
 
-        let parList = Self.numbers(pars)
-        let distanceList = Self.numbers(distances)
+        let perHole = !(holePars ?? []).isEmpty
+        let parList = perHole ? (holePars ?? []).map { TextRules.wholeNumber(TextRules.cleaned($0)) } : Self.numbers(pars)
+        let typedDistances = perHole ? (holeDistances ?? []).map { TextRules.cleaned($0) } : []
+        if let bad = typedDistances.firstIndex(where: { !$0.isEmpty && TextRules.wholeNumber($0).map(Course.distanceRange.contains) != true }) {
+            errors.add(
+                "distances",
+                "Distance for hole \(bad + 1) must be a number of metres from \(Course.distanceRange.lowerBound) to \(Course.distanceRange.upperBound), or blank."
+            )
+        }
+        let distanceList = perHole ? [] : Self.numbers(distances)
         let countText = TextRules.cleaned(holeCount)
         var count: Int
         if countText.isEmpty {
@@ -88,7 +105,13 @@ public struct CourseDraft: Sendable, Hashable {
 
         var holes: [Hole] = []
         if Course.holeCountRange.contains(count) {
-            if !parList.isEmpty && parList.count != count {
+            if perHole {
+                // A table of the old layout: a changed hole count adds par-3 holes or drops the last.
+                if let bad = parList.prefix(count).firstIndex(where: { $0.map(Course.parRange.contains) != true }) {
+                    errors.add(
+                        "pars", "Par for hole \(bad + 1) must be a number from \(Course.parRange.lowerBound) to \(Course.parRange.upperBound).")
+                }
+            } else if !parList.isEmpty && parList.count != count {
                 errors.add("pars", "Give one par per hole: \(count) expected, \(parList.count) given.")
             } else if let bad = parList.firstIndex(where: { $0.flatMap { Course.parRange.contains($0) ? $0 : nil } == nil }) {
                 errors.add("pars", "Par for hole \(bad + 1) must be a number from \(Course.parRange.lowerBound) to \(Course.parRange.upperBound).")
@@ -103,6 +126,10 @@ public struct CourseDraft: Sendable, Hashable {
             }
             try errors.throwIfAny()
             holes = (1...count).map { number in
+                guard !perHole else {
+                    let typed = number <= typedDistances.count ? typedDistances[number - 1] : ""
+                    return Hole(number: number, par: number <= parList.count ? (parList[number - 1] ?? 3) : 3, distance: TextRules.wholeNumber(typed))
+                }
                 let par = parList.isEmpty ? 3 : (parList[number - 1] ?? 3)
                 let distance = distanceList.isEmpty ? nil : distanceList[number - 1]
                 return Hole(number: number, par: par, distance: distance)

@@ -39,7 +39,7 @@ def club(server):
     server.post(f"/api/v1/events/{event['id']}/checkins", {"playerID": demo["players"][0]["id"], "division": "MPO", "paid": True})
     public = ["/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
-    coach = public + ["/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", "/players", "/players/new", "/events/new", "/sync",
+    coach = public + ["/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites"]
     return public, coach, demo_id, demo["players"]
 

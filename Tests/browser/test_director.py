@@ -134,7 +134,9 @@ def test_a_directors_night_end_to_end_in_the_browser(server, browser_factory):
     # The wrong par, fixed on the course's edit page: every board reads it.
     page.get(server.base + "/courses")
     go(page, next(li for li in page.find_elements(By.CSS_SELECTOR, ".directory li") if "Riverside" in li.text).find_element(By.LINK_TEXT, "Edit"))
-    fill(page, "pars", "3 3 3 3 4 3 3 3 3")
+    par5 = page.find_element(By.CSS_SELECTOR, "input[aria-label='Par of hole 5']")
+    par5.clear()
+    par5.send_keys("4")
     submit(page)
     assert notice(page) == "Saved."
     assert standings(server, round_id)["John Smith"]["toPar"] == 0

@@ -19,11 +19,9 @@ struct CourseBody: Decodable {
             guard numbers == Array(stride(from: 1, through: numbers.count, by: 1)) else {
                 throw FieldErrors("holes", "Holes are numbered 1, 2, 3… in order.")
             }
-            let distances = holes.map(\.distance)
             return CourseDraft(
-                name: name, holeCount: String(holes.count), pars: holes.map { String($0.par) }.joined(separator: " "),
-                distances: distances.allSatisfy({ $0 == nil }) ? nil : distances.map { $0.map(String.init) ?? "" }.joined(separator: ",")
-            )
+                name: name, holeCount: String(holes.count), holePars: holes.map { String($0.par) },
+                holeDistances: holes.map { $0.distance.map(String.init) ?? "" })
         }
     }
 

@@ -27,7 +27,7 @@ struct SetupPagesController {
     @Sendable func createCourse(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: CourseForm.self, context: context)
         do {
-            let valid = try CourseDraft(name: form.name, holeCount: form.holeCount, pars: form.pars, distances: form.distances).validated()
+            let valid = try form.draft.validated()
             let course = try await stores.domain.createCourse(valid)
             return .redirect(to: "/rounds/new?courseID=\(Format.id(course.id))", type: .normal)
         } catch let errors as FieldErrors {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HyzerCore
 import NIOCore
 
 // The HTML forms' fields, decoded by Hummingbird's URLEncodedFormDecoder. Every field is
@@ -24,6 +25,13 @@ struct CourseForm: Decodable, Sendable {
     var holeCount: String?
     var pars: String?
     var distances: String?
+    /// The edit page's table: `par[]` and `distance[]`, one per hole in order.
+    var par: [String]?
+    var distance: [String]?
+
+    var draft: CourseDraft {
+        CourseDraft(name: name, holeCount: holeCount, pars: pars, distances: distances, holePars: par, holeDistances: distance)
+    }
 
     var values: [String: String] {
         ["name": name ?? "", "holeCount": holeCount ?? "", "pars": pars ?? "", "distances": distances ?? ""]
