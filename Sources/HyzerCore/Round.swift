@@ -107,8 +107,11 @@ public struct RoundDraft: Sendable, Hashable {
         }
     }
 
-    /// Checks the draft against what exists; `defaultName` names the round when the person left it blank.
-    public func validated(knownCourses: Set<UUID>, knownPlayers: Set<UUID>, events: [UUID: Event] = [:], defaultName: (UUID) -> String)
+    /// Checks the draft against what exists; `defaultName` names the round (by its course and
+    /// event) when the person left it blank.
+    public func validated(
+        knownCourses: Set<UUID>, knownPlayers: Set<UUID>, events: [UUID: Event] = [:], defaultName: (UUID, Event?) -> String
+    )
         throws(FieldErrors) -> Valid
     {
         var errors = FieldErrors()
@@ -163,7 +166,7 @@ public struct RoundDraft: Sendable, Hashable {
 
         var name = TextRules.cleaned(self.name)
         if name.isEmpty, let course, knownCourses.contains(course) {
-            name = defaultName(course)
+            name = defaultName(course, event)
         } else if !name.isEmpty {
             name = TextRules.name(name, field: "name", label: "Round name", maxLength: 80, into: &errors)
         }

@@ -268,6 +268,9 @@ enum DomainMigrations {
                 t.add(column: "email", .text)
             }
         }
+        migrator.registerMigration("v16-event-played-on") { db in
+            try db.alter(table: "events") { t in t.add(column: "playedOn", .text) }
+        }
         return migrator
     }
 }

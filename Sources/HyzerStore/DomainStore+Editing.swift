@@ -133,10 +133,12 @@ extension DomainStore {
 
     // MARK: Events
 
-    /// Renames an event or changes its divisions. A division a player of its rounds is in
-    /// cannot go (move them first).
-    /// Renames an event, changes its divisions and opens or closes its check-in, all or none.
-    public func editEvent(_ id: UUID, name: String?, divisions: [String]?, checkInOpen: Bool? = nil, actor: UUID?) async throws -> Event {
+    /// Renames an event, dates it ("" clears the date), changes its divisions and opens or
+    /// closes its check-in, all or none. A division a player of its rounds is in cannot go
+    /// (move them first).
+    public func editEvent(
+        _ id: UUID, name: String?, playedOn: String? = nil, divisions: [String]?, checkInOpen: Bool? = nil, actor: UUID?
+    ) async throws -> Event {
         let stamp = tick()
         let moment = now()
         return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
@@ -145,6 +147,10 @@ extension DomainStore {
             if let name, name != event.name {
                 changes.append("name “\(event.name)” → “\(name)”")
                 event.name = name
+            }
+            if let playedOn, playedOn != (event.playedOn ?? "") {
+                changes.append("date \(event.playedOn ?? "none") → \(playedOn.isEmpty ? "none" : playedOn)")
+                event.playedOn = playedOn.isEmpty ? nil : playedOn
             }
             if let divisions, divisions != event.divisions {
                 let used = Set(

@@ -37,6 +37,7 @@ extension DomainStore {
     public func createEvent(_ valid: EventDraft.Valid, createdBy: UUID? = nil) async throws -> Event {
         var made = Event(id: UUID(), name: valid.name, divisions: valid.divisions, createdBy: createdBy, createdAt: now(), updatedAt: tick())
         made.seasonID = valid.seasonID
+        made.playedOn = valid.playedOn
         let event = made
         return try await write(queueing: { [(.event, $0.id.text, $0.updatedAt)] }) { db in
             if let seasonID = valid.seasonID, try SeasonRecord.fetchOne(db, key: seasonID.text) == nil {

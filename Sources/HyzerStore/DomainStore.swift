@@ -166,12 +166,11 @@ public final class DomainStore: Sendable {
         let players = try await players()
         let events = try await events()
         let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let day = now().formatted(.dateTime.weekday(.wide).day().month(.abbreviated))
-        let valid = try draft.validated(
-            knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)),
-            events: Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        ) { course in
-            "\(names[course] ?? "Round") — \(day)"
+        let today = now().formatted(.dateTime.weekday(.wide).day().month(.abbreviated))
+        let byID = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)), events: byID) { course, event in
+            // A round of a dated night is named by the night's day, not the day it was set up.
+            "\(names[course] ?? "Round") — \(event?.playedOn.flatMap(Format.day) ?? today)"
         }
         return try await createRound(valid, createdBy: createdBy)
     }

@@ -255,8 +255,10 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     var archived: Bool
     var seasonID: String?
     var checkInOpenedAt: Date?
+    var playedOn: String?
 
     init(_ event: Event) {
+        playedOn = event.playedOn
         seasonID = event.seasonID?.text
         checkInOpenedAt = event.checkInOpenedAt
         archived = event.archived
@@ -280,6 +282,7 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
         event.archived = archived
         event.seasonID = try seasonID.map { try StoredValue.uuid($0, "events.seasonID") }
         event.checkInOpenedAt = checkInOpenedAt
+        event.playedOn = playedOn
         return event
     }
 }

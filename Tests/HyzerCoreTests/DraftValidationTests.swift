@@ -55,14 +55,14 @@ import Testing
         let player = UUID()
         let draft = RoundDraft(name: "", courseID: UUID().uuidString, playerIDs: [UUID().uuidString])
         do {
-            _ = try draft.validated(knownCourses: [course], knownPlayers: [player]) { _ in "x" }
+            _ = try draft.validated(knownCourses: [course], knownPlayers: [player]) { _, _ in "x" }
             Issue.record("expected errors")
         } catch {
             #expect(error["courseID"] == "That course does not exist.")
             #expect(error["playerIDs"] == "One of the chosen players does not exist.")
         }
         do {
-            _ = try RoundDraft(courseID: course.uuidString).validated(knownCourses: [course], knownPlayers: [player]) { _ in "x" }
+            _ = try RoundDraft(courseID: course.uuidString).validated(knownCourses: [course], knownPlayers: [player]) { _, _ in "x" }
             Issue.record("expected errors")
         } catch {
             #expect(error["playerIDs"] == "Choose at least one player.")
@@ -73,7 +73,7 @@ import Testing
         let course = UUID()
         let player = UUID()
         let valid = try RoundDraft(courseID: course.uuidString, playerIDs: [player.uuidString, player.uuidString])
-            .validated(knownCourses: [course], knownPlayers: [player]) { _ in "Maple Hill — Tuesday" }
+            .validated(knownCourses: [course], knownPlayers: [player]) { _, _ in "Maple Hill — Tuesday" }
         #expect(valid.name == "Maple Hill — Tuesday")
         #expect(valid.playerIDs == [player])
     }

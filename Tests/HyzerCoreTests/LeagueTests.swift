@@ -288,7 +288,8 @@ import Testing
             courseID: world.course.id.lowercasedText, playerIDs: [world.players[0].id.lowercasedText], eventID: event.id.lowercasedText,
             divisions: [world.players[0].id.lowercasedText: "MPO"])
         #expect(throws: FieldErrors.self) {
-            try draft.validated(knownCourses: [world.course.id], knownPlayers: Set(world.players.map(\.id)), events: [event.id: event]) { _ in "R" }
+            try draft.validated(knownCourses: [world.course.id], knownPlayers: Set(world.players.map(\.id)), events: [event.id: event]) { _, _ in "R"
+            }
         }
     }
 

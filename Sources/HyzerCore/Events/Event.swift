@@ -19,6 +19,9 @@ public struct Event: Identifiable, Hashable, Sendable {
     /// When a coach last opened check-in (nil: never, or closed since). Its link and QR code
     /// work while it is open and the night is not over, for a night's length at most.
     public var checkInOpenedAt: Date?
+    /// The day the night is played ("2026-12-03"), when the coach set one: its rounds are named
+    /// by it, and the season lists its nights by it.
+    public var playedOn: String?
 
     /// How long an opened check-in stays open: one night.
     public static let checkInLasts: TimeInterval = 18 * 3600
@@ -64,11 +67,14 @@ public struct EventDraft: Sendable, Hashable {
     public var divisions: [String]
     /// The season the night belongs to (its id as text), if any.
     public var seasonID: String?
+    /// The day it is played, "YYYY-MM-DD" (blank: no date).
+    public var playedOn: String?
 
-    public init(name: String? = nil, divisions: [String] = [], seasonID: String? = nil) {
+    public init(name: String? = nil, divisions: [String] = [], seasonID: String? = nil, playedOn: String? = nil) {
         self.name = name
         self.divisions = divisions
         self.seasonID = seasonID
+        self.playedOn = playedOn
     }
 
     /// Reads divisions typed in one field: "MPO, FPO, MA1" or one per line.
@@ -80,11 +86,13 @@ public struct EventDraft: Sendable, Hashable {
         public var name: String
         public var divisions: [String]
         public var seasonID: UUID?
+        public var playedOn: String?
 
-        public init(name: String, divisions: [String], seasonID: UUID? = nil) {
+        public init(name: String, divisions: [String], seasonID: UUID? = nil, playedOn: String? = nil) {
             self.name = name
             self.divisions = divisions
             self.seasonID = seasonID
+            self.playedOn = playedOn
         }
     }
 
@@ -95,8 +103,9 @@ public struct EventDraft: Sendable, Hashable {
         let season = TextRules.cleaned(seasonID)
         let seasonID = UUID(text: season)
         if !season.isEmpty, seasonID == nil { errors.add("seasonID", "seasonID is a season's id.") }
+        let playedOn = SeasonDraft.day(playedOn, field: "playedOn", into: &errors)
         try errors.throwIfAny()
-        return Valid(name: name, divisions: names, seasonID: seasonID)
+        return Valid(name: name, divisions: names, seasonID: seasonID, playedOn: playedOn)
     }
 }
 

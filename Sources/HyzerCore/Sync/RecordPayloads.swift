@@ -352,8 +352,11 @@ public struct EventPayload: Codable, Hashable, Sendable {
     public var seasonID: UUID?
     /// Absent while check-in was never opened.
     public var checkInOpenedAt: Date?
+    /// Absent for a night without a date (and in payloads written before nights had one).
+    public var playedOn: String?
 
     public init(_ event: Event) {
+        playedOn = event.playedOn
         seasonID = event.seasonID
         checkInOpenedAt = event.checkInOpenedAt
         archived = event.archived ? true : nil
@@ -376,6 +379,7 @@ public struct EventPayload: Codable, Hashable, Sendable {
         event.archived = archived ?? false
         event.seasonID = seasonID
         event.checkInOpenedAt = checkInOpenedAt
+        event.playedOn = playedOn
         return event
     }
 }

@@ -14,6 +14,23 @@ public enum Format {
 
     public static func id(_ id: UUID) -> String { id.lowercasedText }
 
+    /// A calendar day ("2026-12-03") in words, "Thursday 3 Dec": the day the club chose, the
+    /// same whatever the server's time zone.
+    public static func day(_ iso: String) -> String? {
+        let parts = iso.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else { return nil }
+        var style = Date.FormatStyle.dateTime.weekday(.wide).day().month(.abbreviated)
+        style.timeZone = .gmt
+        return date.formatted(style)
+    }
+
+    /// Today as "YYYY-MM-DD" in the server's time zone: a date field's suggestion.
+    public static func isoDay(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).timeZone(separator: .omitted))
+    }
+
     public static func age(_ seconds: TimeInterval) -> String {
         let seconds = max(0, seconds)
         switch seconds {

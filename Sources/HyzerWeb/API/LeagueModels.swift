@@ -44,6 +44,8 @@ struct CoursePatchBody: Decodable {
 
 struct EventPatchBody: Decodable {
     var name: String?
+    /// "YYYY-MM-DD"; "" clears the date.
+    var playedOn: String?
     var divisions: [String]?
     /// Opens (true) or closes a league night's check-in link.
     var checkInOpen: Bool?
@@ -74,6 +76,7 @@ struct EventBody: Decodable {
     var name: String?
     var divisions: [String]?
     var seasonID: String?
+    var playedOn: String?
 }
 
 struct RoundBody: Decodable {
@@ -185,12 +188,15 @@ struct EventResponse: ResponseEncodable {
     var rounds: [RoundItem]
     /// The season the event is a league night of; `null` for a night of no season.
     @NullWhenNone var seasonID: String?
+    /// The day it is played ("YYYY-MM-DD"); `null` when the coach set none.
+    @NullWhenNone var playedOn: String?
     /// Whether the night's check-in link (`checkInLink`, a path on this server) works now.
     var checkInOpen: Bool
     var checkInLink: String
 
     init(_ event: Event, rounds: [RoundSnapshot] = []) {
         seasonID = event.seasonID.map(Format.id)
+        playedOn = event.playedOn
         let over = !rounds.isEmpty && rounds.allSatisfy { $0.round.status == .completed }
         checkInOpen = event.checkInOpen(at: Date()) && !over
         checkInLink = "/c/\(event.checkInCode)"

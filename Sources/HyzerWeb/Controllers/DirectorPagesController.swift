@@ -198,7 +198,8 @@ struct DirectorPagesController {
 
     @Sendable func editEvent(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let event = try await stores.domain.eventSnapshot(try context.uuid("id", "Event")).event
-        return eventPage(event, FormState(values: ["name": event.name, "divisions": event.divisions.joined(separator: ", ")]))
+        return eventPage(
+            event, FormState(values: ["name": event.name, "playedOn": event.playedOn ?? "", "divisions": event.divisions.joined(separator: ", ")]))
     }
 
     private func eventPage(_ event: Event, _ form: FormState, status: HTTPResponse.Status = .ok) -> HTML {
@@ -212,8 +213,9 @@ struct DirectorPagesController {
         let event = try await stores.domain.eventSnapshot(id).event
         let form = try await request.decode(as: EventForm.self, context: context)
         do {
-            let valid = try EventDraft(name: form.name, divisions: EventDraft.divisionList(form.divisions)).validated()
-            _ = try await stores.domain.editEvent(id, name: valid.name, divisions: valid.divisions, actor: context.identity?.playerID)
+            let valid = try EventDraft(name: form.name, divisions: EventDraft.divisionList(form.divisions), playedOn: form.playedOn).validated()
+            _ = try await stores.domain.editEvent(
+                id, name: valid.name, playedOn: valid.playedOn ?? "", divisions: valid.divisions, actor: context.identity?.playerID)
             return notice("/events/\(Format.id(id))/edit", .saved)
         } catch let errors as FieldErrors {
             return try eventPage(event, FormState(values: form.values, errors: errors), status: .unprocessableContent).response(

@@ -56,14 +56,16 @@ struct EditingAPIController {
 
     @Sendable func editEvent(_ request: Request, context: AppRequestContext) async throws -> EventResponse {
         let body = try await request.decodeBody(EventPatchBody.self, context: context)
-        guard body.name != nil || body.divisions != nil || body.checkInOpen != nil else { throw Self.nothingToChange() }
+        guard body.name != nil || body.playedOn != nil || body.divisions != nil || body.checkInOpen != nil else { throw Self.nothingToChange() }
         let id = try context.uuid("id", "Event")
         let current = try await stores.domain.eventSnapshot(id).event
-        let valid = try EventDraft(name: body.name ?? current.name, divisions: body.divisions ?? current.divisions).validated()
+        let valid = try EventDraft(
+            name: body.name ?? current.name, divisions: body.divisions ?? current.divisions, playedOn: body.playedOn ?? current.playedOn
+        ).validated()
         // One transaction: a refused part (a finished night's check-in) leaves the rest unwritten too.
         _ = try await stores.domain.editEvent(
-            id, name: body.name == nil ? nil : valid.name, divisions: body.divisions == nil ? nil : valid.divisions, checkInOpen: body.checkInOpen,
-            actor: context.identity?.playerID)
+            id, name: body.name == nil ? nil : valid.name, playedOn: body.playedOn == nil ? nil : (valid.playedOn ?? ""),
+            divisions: body.divisions == nil ? nil : valid.divisions, checkInOpen: body.checkInOpen, actor: context.identity?.playerID)
         let snapshot = try await stores.domain.eventSnapshot(id)
         return EventResponse(snapshot.event, rounds: snapshot.rounds)
     }

@@ -104,7 +104,12 @@ struct EventPagesController {
         // A season's "Add a league night" picks it, and its divisions.
         let chosen = request.uri.queryParameters.get("seasonID").flatMap(UUID.init(text:)).flatMap { id in seasons.first { $0.id == id } }
         var form = FormState()
-        if let chosen { form.values = ["seasonID": Format.id(chosen.id), "divisions": chosen.divisions.joined(separator: ", ")] }
+        if let chosen {
+            // A league night is tonight unless the coach says otherwise.
+            form.values = [
+                "seasonID": Format.id(chosen.id), "divisions": chosen.divisions.joined(separator: ", "), "playedOn": Format.isoDay(Date()),
+            ]
+        }
         var page = EventFormPage(form: form)
         if !seasons.isEmpty { page.seasons = EventFormPage.seasonOptions(seasons, chosen: form.values["seasonID"]) }
         return renderer.page(page, "event-new")
@@ -113,7 +118,9 @@ struct EventPagesController {
     @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: EventForm.self, context: context)
         do {
-            let valid = try EventDraft(name: form.name, divisions: EventDraft.divisionList(form.divisions), seasonID: form.seasonID).validated()
+            let valid = try EventDraft(
+                name: form.name, divisions: EventDraft.divisionList(form.divisions), seasonID: form.seasonID, playedOn: form.playedOn
+            ).validated()
             let event = try await stores.domain.createEvent(valid, createdBy: context.identity?.playerID)
             return .redirect(to: "/events/\(Format.id(event.id))", type: .normal)
         } catch let rejection as LeagueRejection {
@@ -151,6 +158,7 @@ struct EventPagesController {
             .filter(\.hasScores)
         page.seasonLink = season.map { "/seasons/\($0.id)" }
         page.seasonName = season?.name
+        page.playedOn = snapshot.event.playedOn.flatMap(Format.day)
         // League nights take check-ins; so does any night where someone already checked in.
         let entries = try await stores.domain.checkIns(of: snapshot.event.id)
         if season != nil || !entries.isEmpty {

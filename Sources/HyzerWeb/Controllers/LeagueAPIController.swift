@@ -59,7 +59,8 @@ struct LeagueAPIController {
 
     @Sendable func createEvent(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<EventResponse> {
         let body = try await request.decodeBody(EventBody.self, context: context)
-        let valid = try EventDraft(name: body.name, divisions: body.divisions ?? [], seasonID: body.seasonID).validated()
+        let valid = try EventDraft(name: body.name, divisions: body.divisions ?? [], seasonID: body.seasonID, playedOn: body.playedOn)
+            .validated()
         let event = try await stores.domain.createEvent(valid, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: EventResponse(event))
     }

@@ -164,9 +164,11 @@ struct EventForm: Decodable, Sendable {
     var divisions: String?
     /// The season this is a league night of ("" for none).
     var seasonID: String?
+    /// The day it is played, "YYYY-MM-DD" ("" for none).
+    var playedOn: String?
 
     var values: [String: String] {
-        ["name": name ?? "", "divisions": divisions ?? "", "seasonID": seasonID ?? ""]
+        ["name": name ?? "", "divisions": divisions ?? "", "seasonID": seasonID ?? "", "playedOn": playedOn ?? ""]
     }
 }
 

@@ -61,6 +61,8 @@ struct SeasonFormPage: Sendable {
 struct SeasonPage: Sendable {
     struct Night: Sendable {
         var name: String
+        /// Its day in words, when the night has one.
+        var day: String?
         var link: String
         var rounds: String
     }
@@ -108,7 +110,8 @@ struct SeasonPage: Sendable {
         handicapRule = season.handicap?.description
         nights = snapshot.nights.map {
             Night(
-                name: $0.event.name, link: "/events/\(Format.id($0.event.id))", rounds: $0.boards.count == 1 ? "1 round" : "\($0.boards.count) rounds"
+                name: $0.event.name, day: $0.event.playedOn.flatMap(Format.day), link: "/events/\(Format.id($0.event.id))",
+                rounds: $0.boards.count == 1 ? "1 round" : "\($0.boards.count) rounds"
             )
         }
         hasNights = !nights.isEmpty
