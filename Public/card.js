@@ -127,6 +127,11 @@
     if (form) {
       form.action = base + "/holes/" + number;
       form.querySelectorAll("fieldset.card-player").forEach(function (fieldset) { renderPlayer(fieldset, number, info.hole.par); });
+      // Withdrawn when the page was made: their line is where a refused entry of theirs says why.
+      form.querySelectorAll(".card-withdrawn[data-player]").forEach(function (line) {
+        var refused = queued(line.getAttribute("data-player"), number, true);
+        note(line, "refused", "field-error entry-refused", refused ? "Not accepted: " + refused.reason : null, refused);
+      });
       var last = info.index === state.holes.length - 1;
       form.querySelector("button.save-hole").textContent = last ? "Save the last hole" : "Save hole " + number + " · next";
     }
@@ -165,8 +170,9 @@
     var mine = queued(id, number, false) || queued(id, number, true);
     var shown = mine ? { strokes: mine.strokes, penalties: mine.penalties } : (s ? (s.mine || { strokes: s.strokes, penalties: s.penalties }) : null);
     var locked = signedOf(id) && !(state.viewer && state.viewer.coach);
-    // Withdrawn since the page was made: off the form, so no entry is sent for them.
-    fieldset.hidden = withdrawn(id);
+    // Withdrawn since the page was made: no entry is sent for them, and the box stays only to
+    // say why an entry this phone kept for them was refused.
+    fieldset.hidden = withdrawn(id) && !queued(id, number, true);
     strokes.disabled = penalties.disabled = withdrawn(id);
     var skipped = !shown && missed(id, number);
     strokes.value = shown && numeric(shown.strokes) !== null ? String(shown.strokes) : (skipped ? "" : String(par));
