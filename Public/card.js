@@ -135,14 +135,29 @@
       var last = info.index === state.holes.length - 1;
       form.querySelector("button.save-hole").textContent = last ? "Save the last hole" : "Save hole " + number + " · next";
     }
+    drawHoles(number, info);
+  }
+
+  // The hole links and the mismatch line: drawn with each hole, and again when a newer copy
+  // of the card arrives while this hole's boxes are left as the scorer is typing them.
+  function drawHoles(number, info) {
     var nav = root.querySelector("nav.card-holes");
     var previous = info.index > 0 ? state.holes[info.index - 1].number : null;
     var next = info.index + 1 < state.holes.length ? state.holes[info.index + 1].number : null;
     var links = [];
     if (previous !== null) links.push(["?hole=" + previous, "button secondary", "← Hole " + previous]);
+    var disputed = state.holes.filter(function (h) {
+      return state.players.some(function (p) { var s = serverScore(p.id, h.number); return !!(s && s.mismatch); });
+    }).map(function (h) { return h.number; });
+    var warning = root.querySelector(".card-mismatches");
+    if (warning) {
+      warning.hidden = disputed.length === 0;
+      warning.querySelector("span").textContent = disputed.join(", ");
+    }
     state.holes.forEach(function (h) {
       var cls = "hole-link" + (h.number === number ? " current" : "") + (done(h.number) ? " done" : "") +
-        (state.players.some(function (p) { return queued(p.id, h.number, true); }) ? " refused" : "");
+        (state.players.some(function (p) { return queued(p.id, h.number, true); }) ? " refused" : "") +
+        (disputed.indexOf(h.number) >= 0 ? " mismatch" : "");
       links.push(["?hole=" + h.number, cls, String(h.number)]);
     });
     if (next !== null) links.push(["?hole=" + next, "button secondary", "Hole " + next + " →"]);
@@ -298,6 +313,24 @@
       if (!open && location.hash === "#sign" && done(hole)) refreshSigning();
     });
   });
+
+  // What card-mates' phones and coaches entered reaches this phone without a save of its own:
+  // the card is fetched again every 20 s while the page is shown and online (and when it is
+  // shown again), and the hole links and mismatch line are drawn from it.
+  function checkForNews() {
+    if (document.hidden || navigator.onLine === false || !outbox) return;
+    fetch("/api/v1/rounds/" + state.roundID + "/cards/" + state.cardID, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (card) {
+      if (!card || !outbox.newer(card, state)) return;
+      state = card;
+      outbox.saveCard(card);
+      var info = holeInfo(hole);
+      if (info) drawHoles(hole, info);
+    }).catch(function () {});
+  }
+  setInterval(checkForNews, 20000);
+  document.addEventListener("visibilitychange", checkForNews);
 
   // The page as the server makes it now (not the phone's copy: the service worker leaves
   // requests that are not navigations alone): its signing section and its card.

@@ -70,5 +70,15 @@ def test_pages_have_no_accessibility_violations(server, browser_factory, club, w
     WebDriverWait(signed_in, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".invite-card svg"))
     found.update({"invite sheet (coach)": v for v in [violations(signed_in)] if v})
     assert signed_in.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "the sheet fits"
+    # Each card's code sits beside its name and link, never over them (it did at every width).
+    overlaps = signed_in.execute_script("""
+        return Array.from(document.querySelectorAll('.invite-card')).filter(function (card) {
+          var code = card.querySelector('.invite-code svg').getBoundingClientRect();
+          return Array.from(card.querySelectorAll('.invite-name, .invite-link')).some(function (text) {
+            var box = text.getBoundingClientRect();
+            return box.left < code.right - 0.5 && box.right > code.left && box.top < code.bottom && box.bottom > code.top;
+          });
+        }).length;""")
+    assert overlaps == 0, f"{overlaps} invite cards have the QR code over the text"
     (OUTPUT / f"axe-{width}.json").write_text(json.dumps(found, indent=2))
     assert not found, f"axe-core found violations at {width} px: {json.dumps(found, indent=2)}"

@@ -326,3 +326,33 @@ def test_a_whole_round_kept_offline_is_sent_in_requests_the_server_takes(server,
     standings = server.get(f"/api/v1/rounds/{round_id}/standings")
     mine = next(row for row in standings["standings"] if row["playerID"] == me)
     assert mine["thru"] == 9 and mine["strokes"] == sum(2 + (24 + hole) % 4 for hole in range(1, 10))
+
+
+def test_a_mismatch_entered_by_a_card_mate_is_flagged_on_every_hole_of_the_card(server, browser_factory):
+    server.cli("admin", "create-user", SECOND[0], "--role", "athlete", input=SECOND[2])
+    round_id, card_id, (me, second) = nine_hole_round(server, [ATHLETE[0], SECOND[0]])
+    page = phone(browser_factory)
+    sign_in(page, server, ATHLETE[0], ATHLETE[2])
+    open_card(page, server, round_id, card_id)
+    save(page, {me: 3, second: 3})
+    save(page, {me: 3, second: 3})
+    wait(page, 30).until(lambda d: counter(d)[0]["waiting"] == 0)
+    assert hole_shown(page) == "Hole 3"
+    assert not page.find_element(By.CSS_SELECTOR, ".card-mismatches").is_displayed()
+    # The card-mate's phone says the athlete took 5 on hole 1: the phone, on hole 3, says so.
+    token = server.cli("admin", "token", SECOND[0]).strip()
+    request = urllib.request.Request(f"{server.base}/api/v1/rounds/{round_id}/cards/{card_id}/holes/1", method="POST",
+                                     data=json.dumps({"scores": [{"playerID": me, "strokes": 5}, {"playerID": second, "strokes": 3}]}).encode(),
+                                     headers={"content-type": "application/json", "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        assert response.status in (200, 201)
+    # As when the phone comes out of a pocket (the page also looks every 20 s while shown).
+    page.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    wait(page).until(lambda d: d.find_element(By.CSS_SELECTOR, ".card-mismatches").is_displayed())
+    assert "hole 1" in page.find_element(By.CSS_SELECTOR, ".card-mismatches").text
+    assert hole_shown(page) == "Hole 3"
+    marked = page.find_elements(By.CSS_SELECTOR, "nav.card-holes a.hole-link.mismatch")
+    assert [a.text for a in marked] == ["1"]
+    # The page as the server makes it (no JavaScript needed) says the same.
+    html = server.get_text(f"/rounds/{round_id}/cards/{card_id}?hole=3")
+    assert 'class="hole-link done mismatch"' in html and "Card-mates disagree on hole <span>1</span>" in html

@@ -31,6 +31,8 @@ struct CardPage: Sendable {
         var number: Int
         var current: Bool
         var done: Bool
+        /// Card-mates entered different scores for someone here.
+        var mismatch: Bool
     }
 
     var title: String
@@ -44,6 +46,8 @@ struct CardPage: Sendable {
     var holeCount: Int
     var players: [Player]
     var holes: [HoleLink]
+    /// The holes with a mismatch, named on every hole ("1, 4"), or nil.
+    var mismatchHoles: String?
     var previousHole: Int?
     var nextHole: Int?
     var isLast: Bool
@@ -105,8 +109,12 @@ struct CardPage: Sendable {
         nextHole = index + 1 < order.count ? order[index + 1] : nil
         isLast = nextHole == nil
         holes = order.map { number in
-            HoleLink(number: number, current: number == hole, done: playing.allSatisfy { scores[$0, number] != nil })
+            HoleLink(
+                number: number, current: number == hole, done: playing.allSatisfy { scores[$0, number] != nil },
+                mismatch: card.playerIDs.contains { scores[$0, number]?.isConflict ?? false })
         }
+        let disputed = holes.filter(\.mismatch).map { String($0.number) }
+        mismatchHoles = disputed.isEmpty ? nil : disputed.joined(separator: ", ")
         let names = snapshot.names
         let signed = Set(snapshot.signatures.map(\.playerID))
         let totals = Dictionary(board.standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
