@@ -53,8 +53,10 @@
   // highlighted briefly) or changed since the board they replace.
   function applyBoards(container, html) {
     var before = {};
+    var versions = {};
     container.querySelectorAll(".leaderboard[data-round]").forEach(function (board) {
       before[board.getAttribute("data-round")] = positions(board);
+      versions[board.getAttribute("data-round")] = board.getAttribute("data-version");
     });
     container.innerHTML = html;
     // A page showing one division keeps to it: the stream carries every division.
@@ -67,6 +69,10 @@
     container.querySelectorAll(".leaderboard[data-round]").forEach(function (board) {
       var old = before[board.getAttribute("data-round")];
       if (!old) return;
+      // The same version again (the frame a stream opens with): nothing changed, nothing flashes,
+      // even where the page drawn for this viewer words a row differently from the shared frame.
+      var version = board.getAttribute("data-version");
+      if (version && version === versions[board.getAttribute("data-round")]) return;
       board.querySelectorAll("tbody tr[data-player]").forEach(function (row, index) {
         var previous = old[row.getAttribute("data-player")];
         if (!previous) return;

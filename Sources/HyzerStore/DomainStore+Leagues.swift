@@ -276,7 +276,7 @@ extension DomainStore {
                 throw LeagueRejection.invalid(FieldErrors("playerID", "That player is not in this round."))
             }
             if let reporter, !reporter.role.includes(.coach), reporter.playerID != playerID {
-                throw ScoreRejection.notYours
+                throw LeagueRejection.forbidden("Each player signs their own card; a coach can sign for a player without a phone.")
             }
             if snapshot.signatures.contains(where: { $0.playerID == playerID }) { return (snapshot, nil) }
             let board = snapshot.board

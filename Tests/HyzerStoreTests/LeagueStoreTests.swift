@@ -101,7 +101,8 @@ import Testing
         }
         try await club.hole(9, by: ben, [3, 3, 3])
         // Nobody signs for another player but a coach.
-        await #expect(throws: ScoreRejection.notYours) { _ = try await club.store.sign(playerID: ann.playerID, in: club.round, by: ben) }
+        let refusal = await #expect(throws: LeagueRejection.self) { _ = try await club.store.sign(playerID: ann.playerID, in: club.round, by: ben) }
+        #expect(refusal?.message == "Each player signs their own card; a coach can sign for a player without a phone.")
         let signed = try await club.store.sign(playerID: ann.playerID, in: club.round, by: ann)
         #expect(signed.signatures.map(\.playerID) == [ann.playerID])
         // Signing again changes nothing.

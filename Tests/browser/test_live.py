@@ -162,3 +162,24 @@ def test_a_player_who_moves_up_gets_an_arrow_and_a_highlight(server, browser_fac
         last["playerID"])
     WebDriverWait(page, 3).until(lambda d: arrow(d) and arrow(d)[0] == "▲")
     assert arrow(page)[1], "the moved row is highlighted"
+
+
+def test_opening_a_board_flashes_nothing_and_a_new_score_flashes_its_row(server, browser_factory):
+    round_id, _ = demo(server)
+    before = server.get(f"/api/v1/rounds/{round_id}/standings")
+    player = next(row for row in before["standings"] if row["thru"] < 18 and not row["dnf"])
+    for path in (f"/rounds/{round_id}/leaderboard", f"/rounds/{round_id}"):
+        page = browser_factory(1280, 900)
+        page.get(server.base + path)
+        # The frame a stream opens with is the board already on screen: no row flashes.
+        wait_live(page, before["version"])
+        flashing = page.execute_script("return document.querySelectorAll('.leaderboard tr.updated, .leaderboard tr.moved').length")
+        assert flashing == 0, f"{path}: {flashing} rows flash on opening"
+    hole = player["thru"] + 1
+    status, _ = server.post(f"/api/v1/rounds/{round_id}/scores", {"playerID": player["playerID"], "hole": hole, "strokes": 3})
+    assert status == 201
+    WebDriverWait(page, 5).until(lambda d: d.execute_script(
+        "return document.querySelectorAll('.leaderboard tr.updated, .leaderboard tr.moved').length") >= 1)
+    marked = page.execute_script(
+        "return Array.from(document.querySelectorAll('.leaderboard tr.updated, .leaderboard tr.moved')).map(r => r.dataset.player)")
+    assert player["playerID"] in marked

@@ -1,0 +1,25 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// "Complete the round?" says what completing does to everyone: who is made DNF, who withdrew,
+/// and how many have not signed; never "every player has finished" over a withdrawn one.
+@Suite struct CompleteConfirmationTests {
+    @Test func theConfirmationNamesTheWithdrawnAndCountsTheUnsigned() async throws {
+        try await withApp(seedDemo: false) { client in
+            let (roundID, _, ids) = try await NightStalenessTests.night(client)
+            _ = try LeagueAPITests.object(await client.postJSON("/api/v1/rounds/\(roundID)/players/\(ids[0])", "", method: .delete), .ok)
+            for id in ids.dropFirst() {
+                _ = try LeagueAPITests.object(
+                    await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(id)","hole":2,"strokes":3}"#))
+            }
+            _ = try LeagueAPITests.object(await client.postJSON("/api/v1/rounds/\(roundID)/signatures", #"{"playerID":"\#(ids[1])"}"#), .ok)
+            let page = try await client.get("/rounds/\(roundID)/complete").text
+            #expect(page.contains("Every player still playing has finished all 2 holes."))
+            #expect(page.contains("Withdrawn, and <strong>DNF</strong> already: Player 0"))
+            #expect(page.contains("2 of 3 players have not signed their card."))
+            #expect(!page.contains("Every player has finished"))
+        }
+    }
+}
