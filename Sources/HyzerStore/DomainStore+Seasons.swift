@@ -21,7 +21,9 @@ public struct SeasonSnapshot: Sendable {
                 eventID: night.event.id,
                 entries: standings.divisions.flatMap { division in
                     division.entries.map {
-                        SeasonNight.Entry(playerID: $0.playerID, division: $0.division, toPar: $0.toPar, dnf: $0.dnf, started: $0.holesPlayed > 0)
+                        SeasonNight.Entry(
+                            playerID: $0.playerID, division: $0.division, toPar: $0.toPar, dnf: $0.dnf, started: $0.holesPlayed > 0,
+                            wonPlayoff: $0.playoff == .won)
                     }
                 },
                 rounds: night.boards.flatMap { board in

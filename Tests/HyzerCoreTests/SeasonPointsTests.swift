@@ -38,6 +38,26 @@ import Testing
         #expect((0..<4).map { points(tied, $0) } == [20, 20, 20, 13])
     }
 
+    @Test func aPlayoffForFirstGivesItsWinnerFirstAndTheOthersShareTheNextPlaces() {
+        // Three tied for first of (25, 20, 16, 13); player 1 won the playoff: 25 for them,
+        // (20 + 16) / 2 = 18 each for the other two, 13 for fourth.
+        let table = PointsRule(places: .table([25, 20, 16, 13], pastEnd: .zero))
+        var decided = night([-2, -2, -2, 5])
+        decided.results[1].wonPlayoff = true
+        let standings = SeasonStandings.compute(nights: [decided], rule: table, names: names, divisionOrder: [])
+        #expect((0..<4).map { points(standings, $0) } == [18, 25, 18, 13])
+        let winner = standings.divisions[0].entries.first { $0.playerID == players[1] }
+        #expect(winner?.nights.first?.place == 1 && winner?.nights.first?.tied == false && winner?.wins == 1)
+        let other = standings.divisions[0].entries.first { $0.playerID == players[0] }?.nights.first
+        #expect(other?.place == 2 && other?.tied == true)
+        // Two tied, one won: second alone for the other.
+        var pair = night([-1, -1, 3])
+        pair.results[0].wonPlayoff = true
+        let two = SeasonStandings.compute(nights: [pair], rule: PointsRule(), names: names, divisionOrder: [])
+        #expect((0..<3).map { points(two, $0) } == [3, 2, 1])
+        #expect(two.divisions[0].entries.first { $0.playerID == players[1] }?.nights.first?.tied == false)
+    }
+
     @Test func aDNFGetsNoPlacePointsButTakingPartCounts() {
         let rule = PointsRule(participation: 1)
         let standings = SeasonStandings.compute(nights: [night([2, nil, 5])], rule: rule, names: names, divisionOrder: [])

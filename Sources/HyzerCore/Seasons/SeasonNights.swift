@@ -33,13 +33,16 @@ public struct SeasonNight: Hashable, Sendable {
         public var toPar: Int
         public var dnf: Bool
         public var started: Bool
+        /// Won the night's recorded playoff for first.
+        public var wonPlayoff: Bool
 
-        public init(playerID: UUID, division: String, toPar: Int, dnf: Bool, started: Bool) {
+        public init(playerID: UUID, division: String, toPar: Int, dnf: Bool, started: Bool, wonPlayoff: Bool = false) {
             self.playerID = playerID
             self.division = division
             self.toPar = toPar
             self.dnf = dnf
             self.started = started
+            self.wonPlayoff = wonPlayoff
         }
     }
 
@@ -142,7 +145,8 @@ public enum SeasonHandicaps {
                     } else if rule.placesBy == .net, method?.unhandicapped == .unplaced {
                         placed = false
                     }
-                    return SeasonStandings.Result(playerID: entry.playerID, division: entry.division, score: score, dnf: !placed)
+                    return SeasonStandings.Result(
+                        playerID: entry.playerID, division: entry.division, score: score, dnf: !placed, wonPlayoff: entry.wonPlayoff)
                 })
         }
     }

@@ -9,12 +9,15 @@ public struct SeasonStandings: Hashable, Sendable {
         public var division: String
         public var score: Int
         public var dnf: Bool
+        /// Won the playoff for first that the night's event recorded.
+        public var wonPlayoff: Bool
 
-        public init(playerID: UUID, division: String, score: Int, dnf: Bool = false) {
+        public init(playerID: UUID, division: String, score: Int, dnf: Bool = false, wonPlayoff: Bool = false) {
             self.playerID = playerID
             self.division = division
             self.score = score
             self.dnf = dnf
+            self.wonPlayoff = wonPlayoff
         }
     }
 
@@ -57,7 +60,8 @@ public struct SeasonStandings: Hashable, Sendable {
     public var divisions: [Division]
 
     /// Places and points of one division's night: finishers by score (lower is better),
-    /// ties sharing the places they cover; DNFs get no place.
+    /// ties sharing the places they cover; DNFs get no place. A tie for first that a playoff
+    /// decided gives its winner first alone; the others share the places after it.
     static func night(_ results: [Result], eventID: UUID, rule: PointsRule) -> [UUID: NightPoints] {
         let finishers = results.filter { !$0.dnf }.sorted { $0.score < $1.score }
         var points: [UUID: NightPoints] = [:]
@@ -65,6 +69,16 @@ public struct SeasonStandings: Hashable, Sendable {
         while start < finishers.count {
             var end = start
             while end + 1 < finishers.count, finishers[end + 1].score == finishers[start].score { end += 1 }
+            if start == 0, end > 0, let winner = finishers[0...end].first(where: \.wonPlayoff) {
+                let first = rule.points(sharing: 1...1, finishers: finishers.count)
+                points[winner.playerID] = NightPoints(eventID: eventID, place: 1, tied: false, points: first + rule.participation, counted: true)
+                let rest = rule.points(sharing: 2...(end + 1), finishers: finishers.count)
+                for result in finishers[0...end] where result.playerID != winner.playerID {
+                    points[result.playerID] = NightPoints(eventID: eventID, place: 2, tied: end > 1, points: rest + rule.participation, counted: true)
+                }
+                start = end + 1
+                continue
+            }
             let shared = rule.points(sharing: (start + 1)...(end + 1), finishers: finishers.count)
             for result in finishers[start...end] {
                 points[result.playerID] = NightPoints(
