@@ -207,7 +207,20 @@ extension DomainStore {
 
     /// Adds a player who arrived late to a round that is not over, with a division when its
     /// event has divisions, and optionally to a card. A withdrawn player who returns is back in.
+    /// On a season's league night they are checked in too (the night's list and fees are its
+    /// record of who played), unless they already are.
     public func addPlayer(_ playerID: UUID, division: String?, card cardID: UUID?, to roundID: UUID, actor: UUID?) async throws -> RoundSnapshot {
+        let snapshot = try await addToRound(playerID, division: division, card: cardID, to: roundID, actor: actor)
+        if let event = snapshot.event, event.seasonID != nil {
+            let canonical = try await pool.read { db in try Self.canonicalID(playerID, db) }
+            if try await !checkIns(of: event.id).contains(where: { $0.checkIn.playerID == canonical }) {
+                _ = try await checkIn(.player(canonical), division: snapshot.round.divisions[canonical], paid: nil, at: event.id, by: nil)
+            }
+        }
+        return snapshot
+    }
+
+    private func addToRound(_ playerID: UUID, division: String?, card cardID: UUID?, to roundID: UUID, actor: UUID?) async throws -> RoundSnapshot {
         try await changeRound(roundID, actor: actor) { round, snapshot, db in
             guard round.status != .completed else {
                 throw LeagueRejection.conflict("\(round.name) is completed: reopen it to add a player.")

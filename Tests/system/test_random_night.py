@@ -283,6 +283,8 @@ def test_a_randomized_night_shows_the_same_state_everywhere(club):
                 if player not in self.model.players:
                     self.model.players.append(player)
                 self.model.withdrawn.discard(player)
+                # A late arrival on a league night is checked in too (unless they already are).
+                self.model.checked_in.add(player)
             else:
                 self.refused("POST", path, body)
 
