@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA_DIR ?= ./data
 
-.PHONY: run build test lint soak clean deps browser-deps system-deps bench demo install
+.PHONY: run build test lint soak clean deps browser-deps system-deps bench bench-check bench-budget bench-deps demo install
 
 ## Build and serve http://$(HOST):$(PORT) with data in $(DATA_DIR); seeds a demo round on first start.
 run: build
@@ -62,6 +62,24 @@ bench: deps browser-deps
 	scripts/with-postgres .build/release/hyzer-bench report --server .build/release/hyzer --subscribers 10000 --events 1000000 --output bench-results.json
 	python3 scripts/bench-phone.py .build/release/hyzer --json bench-phone.json
 	.build/release/hyzer-bench ratings --rounds 10000
+
+## The cost budget, in instructions per request (callgrind on the release binary; counts do not
+## move with machine noise): a score POST; the cached leaderboard page for a spectator, a
+## returning browser and signed in; one score reaching 100 live subscribers; a season's standings
+## and a round's ratings after a score. Fails when a path costs more than Benchmarks/budget.json
+## + 10 % and prints the functions that grew. `make bench-budget` writes the counts measured as
+## the new budget (a commit of its own that says why). Takes ~4 min after the release build.
+bench-check: deps bench-deps
+	$(SWIFT) build -c release --product hyzer
+	python3 scripts/bench-check.py --binary .build/release/hyzer
+
+bench-budget: deps bench-deps
+	$(SWIFT) build -c release --product hyzer
+	python3 scripts/bench-check.py --binary .build/release/hyzer --write
+
+## valgrind (callgrind) and a C compiler for its sigsuspend shim, installed when missing.
+bench-deps:
+	@command -v valgrind >/dev/null && command -v cc >/dev/null || { echo "installing valgrind"; apt-get update -qq && apt-get install -y -qq valgrind gcc >/dev/null; }
 
 ## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
 demo: build
