@@ -22,4 +22,22 @@ import Testing
             #expect(!page.contains("Every player has finished"))
         }
     }
+
+    @Test func withdrawingAsksFirstAndSaysWhatHappensToTheScores() async throws {
+        try await withApp(seedDemo: false) { client in
+            let (roundID, _, ids) = try await NightStalenessTests.night(client)
+            let asked = try await client.postForm("/rounds/\(roundID)/players/\(ids[2])/withdraw", [])
+            #expect(asked.status == .ok)
+            #expect(asked.text.contains("Withdraw Player 2 from "))
+            #expect(asked.text.contains("stays on the boards as did not finish (DNF), with the hole scored"))
+            #expect(asked.text.contains("Yes, withdraw Player 2") && asked.text.contains(#"name="confirm" value="yes""#))
+            func dnf() async throws -> [String] {
+                let rows = try #require(try await client.get("/api/v1/rounds/\(roundID)/standings").json()["standings"] as? [[String: Any]])
+                return rows.filter { $0["dnf"] as? Bool == true }.compactMap { $0["playerID"] as? String }
+            }
+            #expect(try await dnf().isEmpty, "nothing changes until confirmed")
+            #expect(try await client.postForm("/rounds/\(roundID)/players/\(ids[2])/withdraw", [("confirm", "yes")]).status == .seeOther)
+            #expect(try await dnf() == [ids[2]])
+        }
+    }
 }

@@ -73,6 +73,8 @@ extension DirectorPagesController {
             throw StoreError.notFound(type.noun)
         }
         page.title = "Remove \(page.name)?"
+        page.heading = "Remove the \(page.noun) “\(page.name)”?"
+        page.confirmLabel = "Yes, remove \(page.name)"
         return page
     }
 }
@@ -96,4 +98,6 @@ struct RemoveConfirmPage: Sendable {
     var outcome: String
     /// What stays either way.
     var kept: String
+    var heading = ""
+    var confirmLabel = ""
 }

@@ -280,9 +280,27 @@ struct DirectorPagesController {
         }
     }
 
+    /// Withdrawing asks first (one tap among a list of Withdraw buttons is easy to miss).
     @Sendable func withdraw(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try await request.decode(as: ConfirmForm.self, context: context)
+        let form = try await request.decode(as: ConfirmForm.self, context: context)
         let player = try context.uuid("playerID", "Player")
+        guard form.confirm == "yes" else {
+            let snapshot = try await stores.domain.snapshot(of: try context.uuid("id", "Round"))
+            guard snapshot.round.playerIDs.contains(player), let name = snapshot.playerNames[player] else { throw StoreError.notFound("Player") }
+            let round = snapshot.round
+            let holes = Set(snapshot.events.filter { $0.playerID == player }.map(\.hole)).count
+            let path = "/rounds/\(Format.id(round.id))"
+            var page = RemoveConfirmPage(
+                title: "Withdraw \(name)?", noun: "player", name: name, action: "\(path)/players/\(Format.id(player))/withdraw",
+                cancel: "\(path)/edit",
+                outcome: holes == 0
+                    ? "\(name) has no scores in \(round.name): they leave the round and its card."
+                    : "\(name) stays on the boards as did not finish (DNF), with the \(holes == 1 ? "hole" : "\(holes) holes") scored; their card stops taking scores for them.",
+                kept: "A coach can add them again from Edit round: their scores count again.")
+            page.heading = "Withdraw \(name) from \(round.name)?"
+            page.confirmLabel = "Yes, withdraw \(name)"
+            return try renderer.page(page, "remove-confirm").response(from: request, context: context)
+        }
         return try await changeRound(request, context: context, values: [:], notice: .withdrawn) { id in
             _ = try await stores.domain.withdraw(player, from: id, actor: context.identity?.playerID)
         }
