@@ -100,7 +100,12 @@ import Testing
             #expect(page.contains("Check me in") && page.contains("0 checked in"))
             #expect(!page.contains("Add the walk-up"), "walk-ups are a coach's")
             let me = client.users.athlete.playerID.uuidString.lowercased()
-            #expect(try await athlete.postForm("/events/\(eventID)/checkins", [("playerID", me), ("division", "FPO")]).status == .seeOther)
+            let checkedIn = try await athlete.postForm("/events/\(eventID)/checkins", [("playerID", me), ("division", "FPO")])
+            #expect(checkedIn.status == .seeOther)
+            // They are told so on the page they land on.
+            let landing = try #require(checkedIn.headers[.location])
+            #expect(landing.contains("notice=checked-in"))
+            #expect(try await athlete.get(landing).text.contains("You&#39;re checked in. See you on the first tee."))
             // A player cannot check another in from the page either.
             let coachID = client.users.coach.playerID.uuidString.lowercased()
             let other = try await athlete.postForm("/events/\(eventID)/checkins", [("playerID", coachID), ("division", "MPO")])

@@ -395,7 +395,7 @@ struct DirectorPagesController {
 /// The notices a redirect may ask a page to show: fixed texts, so nothing from the address
 /// is ever shown.
 enum Notice: String, Sendable {
-    case saved, deleted, archived, added, withdrawn, imported, revoked, demoRemoved = "demo-removed"
+    case saved, deleted, archived, added, withdrawn, imported, revoked, demoRemoved = "demo-removed", checkedIn = "checked-in"
 
     /// The notice a request's address asks for, with an import's counts.
     static func text(of request: Request) -> String? {
@@ -417,6 +417,7 @@ enum Notice: String, Sendable {
         case .imported: "Imported."
         case .revoked: "Invite revoked: its link opens nothing now."
         case .demoRemoved: "The demo data is removed."
+        case .checkedIn: "You're checked in. See you on the first tee."
         }
     }
 }

@@ -66,7 +66,10 @@ struct EventPagesController {
             let coach = context.identity?.role.includes(.coach) == true
             _ = try await stores.domain.checkIn(
                 who, division: form.division, paid: coach ? (form.paid ?? form.walkUpPaid) == "on" : nil, at: eventID, by: context.identity)
-            return .redirect(to: "/events/\(Format.id(eventID))#check-in-heading", type: .normal)
+            // A player who checked themselves in is told so, not left to find their name.
+            let themselves = form.playerID.flatMap(UUID.init(text:)) == context.identity?.playerID && context.identity != nil
+            return .redirect(
+                to: "/events/\(Format.id(eventID))\(themselves ? "?notice=\(Notice.checkedIn.rawValue)" : "")#check-in-heading", type: .normal)
         } catch let rejection as LeagueRejection {
             return try await refusedCheckIn(rejection, eventID, request, context)
         }
