@@ -292,18 +292,15 @@ extension DomainStore {
 
     /// Changes whenever a check-in, a night or a season does: the TV's league part follows it.
     public func leagueChanges() -> some AsyncSequence<String, any Error> & Sendable {
-        ValueObservation
-            .tracking { db in
-                try String.fetchOne(
-                    db,
+        changes(of: ["checkins", "events", "seasons"]) { db in
+            try String.fetchOne(
+                db.cachedStatement(
                     sql: """
                         SELECT (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM checkins) || '|'
                             || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM events) || '|'
                             || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM seasons)
-                        """) ?? ""
-            }
-            .removeDuplicates()
-            .values(in: pool, bufferingPolicy: .bufferingNewest(1))
+                        """)) ?? ""
+        }
     }
 }
 
