@@ -37,9 +37,13 @@ def test_a_withdrawal_and_a_late_arrival_made_while_a_phone_is_offline(server, b
         assert response.status == 200
     status, _ = server.post(f"/api/v1/rounds/{round_id}/players", {"playerID": late, "cardID": card_id})
     assert status in (200, 201)
-    # The phone still shows the card as it was: it scores holes 2 and 3 for all three.
+    # The server goes down too (DevTools' switch may not reach the service worker). The phone
+    # still shows the card as it was: it scores holes 2 and 3 for all three.
+    server.stop()
     save(page, {me: 3, leaving: 4, staying: 2})
     save(page, {me: 4, leaving: 4, staying: 3})
+    assert counter(page)[0]["waiting"] == 2
+    server.start()
 
     offline(page, False)
     page.execute_script("window.dispatchEvent(new Event('online'))")
@@ -69,6 +73,9 @@ def test_a_withdrawal_and_a_late_arrival_made_while_a_phone_is_offline(server, b
     refusals = page.find_elements(By.CSS_SELECTOR, ".entry-refused")
     assert refusals and "withdrawn" in refusals[0].text, [r.text for r in refusals]
     assert page.execute_script("return document.documentElement.scrollWidth") <= 360
+    # Without JavaScript the page says the same: the withdrawn line, the late arrival's box.
+    html = server.get_text(f"/rounds/{round_id}/cards/{card_id}?hole=2")
+    assert f'class="card-withdrawn" data-player="{leaving}"' in html and f"data-player='{late}'" in html.replace('"', "'")
     # Dismissed on holes 2 and 3, the phone holds nothing back.
     for number in (2, 3):
         page.get(f"{server.base}/rounds/{round_id}/cards/{card_id}?hole={number}")
