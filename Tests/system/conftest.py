@@ -156,13 +156,15 @@ class Server:
 
     # HTTP
 
-    def exchange(self, method, path, body=None, *, content_type=None, auth=True, timeout=5):
+    def exchange(self, method, path, body=None, *, content_type=None, auth=True, timeout=5, token=None):
         """(status, headers, parsed JSON or text). `body` is JSON unless it is str/bytes (CSV
-        unless `content_type` says otherwise). Raises NoAnswer when no whole answer came back."""
+        unless `content_type` says otherwise); `token` is another user's API token than the
+        server's own. Raises NoAnswer when no whole answer came back."""
         headers = {"Host": f"{self.host}:{self.port}", "Connection": "close"}
         data = None
-        if auth and self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
+        bearer = token or (self.token if auth else None)
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
         if body is not None:
             if isinstance(body, (str, bytes)):
                 data = body.encode() if isinstance(body, str) else body
@@ -186,9 +188,9 @@ class Server:
             parsed = raw.decode(errors="replace")
         return status, response_headers, parsed
 
-    def request(self, method, path, body=None, timeout=5, auth=True, content_type=None):
+    def request(self, method, path, body=None, timeout=5, auth=True, content_type=None, token=None):
         """(status, parsed JSON or text); see `exchange`."""
-        status, _, parsed = self.exchange(method, path, body, content_type=content_type, auth=auth, timeout=timeout)
+        status, _, parsed = self.exchange(method, path, body, content_type=content_type, auth=auth, timeout=timeout, token=token)
         return status, parsed
 
     def log_text(self):

@@ -1,10 +1,12 @@
 """A randomized league night against the real server (#37): Hypothesis runs random sequences of
-a night's operations — score, correct, a card's hole, late arrival, withdraw, complete, reopen,
-rename, edit a par, check in, undo a check-in, sign — and after every step checks that the
-API's standings, the round page, the leaderboard page (for a coach and for the public), the TV
-and the round's live stream all show the state a model of the night predicts: the round's
-status, every player's position, to-par, holes played, DNF and signature, and who can still be
-scored (the round page's score form, the card page's steppers).
+a night's operations — score, correct, a card's hole, two card-mates' phones cross-checking each
+other, late arrival (and onto the card), withdraw, complete, reopen, rename, edit a par, check
+in, undo a check-in, sign — and after every step checks that the API's standings, the round
+page, the leaderboard page (for a coach and for the public), the TV and the round's live stream
+all show the state a model of the night predicts: the round's status, every player's position,
+to-par, holes played, DNF and signature, the holes scorekeepers disagree on, and who can still
+be scored (the round page's score form, the card page's steppers). The card page is checked
+hole by hole: its mismatch line and hole links, withdrawn players, holes a player missed.
 
 Defects of this kind live between features (a page cache and a reopen, the boards and a
 withdrawal): each feature's own tests pass while the pages show a state the data no longer has.
@@ -31,6 +33,7 @@ STEPS = int(os.environ.get("HYZER_NIGHT_STEPS", "30"))
 SEED = int(os.environ.get("HYZER_NIGHT_SEED", "3737"))
 HOLES = 4
 CLUB = 8  # players in the club; a night starts with 4 of them on one card
+PHONES = 2  # the first players of the club are athletes who score the card on their phones
 DIVISION = "MPO"
 SETTLE = 10  # seconds a live frame may take to show a change
 
@@ -46,10 +49,41 @@ class Night:
         self.players = list(players)  # in the round, in order added
         self.withdrawn = set()
         self.pars = dict(pars)  # hole → par
-        self.scores = {}  # (player, hole) → strokes
+        # (player, hole) → its entries nothing superseded, oldest first: (reporter, strokes,
+        # a coach's decision). The newest counts; entries that differ are a mismatch.
+        self.leaves = {}
         self.signed = set()
         self.checked_in = set()
         self.name = ""
+
+    @property
+    def scores(self):
+        return {key: leaves[-1][1] for key, leaves in self.leaves.items()}
+
+    def mismatch(self, player, hole):
+        return len({strokes for _, strokes, _ in self.leaves.get((player, hole), [])}) > 1
+
+    def mismatches(self):
+        return sum(1 for player, hole in self.leaves if self.mismatch(player, hole))
+
+    def coach_enters(self, player, hole, strokes):
+        """A coach's first score of a hole decides nothing; a coach's correction decides it."""
+        self.leaves[(player, hole)] = [("coach", strokes, (player, hole) in self.leaves)]
+
+    def phone_entry(self, reporter, player, hole, strokes, card):
+        """What a card-mate's phone entry comes to: "unchanged", "refused" or "recorded"."""
+        leaves = self.leaves.get((player, hole), [])
+        if player not in card:
+            return "refused"
+        if player in self.signed and leaves and leaves[-1][1] == strokes:
+            return "unchanged"
+        if any(who == reporter and value == strokes for who, value, _ in leaves):
+            return "unchanged"
+        if (self.status != "active" or (reporter in self.withdrawn and reporter != player) or player in self.withdrawn
+                or player in self.signed or any(value != strokes and decided for _, value, decided in leaves)):
+            return "refused"
+        self.leaves[(player, hole)] = [leaf for leaf in leaves if leaf[0] != reporter] + [(reporter, strokes, False)]
+        return "recorded"
 
     def thru(self, player):
         return sum(1 for hole in self.pars if (player, hole) in self.scores)
@@ -185,19 +219,29 @@ def club(tmp_path_factory):
     try:
         server = made.server("random-night", handle="coach")
         server.start()
-        players = []
-        for index in range(CLUB):
+        from conftest import PASSWORD
+
+        players, tokens = [], []
+        for index in range(PHONES):
+            handle = f"phone{index:02}"
+            server.cli("admin", "create-user", handle, "--role", "athlete", "--name", f"Player {index:02}", input=PASSWORD + "\n")
+            tokens.append(server.cli("admin", "token", handle).strip().splitlines()[-1].strip())
+        listed = server.api("GET", "/api/v1/players")["players"]
+        players += [next(p["id"] for p in listed if p["handle"] == f"phone{index:02}") for index in range(PHONES)]
+        for index in range(PHONES, CLUB):
             created = server.api("POST", "/api/v1/players", {"displayName": f"Player {index:02}", "handle": f"night{index:02}"})
             players.append(created["id"])
-        yield server, players
+        yield server, players, tokens
     finally:
         made.cleanup()
 
 
 def test_a_randomized_night_shows_the_same_state_everywhere(club):
-    server, club_players = club
+    server, club_players, athletes = club
     nights = iter(range(1, 10_000))
     taken = []
+    # How often the card page showed each state: a night that never shows one checks nothing.
+    shown_states = {"mismatch": 0, "missed": 0, "withdrawn": 0}
 
     class RandomNight(RuleBasedStateMachine):
         @initialize()
@@ -244,15 +288,15 @@ def test_a_randomized_night_shows_the_same_state_everywhere(club):
             self.steps.append(f"score {player[:4]} hole {hole}: {strokes}")
             path = f"/api/v1/rounds/{self.round}/scores"
             body = {"playerID": player, "hole": hole, "strokes": strokes}
-            if self.model.scorable(player) and (player, hole) not in self.model.scores:
+            if self.model.scorable(player) and (player, hole) not in self.model.leaves:
                 server.api("POST", path, body, expect=(200, 201))
-                self.model.scores[(player, hole)] = strokes
+                self.model.coach_enters(player, hole, strokes)
             elif self.model.scorable(player):
                 # A hole already scored is corrected by naming the score it replaces.
                 status, answer = server.request("POST", path, body, timeout=10)
                 assert status == 409 and answer.get("currentEventID"), f"a second score without supersedes: {status} {answer}"
                 server.api("POST", path, {**body, "supersedes": answer["currentEventID"]}, expect=(200, 201))
-                self.model.scores[(player, hole)] = strokes
+                self.model.coach_enters(player, hole, strokes)
             else:
                 self.refused("POST", path, body)
 
@@ -268,9 +312,51 @@ def test_a_randomized_night_shows_the_same_state_everywhere(club):
             if self.model.status == "active":
                 server.api("POST", path, body, expect=(200,))
                 for p, v in zip(playing, values):
-                    self.model.scores[(p, hole)] = v
+                    leaves = self.model.leaves.get((p, hole), [])
+                    # The same score, agreed by everyone, is left as it is.
+                    if not (leaves and leaves[-1][1] == v and not self.model.mismatch(p, hole)):
+                        self.model.coach_enters(p, hole, v)
             else:
                 self.refused("POST", path, body)
+
+        @rule(phone=st.integers(0, PHONES - 1), player=st.integers(0, 3), hole=st.integers(1, HOLES), strokes=st.integers(2, 5))
+        def phone_entry(self, phone, player, hole, strokes):
+            """A card-mate's phone sends one entry, as its outbox does: it corrects only that
+            scorekeeper's own entry, so card-mates who disagree make a mismatch."""
+            self.from_phone(phone, player, hole, strokes)
+
+        @rule(player=st.integers(0, 3), hole=st.integers(1, HOLES), strokes=st.integers(2, 4))
+        def phones_disagree(self, player, hole, strokes):
+            """Both card-mates' phones enter the same hole, one throw apart."""
+            self.from_phone(0, player, hole, strokes)
+            self.from_phone(1, player, hole, strokes + 1)
+
+        def from_phone(self, phone, player, hole, strokes):
+            reporter = club_players[phone]
+            player = self.card_players[player % len(self.card_players)] if self.card_players else club_players[player]
+            self.steps.append(f"phone of {reporter[:4]}: {player[:4]} hole {hole}: {strokes}")
+            body = {"scores": [{"id": str(uuid.uuid4()), "playerID": player, "hole": hole, "strokes": strokes}]}
+            status, answer = server.request("POST", f"/api/v1/rounds/{self.round}/cards/{self.card}/scores", body, timeout=10,
+                                            token=athletes[phone])
+            if reporter not in self.card_players:
+                assert status == 403, f"a phone off the card was answered {status}: {answer}"
+                return
+            assert status == 200, f"the phone's entry was answered {status}: {answer}"
+            expected = self.model.phone_entry(reporter, player, hole, strokes, self.card_players)
+            outcome = answer["results"][0]
+            assert outcome["outcome"] == expected, f"the phone's entry {outcome}, the model says {expected}"
+            assert (outcome.get("reason") is not None) == (expected == "refused"), f"a refusal without its reason, or the reverse: {outcome}"
+
+        @rule(player=st.integers(0, CLUB - 1))
+        def join_card(self, player):
+            """A coach puts a late arrival on the card, where they missed the holes played before."""
+            player = club_players[player]
+            if player not in self.model.players or player in self.card_players or self.model.status != "active":
+                return
+            self.steps.append(f"onto the card {player[:4]}")
+            self.card_players.append(player)
+            server.api("POST", f"/api/v1/rounds/{self.round}/cards",
+                       {"cards": [{"name": "Card 1", "startingHole": 1, "playerIDs": self.card_players}]}, expect=(200,))
 
         @rule(player=st.integers(0, CLUB - 1))
         def late_arrival(self, player):
@@ -361,7 +447,8 @@ def test_a_randomized_night_shows_the_same_state_everywhere(club):
             path = f"/api/v1/rounds/{self.round}/signatures"
             finished = self.model.thru(player) == len(self.model.pars) or self.model.dnf(player)
             # Signing again is a no-op that answers as the first did.
-            may = player in self.model.players and (finished or player in self.model.signed)
+            disagreed = any(self.model.mismatch(player, hole) for hole in self.model.pars)
+            may = player in self.model.players and ((finished and not disagreed) or player in self.model.signed)
             if may:
                 server.api("POST", path, {"playerID": player}, expect=(200, 201))
                 self.model.signed.add(player)
@@ -407,6 +494,9 @@ def test_a_randomized_night_shows_the_same_state_everywhere(club):
                         shown.update(rows)
                     assert shown == expected, f"{path} ({who}) rows differ:\n{diff(shown, expected)}{where}"
                     assert html.escape(self.model.name, quote=False) in page, f"{path} ({who}) lacks the name {self.model.name!r}{where}"
+                    disputed = set(re.findall(r'(\d+) hole\(s\) where the scorekeepers disagree', page))
+                    count = self.model.mismatches()
+                    assert disputed == ({str(count)} if count else set()), f"{path} ({who}) counts {disputed} disputed holes, the model {count}{where}"
 
             # Who can be scored: the round page's form and the card page's steppers (a coach's view).
             page = server.request("GET", f"/rounds/{self.round}", timeout=10)[1]
@@ -421,6 +511,7 @@ def test_a_randomized_night_shows_the_same_state_everywhere(club):
             card = server.request("GET", f"/rounds/{self.round}/cards/{self.card}", timeout=10)[1]
             steppers = set(re.findall(r'name="strokes\[([0-9a-f-]{36})\]"', card))
             assert steppers == {p for p in self.card_players if p in scorable}, f"the card offers {steppers}{where}"
+            self.check_card(where)
 
             # The TV: an active round's boards, split over pages as they may be; a completed one is off.
             tv = server.request("GET", "/tv", auth=False, timeout=10)[1]
@@ -441,11 +532,52 @@ def test_a_randomized_night_shows_the_same_state_everywhere(club):
             listed = server.api("GET", f"/api/v1/events/{self.event}/checkins")["checkins"]
             assert {row["playerID"] for row in listed} == self.model.checked_in, f"check-ins {listed}{where}"
 
+        def check_card(self, where):
+            """The card page at one hole (each in turn): the card's mismatch line and hole links,
+            and per player a mismatch, a withdrawal or a hole missed (blank, not par)."""
+            hole = len(self.steps) % HOLES + 1
+            card = server.request("GET", f"/rounds/{self.round}/cards/{self.card}?hole={hole}", timeout=10)[1]
+            model = self.model
+            playing = [p for p in self.card_players if p not in model.withdrawn]
+            scores = model.scores
+            disputed = [n for n in range(1, HOLES + 1) if any(model.mismatch(p, n) for p in self.card_players)]
+            line = re.search(r'<p class="field-error card-mismatches" role="status"( hidden)?>Card-mates disagree on hole <span>(.*?)</span>', card)
+            assert line, f"the card page has no mismatch line{where}"
+            shown = [] if line.group(1) else [int(n) for n in line.group(2).split(", ")]
+            shown_states["mismatch"] += bool(shown)
+            assert shown == disputed, f"the card's mismatch line names holes {shown}, the model {disputed}{where}"
+            links = dict(re.findall(r'<a href="\?hole=(\d+)" class="hole-link([^"]*)">', card))
+            assert {int(n) for n, classes in links.items() if "mismatch" in classes.split()} == set(disputed), \
+                f"the card's hole links mark {links}, disputed are {disputed}{where}"
+            done = {n for n in range(1, HOLES + 1) if all((p, n) in scores for p in playing)}
+            assert {int(n) for n, classes in links.items() if "done" in classes.split()} == done, f"the card's done holes {links} ≠ {done}{where}"
+            if model.status != "active":
+                # A closed round's card is a list to read: who withdrew, who is disputed here.
+                assert card.count('<span class="meta">withdrew</span>') == sum(1 for p in self.card_players if p in model.withdrawn), \
+                    f"the closed card's withdrawals{where}"
+                assert card.count('<span class="field-error">mismatch: ') == sum(1 for p in self.card_players if model.mismatch(p, hole)), \
+                    f"the closed card's mismatches at hole {hole}{where}"
+                return
+            withdrawn = set(re.findall(r'<div class="card-withdrawn" data-player="([0-9a-f-]{36})">', card))
+            shown_states["withdrawn"] += bool(withdrawn)
+            shown_states["missed"] += 'data-note="missed"' in card
+            assert withdrawn == {p for p in self.card_players if p in model.withdrawn}, f"the card shows {withdrawn} as withdrawn{where}"
+            fieldsets = dict(re.findall(r'<fieldset class="card-player[^"]*" data-player="([0-9a-f-]{36})">(.*?)</fieldset>', card, re.S))
+            classes = {player: names for names, player in re.findall(r'<fieldset class="card-player([^"]*)" data-player="([0-9a-f-]{36})">', card)}
+            assert set(fieldsets) == set(playing), f"the card's hole {hole} lists {set(fieldsets)}, playing are {playing}{where}"
+            for player in playing:
+                missed = (player, hole) not in scores and any((other, hole) in scores for other in playing if other != player)
+                assert ('data-note="missed"' in fieldsets[player]) == missed, f"hole {hole} of {player[:4]}: missed should be {missed}{where}"
+                mismatch = model.mismatch(player, hole)
+                assert ("mismatch" in classes[player].split()) == mismatch, f"hole {hole} of {player[:4]}: mismatch should be {mismatch}{where}"
+                assert ("Mismatch: " in fieldsets[player]) == mismatch, f"hole {hole} of {player[:4]}: the mismatch note{where}"
+
     night = get_state_machine_test(RandomNight, settings=settings(
         max_examples=NIGHTS, stateful_step_count=STEPS, deadline=None, database=None,
         suppress_health_check=list(HealthCheck), print_blob=True))
     seed(SEED)(night)()
-    print(f"randomized night: {len(taken)} nights, {sum(taken)} steps (seed {SEED})")
+    print(f"randomized night: {len(taken)} nights, {sum(taken)} steps (seed {SEED}); card pages showing {shown_states}")
+    assert all(shown_states.values()), f"the card page never showed one of {shown_states}"
     assert sum(taken) >= NIGHTS * STEPS // 2, f"only {sum(taken)} steps were run"
 
 
