@@ -119,6 +119,13 @@ extension DomainStore {
             {
                 throw LeagueRejection.forbidden("A coach checked you in to \(existing.division): ask a coach to change your division.")
             }
+            // Once the night is under way, the division a player plays in is on the cards and
+            // boards: changing it is a coach's call.
+            if let existing, let asked = division?.trimmingCharacters(in: .whitespaces), !asked.isEmpty,
+                asked.caseInsensitiveCompare(existing.division) != .orderedSame, try Self.nightStarted(eventID, db)
+            {
+                throw LeagueRejection.conflict("The night has started: ask a coach to change your division.")
+            }
         }
         let lastDivision = try Self.lastDivision(of: player.id, season: event.seasonID, before: eventID, db)
         let chosen = try Self.division(division, for: player, existing: existing, last: lastDivision, of: event)
@@ -236,11 +243,7 @@ extension DomainStore {
                 guard id == identity?.playerID else {
                     throw LeagueRejection.forbidden("Players undo only their own check-in; a coach undoes others'.")
                 }
-                let started =
-                    try Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ? AND status != 'scheduled')", arguments: [eventID.text])
-                    ?? true
-                if started { throw LeagueRejection.conflict("The night has started: ask a coach to take you off.") }
+                if try Self.nightStarted(eventID, db) { throw LeagueRejection.conflict("The night has started: ask a coach to take you off.") }
             }
             checkIn.cancelled = true
             checkIn.updatedAt = stamp
@@ -301,6 +304,12 @@ extension DomainStore {
     }
 
     /// Every round of the night is completed.
+    /// Whether a round of the night has started: from then on its check-ins are the coaches'.
+    static func nightStarted(_ eventID: UUID, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ? AND status != 'scheduled')", arguments: [eventID.text])
+            ?? true
+    }
+
     static func nightOver(_ eventID: UUID, _ db: Database) throws -> Bool {
         let statuses = try String.fetchAll(db, sql: "SELECT status FROM rounds WHERE eventID = ? AND archived = 0", arguments: [eventID.text])
         return !statuses.isEmpty && statuses.allSatisfy { $0 == RoundStatus.completed.rawValue }

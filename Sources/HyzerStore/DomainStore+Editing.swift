@@ -236,9 +236,14 @@ extension DomainStore {
                 throw LeagueRejection.conflict("A round can have at most \(Round.playerCountRange.upperBound) players.")
             }
             let divisions = snapshot.event?.divisions ?? []
-            // Without a division given, their usual one, when the event has it.
+            // Without a division given, the one a check-in would choose: the night's own check-in,
+            // else their usual one, else the one they last played this season.
             var text = (division ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.isEmpty, divisions.contains(player.division) { text = player.division }
+            if text.isEmpty, let event = snapshot.event {
+                let checkedIn = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: event.id, player: canonical))?.domain()
+                let last = try Self.lastDivision(of: canonical, season: event.seasonID, before: event.id, db)
+                text = (try? Self.division(nil, for: player, existing: checkedIn?.cancelled == false ? checkedIn : nil, last: last, of: event)) ?? ""
+            }
             if !divisions.isEmpty {
                 guard !text.isEmpty else {
                     throw LeagueRejection.invalid(
@@ -265,6 +270,11 @@ extension DomainStore {
                     throw LeagueRejection.invalid(FieldErrors("cardID", "That card is not in \(round.name)."))
                 }
                 for other in round.cards.indices { round.cards[other].playerIDs.removeAll { $0 == canonical } }
+                guard round.cards[index].playerIDs.count < CardRules.sizeLimit else {
+                    throw LeagueRejection.invalid(
+                        FieldErrors(
+                            "cardID", "\(round.cards[index].name) is full: at most \(CardRules.sizeLimit) play together. Choose another card."))
+                }
                 round.cards[index].playerIDs.append(canonical)
             }
             return "added \(player.displayName)\(round.divisions[canonical].map { " (\($0))" } ?? "")"

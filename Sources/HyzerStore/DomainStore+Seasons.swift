@@ -154,8 +154,11 @@ extension DomainStore {
     func seasonSnapshot(_ id: UUID, _ db: Database) throws -> SeasonSnapshot {
         guard let season = try SeasonRecord.fetchOne(db, key: id.text)?.domain() else { throw StoreError.notFound("Season") }
         // A removed night that was played is archived, and its results stay in the table.
+        // Nights in the order they are played: by their day, a night without one by the day
+        // it was set up (a night set up ahead keeps its place).
         let eventIDs = try String.fetchAll(
-            db, sql: "SELECT id FROM events WHERE seasonID = ? ORDER BY createdAt, id", arguments: [id.text])
+            db, sql: "SELECT id FROM events WHERE seasonID = ? ORDER BY COALESCE(playedOn, substr(createdAt, 1, 10)), createdAt, id",
+            arguments: [id.text])
         let nights = try eventIDs.compactMap(UUID.init(text:)).map { try self.eventSnapshot($0, db) }
         var names: [UUID: String] = [:]
         for night in nights {

@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
         help:
             "Folder holding Templates/ and Public/ (default: PREFIX/share/hyzer beside an installed binary, the binary's folder, or the working folder). (HYZER_RESOURCES)"
     )
-    var resources: String? = Environment.value("HYZER_RESOURCES")
+    var resources: String?
 
     @Option(
         help:
@@ -85,7 +85,7 @@ struct Serve: AsyncParsableCommand {
         help:
             "A folder on another disk (a mounted drive, a network share) each verified backup is also copied to. (HYZER_BACKUP_COPY_TO)"
     )
-    var backupCopyTo: String? = Environment.value("HYZER_BACKUP_COPY_TO")
+    var backupCopyTo: String?
 
     @Option(
         help:
@@ -172,12 +172,12 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var config = AppConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: dataDir),
-            resourcesDirectory: try ResourceFolder.resolve(given: resources), seedDemo: demo,
+            resourcesDirectory: try ResourceFolder.resolve(given: resources ?? Environment.value("HYZER_RESOURCES")), seedDemo: demo,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info, cloud: try cloudAddress(),
             bcryptCost: bcryptCost, secureCookies: secureCookies, tvFrameAncestors: tvFrameAncestors,
             backupInterval: try BackupSchedule.interval(backupInterval), backupRetention: BackupRetention(recent: backupKeep, days: backupDays)
         )
-        config.backupCopyFolder = backupCopyTo.map { URL(fileURLWithPath: $0) }
+        config.backupCopyFolder = (backupCopyTo ?? Environment.value("HYZER_BACKUP_COPY_TO")).map { URL(fileURLWithPath: $0) }
         if let spec = Environment.value("HYZER_TEST_CRASH_AT") {
             // Fault tests only (see `CrashPoints`): refuse a spec that would silently do nothing.
             guard let points = CrashPoints(spec) else { throw ValidationError("HYZER_TEST_CRASH_AT: points such as push.saved,pull.applied@0.3") }

@@ -106,6 +106,9 @@ import Testing
             let landing = try #require(checkedIn.headers[.location])
             #expect(landing.contains("notice=checked-in"))
             #expect(try await athlete.get(landing).text.contains("You&#39;re checked in. See you on the first tee."))
+            // The address alone says nothing: not to a stranger, nor to a player not on the list.
+            #expect(try await client.as(.anonymous).get(landing).text.contains("checked in. See you") == false)
+            #expect(try await client.as(.coach).get(landing).text.contains("checked in. See you") == false)
             // A player cannot check another in from the page either.
             let coachID = client.users.coach.playerID.uuidString.lowercased()
             let other = try await athlete.postForm("/events/\(eventID)/checkins", [("playerID", coachID), ("division", "MPO")])

@@ -36,6 +36,22 @@ import Testing
         }
     }
 
+    /// A night set up late for an earlier day takes its place among the nights by its day.
+    @Test func theSeasonListsItsNightsByTheirDay() async throws {
+        try await withApp(seedDemo: false) { client in
+            let (season, _) = try await setUp(client)
+            for (name, day) in [("Later night", "2026-12-10"), ("Earlier night", "2026-12-03")] {
+                _ = try LeagueAPITests.object(
+                    await client.postJSON(
+                        "/api/v1/events", #"{"name":"\#(name)","divisions":["MPO"],"seasonID":"\#(season)","playedOn":"\#(day)"}"#))
+            }
+            let page = try await client.get("/seasons/\(season)").text
+            let earlier = try #require(page.range(of: "Earlier night"))
+            let later = try #require(page.range(of: "Later night"))
+            #expect(earlier.lowerBound < later.lowerBound)
+        }
+    }
+
     @Test func theDateIsCheckedChangedAndCleared() async throws {
         try await withApp(seedDemo: false) { client in
             let (season, _) = try await setUp(client)
@@ -59,7 +75,13 @@ import Testing
         try await withApp(seedDemo: false) { client in
             let (season, _) = try await setUp(client)
             let form = try await client.get("/events/new?seasonID=\(season)").text
-            #expect(form.contains(#"type="date" name="playedOn" value="\#(Format.isoDay(Date()))""#))
+            // The suggestion is a day a date field takes ("YYYY-MM-DD", no zone), and the form
+            // sent back as suggested is accepted.
+            let suggested = try #require(form.firstMatch(of: /type="date" name="playedOn" value="([^"]*)"/)?.1)
+            #expect(suggested.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil, "suggested \(suggested)")
+            let asSuggested = try await client.postForm(
+                "/events", [("name", "Week 1"), ("divisions", "MPO"), ("seasonID", season), ("playedOn", String(suggested))])
+            #expect(asSuggested.status == .seeOther)
             let created = try await client.postForm(
                 "/events", [("name", "Week 2"), ("divisions", "MPO"), ("seasonID", season), ("playedOn", "2026-12-10")])
             let path = try #require(created.headers[.location])

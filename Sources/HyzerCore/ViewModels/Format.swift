@@ -27,8 +27,14 @@ public enum Format {
     }
 
     /// Today as "YYYY-MM-DD" in the server's time zone: a date field's suggestion.
-    public static func isoDay(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).timeZone(separator: .omitted))
+    /// Built from calendar parts: Foundation's ISO 8601 style appends a zone ("Z") on Linux,
+    /// which a date field refuses.
+    public static func isoDay(_ date: Date, in zone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let (year, month, day) = (parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+        return "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
     }
 
     public static func age(_ seconds: TimeInterval) -> String {

@@ -400,6 +400,8 @@ enum Notice: String, Sendable {
     /// The notice a request's address asks for, with an import's counts.
     static func text(of request: Request) -> String? {
         guard let key = request.uri.queryParameters.get("notice").flatMap({ Notice(rawValue: String($0)) }) else { return nil }
+        // Whether someone is checked in is the page's to say (from the list, not the address).
+        if key == .checkedIn { return nil }
         guard key == .imported else { return key.text }
         let added = request.uri.queryParameters.get("added").flatMap { Int(String($0)) } ?? 0
         let updated = request.uri.queryParameters.get("updated").flatMap { Int(String($0)) } ?? 0

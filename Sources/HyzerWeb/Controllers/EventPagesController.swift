@@ -177,6 +177,11 @@ struct EventPagesController {
             section.link = "\(base)/c/\(snapshot.event.checkInCode)"
             section.linkWarning = section.isCoach && PublicAddress.isLoopback(base)
             section.signInLink = viewer == nil ? "/signin?next=/events/\(Format.id(snapshot.event.id))" : nil
+            if request.uri.queryParameters.get("notice") == Notice.checkedIn.rawValue, let viewer,
+                entries.contains(where: { $0.checkIn.playerID == viewer.playerID })
+            {
+                section.checkedInNotice = Notice.checkedIn.text
+            }
             if section.isCoach {
                 section.fees = try await stores.domain.feeLedger(of: snapshot.event.id).map { entry in
                     let at = Date(timeIntervalSince1970: Double(entry.payment.recordedAt.wallMillis) / 1000)

@@ -363,6 +363,8 @@ struct CheckInSection: Sendable {
     var hasPlayers: Bool
     /// The viewer's own division is not known: they choose it (no division is assumed).
     var selfDivisionUnknown: Bool
+    /// "You're checked in", after a player's own check-in, while the list still has them.
+    var checkedInNotice: String?
 
     /// A player a coach may tick: their division shown when known, asked for when not.
     struct Choice: Sendable {
@@ -415,7 +417,8 @@ struct CheckInSection: Sendable {
             (selfDivisionUnknown ? [Option(value: "", label: "Choose your division", selected: true)] : [])
             + event.divisions.map { Option(value: $0, label: $0, selected: $0 == chosen) }
         hasDivisions = !event.divisions.isEmpty
-        canCheckInSelf = viewer != nil && !over
+        // Once the night has started, a player's division is a coach's to change.
+        canCheckInSelf = viewer != nil && !over && !(started && mine != nil && !coach)
         selfID = viewer.map { Format.id($0.playerID) } ?? ""
         selfLabel = mine == nil ? "Check me in" : "Change my division"
         isCoach = viewer?.role.includes(.coach) == true
