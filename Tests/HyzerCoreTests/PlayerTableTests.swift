@@ -34,4 +34,14 @@ import Testing
             #expect(messages.count == 3 && messages.allSatisfy { $0.hasPrefix("Line 2: ") }, "\(messages)")
         }
     }
+
+    /// Blank rows are skipped but counted: the line named is the one a spreadsheet shows.
+    @Test func aBadRowAfterBlankRowsIsNamedByItsLineInTheFile() {
+        do {
+            _ = try ResultsTable.players([["name", "handle"], ["", ""], ["", ""], ["Bad", "Bad Handle!!"]])
+            Issue.record("a bad handle was read")
+        } catch {
+            #expect(error.entries.map(\.message).allSatisfy { $0.hasPrefix("Line 4: ") }, "\(error.entries)")
+        }
+    }
 }

@@ -3,6 +3,13 @@ import Foundation
 /// Results as tables (rows of text), for CSV out and in. The CSV format itself is the web
 /// layer's (a CSV library); what the columns mean and how a row is read are rules, here.
 public enum ResultsTable {
+    /// The rows under the header that are not blank, each with its line in the file (blank
+    /// rows count: an error names the line a spreadsheet shows).
+    static func rows(of table: [[String]]) -> [(line: Int, row: [String])] {
+        table.enumerated().dropFirst().filter { !$0.element.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+            .map { (line: $0.offset + 1, row: $0.element) }
+    }
+
     // MARK: Out
 
     /// A round: position, name, handle, division, every hole, total, to par, holes played, and
@@ -96,12 +103,11 @@ public enum ResultsTable {
         let ignored = table[0].enumerated().filter { !known.contains($0.offset) && !normalized($0.element).isEmpty }.map {
             $0.element.trimmingCharacters(in: .whitespaces)
         }
-        let body = table.dropFirst().filter { !$0.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        let body = rows(of: table)
         if body.count > maxRows { throw FieldErrors("csv", "At most \(maxRows) players at once.") }
         var result: [PlayerTable.Row] = []
         var handles: Set<String> = []
-        for (offset, row) in body.enumerated() {
-            let line = offset + 2
+        for (line, row) in body {
             func cell(_ index: Int?) -> String? { index.flatMap { $0 < row.count ? row[$0] : nil } }
             var lineErrors = FieldErrors()
             var imported: PlayerTable.Row?
@@ -156,10 +162,9 @@ public enum ResultsTable {
         let inRound = players.filter { round.playerIDs.contains($0.id) }
         var submissions: [ScoreSubmission] = []
         var seen: Set<UUID> = []
-        let body = table.dropFirst().filter { !$0.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        let body = rows(of: table)
         if body.count > maxRows { throw FieldErrors("csv", "At most \(maxRows) rows at once.") }
-        for (offset, row) in body.enumerated() {
-            let line = offset + 2
+        for (line, row) in body {
             let who = key.column < row.count ? TextRules.cleaned(row[key.column]) : ""
             let matches = inRound.filter { player in
                 switch key.kind {
