@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA_DIR ?= ./data
 
-.PHONY: run build test lint soak clean deps browser-deps system-deps bench bench-check bench-budget bench-deps demo install
+.PHONY: run build test lint soak clean deps browser-deps system-deps bench bench-check bench-budget bench-check-debug bench-budget-debug bench-deps demo install
 
 ## Build and serve http://$(HOST):$(PORT) with data in $(DATA_DIR); seeds a demo round on first start.
 run: build
@@ -23,12 +23,14 @@ install: deps
 ## Every test: unit, store, sync (with a throwaway PostgreSQL 15) and HTTP tests, the system
 ## tests (the real binary: kill -9 during sync, connection limits, 1,000 live subscribers, the
 ## OpenAPI document fuzzed by schemathesis), then the browser tests (real headless Chromium).
-## Fault and load tests run small counts here; `make soak` runs the full ones.
-test: deps browser-deps system-deps lint
+## Fault and load tests run small counts here; `make soak` runs the full ones. Last, the cost
+## budget on the debug build (`make bench-check-debug`).
+test: deps browser-deps system-deps bench-deps lint
 	$(SWIFT) build --build-tests
 	scripts/with-postgres $(SWIFT) test --skip-build
 	python3 -m pytest Tests/system -q -p no:cacheprovider
 	python3 -m pytest Tests/browser -q -p no:cacheprovider
+	$(MAKE) --no-print-directory bench-check-debug
 
 ## The code as `swift format` (the toolchain's) writes it, with `.swift-format`: fix with
 ## `swift format format --in-place --recursive Sources Tests Benchmarks Package.swift`;
@@ -76,6 +78,17 @@ bench-check: deps bench-deps
 bench-budget: deps bench-deps
 	$(SWIFT) build -c release --product hyzer
 	python3 scripts/bench-check.py --binary .build/release/hyzer --write
+
+## The same budget counted on the debug build, which `make test` (and so CI) checks: a release
+## build would double CI's time. Debug counts are 3-7x the release ones and move with the same
+## added work (a read, a hop, a render); Benchmarks/budget-debug.json. About 100 s.
+bench-check-debug: deps bench-deps
+	$(SWIFT) build --product hyzer
+	python3 scripts/bench-check.py --binary .build/debug/hyzer --budget Benchmarks/budget-debug.json --requests 50
+
+bench-budget-debug: deps bench-deps
+	$(SWIFT) build --product hyzer
+	python3 scripts/bench-check.py --binary .build/debug/hyzer --budget Benchmarks/budget-debug.json --requests 50 --write
 
 ## valgrind (callgrind) and a C compiler for its sigsuspend shim, installed when missing.
 bench-deps:

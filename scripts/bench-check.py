@@ -22,6 +22,8 @@ import os
 import pathlib
 import re
 import select
+import signal
+import sqlite3
 import shutil
 import socket
 import subprocess
@@ -52,7 +54,9 @@ PATHS = {
     "live-100": "one score reaching 100 live subscribers (the write and every frame)",
     "season-standings": "a score, then the season's standings",
     "round-ratings": "a score, then the round's ratings",
+    "pull-1000": "a device pulling one page of 1,000 new scores from the embedded cloud (stored, boards updated)",
 }
+PULLED = 1000
 
 
 def free_port():
@@ -64,14 +68,15 @@ def free_port():
 class Server:
     """`hyzer serve` under callgrind, collection off until asked."""
 
-    def __init__(self, binary, work):
+    def __init__(self, binary, work, cloud="none", handle="bench.admin"):
         self.binary = str(binary)
         self.work = pathlib.Path(work)
         self.data = self.work / "data"
         self.data.mkdir(parents=True)
         self.port = free_port()
-        self.cli("admin", "create-user", "bench.admin", "--role", "admin", input=PASSWORD)
-        self.token = self.cli("admin", "token", "bench.admin").strip()
+        self.handle = handle
+        self.cli("admin", "create-user", handle, "--role", "admin", input=PASSWORD)
+        self.token = self.cli("admin", "token", handle).strip()
         # Valgrind 3.19 cannot read the DWARF 5 Swift writes: it runs a copy without debug
         # information (the symbol table stays, so functions keep their names).
         plain = self.work / "hyzer"
@@ -86,9 +91,13 @@ class Server:
         self.process = subprocess.Popen(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no",
              f"--callgrind-out-file={self.work}/callgrind.out", str(plain), "serve", "--port", str(self.port),
-             "--data-dir", str(self.data), "--cloud", "none", "--log-level", "error", "--backup-interval", "off",
+             "--data-dir", str(self.data), "--cloud", cloud, "--log-level", "error", "--backup-interval", "off",
              "--max-streams-per-client", "0", "--resources", str(ROOT)],
             stdout=subprocess.DEVNULL, stderr=open(self.work / "valgrind.log", "w"), env=environment)
+        self.wait_until_up()
+        self.dumps = 0
+
+    def wait_until_up(self):
         deadline = time.time() + 300
         while time.time() < deadline and self.process.poll() is None:
             try:
@@ -97,8 +106,7 @@ class Server:
             except OSError:
                 time.sleep(0.5)
         else:
-            raise SystemExit(f"the server did not answer under valgrind: see {self.work}/valgrind.log")
-        self.dumps = 0
+            raise SystemExit(f"the server did not answer: see {self.work}/valgrind.log")
 
     def cli(self, *args, input=None):
         done = subprocess.run([self.binary, *args, "--data-dir", str(self.data)], input=input, capture_output=True, text=True)
@@ -138,6 +146,9 @@ class Server:
         self.control("-i", "on")
         self.control("-z")
         count = run()
+        return self.collect(name, count)
+
+    def collect(self, name, count):
         self.control("-d", name)
         self.control("-i", "off")
         self.dumps += 1
@@ -242,6 +253,84 @@ def read_frame(s):
     return seen
 
 
+class Writer(Server):
+    """A second device of the club, not under valgrind: it writes what the measured one pulls."""
+
+    def __init__(self, binary, work, cloud):
+        self.binary = str(binary)
+        self.work = pathlib.Path(work)
+        self.data = self.work / "data"
+        self.data.mkdir(parents=True)
+        self.port = free_port()
+        self.cli("admin", "create-user", "bench.writer", "--role", "admin", input=PASSWORD)
+        self.token = self.cli("admin", "token", "bench.writer").strip()
+        self.process = subprocess.Popen(
+            [self.binary, "serve", "--port", str(self.port), "--data-dir", str(self.data), "--cloud", cloud, "--log-level", "error",
+             "--backup-interval", "off", "--resources", str(ROOT)],
+            stdout=subprocess.DEVNULL, stderr=open(self.work / "valgrind.log", "w"))
+        self.wait_until_up()
+
+
+def count_rows(database, sql, arguments=()):
+    """A count read from another process's SQLite file (WAL: it never waits for the writer)."""
+    try:
+        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)
+        try:
+            return connection.execute(sql, arguments).fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
+def wait_for(what, condition, timeout=600):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"timed out waiting for {what}")
+
+
+def measure_pull(binary, work):
+    """One pull of 1,000 new scores: the measured device is stopped (SIGSTOP, counters on and
+    zeroed) while the other device writes the scores and pushes them; resumed, it sees one
+    hint and pulls them as one page. Counted until the last score is stored."""
+    cloud = pathlib.Path(work) / "cloud.sqlite"
+    puller = Server(binary, pathlib.Path(work) / "puller", cloud=f"sqlite:{cloud}", handle="bench.puller")
+    writer = Writer(binary, pathlib.Path(work) / "writer", f"sqlite:{cloud}")
+    try:
+        holes = PULLED // PLAYERS + 1
+        course = writer.api("POST", "/api/v1/courses", {"name": "Pull Park", "holes": [{"number": n, "par": 3} for n in range(1, holes + 1)]})
+        players = [writer.api("POST", "/api/v1/players", {"displayName": f"Puller {i:02}", "handle": f"pull{i:02}"})["id"] for i in range(PLAYERS)]
+        round_ = writer.api("POST", "/api/v1/rounds", {"courseID": course["id"], "start": True, "players": [{"playerID": p} for p in players]})
+        domain = puller.data / "domain.sqlite"
+        connection = writer.connection()
+
+        def scores(hole):
+            for player in players:
+                writer.api("POST", f"/api/v1/rounds/{round_['id']}/scores", {"playerID": player, "hole": hole, "strokes": 3}, connection)
+
+        # The first hole is a warm-up: the round, its players and a pull of scores, not counted.
+        scores(1)
+        wait_for("the warm-up pull", lambda: count_rows(domain, "SELECT COUNT(*) FROM score_events") == PLAYERS)
+        puller.control("-i", "on")
+        puller.control("-z")
+        os.kill(puller.process.pid, signal.SIGSTOP)
+        try:
+            for hole in range(2, holes + 1):
+                scores(hole)
+            wait_for("the writer's push", lambda: count_rows(cloud, "SELECT COUNT(*) FROM records WHERE type = 'scoreEvent'") == PULLED + PLAYERS)
+        finally:
+            os.kill(puller.process.pid, signal.SIGCONT)
+        wait_for("the pull", lambda: count_rows(domain, "SELECT COUNT(*) FROM score_events") == PULLED + PLAYERS)
+        connection.close()
+        return puller.collect("pull-1000", 1)
+    finally:
+        writer.stop()
+        puller.stop()
+
+
 def measure_all(server, club, chosen, rounds):
     results = {}
     leaderboard = f"/rounds/{club.round}/leaderboard"
@@ -259,6 +348,8 @@ def measure_all(server, club, chosen, rounds):
             max(1, n // 4), lambda: (club.next_score(writer), server.api("GET", f"/api/v1/rounds/{club.round}/ratings", connection=writer))),
     }
     for name in chosen:
+        if name == "pull-1000":
+            continue
         if name == "live-100":
             streams = subscribers(server, f"/rounds/{club.round}/events", 100)
 
@@ -326,9 +417,12 @@ def main():
     try:
         club = Club(server)
         results = measure_all(server, club, chosen, arguments.requests)
-        profiles = {name: top_functions(dump, count) for name, (_, dump, count) in results.items()}
     finally:
         server.stop()
+    if "pull-1000" in chosen:
+        results["pull-1000"] = measure_pull(arguments.binary, pathlib.Path(work) / "pull")
+        print(f"  {'pull-1000':18} {results['pull-1000'][0]:>12,.0f} instructions per page of {PULLED:,} scores", flush=True)
+    profiles = {name: top_functions(dump, count) for name, (_, dump, count) in results.items()}
 
     budget_path = pathlib.Path(arguments.budget)
     if arguments.write:
