@@ -42,5 +42,10 @@ import Testing
         #expect(!GzipCoding.acceptsGzip("gzip;q=0, *"))
         #expect(!GzipCoding.acceptsGzip("*;q=0"))
         #expect(GzipCoding.acceptsGzip("identity, *;q=0.1"))
+        #expect(GzipCoding.acceptsGzip(" deflate ,\tGZip ; q=0.3 "))
+        #expect(!GzipCoding.acceptsGzip("x-gzip ;q=0.000"))
+        #expect(GzipCoding.acceptsGzip("x-gzip"))
+        #expect(!GzipCoding.acceptsGzip("gzipped, br"))
+        #expect(!GzipCoding.acceptsGzip(""))
     }
 }

@@ -41,9 +41,23 @@ import Testing
     /// Everything else goes on to the router, which answers it (404 for a bad round id).
     @Test(arguments: [
         "/", "/tv", "/rounds/nope/events", "/rounds//events", "/rounds/\(id.uuidString)/events/more",
-        "/rounds/\(id.uuidString)", "/tv/events/x", "/api/v1/rounds/\(id.uuidString)/events", "/sync",
+        "/rounds/\(id.uuidString)", "/tv/events/x", "/api/v1/rounds/\(id.uuidString)/events", "/sync", "/tv?x=/events", "events",
     ])
     func otherTargetsAreNotStreams(target: String) {
         #expect(StreamTopic(target: target) == nil)
+    }
+
+    /// The front door refuses a path that decodes to a control character; its query is not
+    /// its path, and a broken escape is left as typed.
+    @Test func controlCharactersAreFoundInThePathOnly() {
+        for target in ["/a%00", "/a%0a/b", "/a%7F", "/a%1F", "/\u{7}", "/x%0D?y=1"] {
+            #expect(RequestTarget.hasControlCharacters(target), "\(target)")
+        }
+        for target in ["/", "/rounds/abc?q=%00", "/a%20b", "/a%zz", "/a%", "/a%2", "/caf%C3%A9", "/é?%01"] {
+            #expect(!RequestTarget.hasControlCharacters(target), "\(target)")
+        }
+        #expect(RequestTarget.path("/tv/events?x=1", endsWith: "/events"))
+        #expect(!RequestTarget.path("/tv?next=/events", endsWith: "/events"))
+        #expect(!RequestTarget.path("nts", endsWith: "/events"))
     }
 }

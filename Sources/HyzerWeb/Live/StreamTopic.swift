@@ -43,6 +43,8 @@ enum StreamTopic: Hashable, Sendable {
     /// including a round id that is not a UUID: 404). Whether the round exists is the
     /// source's question.
     init?(target: String) {
+        // Every request is asked whether it is a stream: most are not, and say so by their end.
+        guard RequestTarget.path(target, endsWith: "/events") else { return nil }
         let uri = URI(target)
         let parts = uri.path.split(separator: "/", omittingEmptySubsequences: false)
         switch parts.count {

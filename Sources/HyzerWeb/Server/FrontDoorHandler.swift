@@ -178,19 +178,41 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 enum RequestTarget {
-    /// True when the path, once percent-decoded, holds a C0 control character or DEL.
+    /// True when the path, once percent-decoded, holds a C0 control character or DEL. Read
+    /// as bytes: every request passes here, and walking a `String` by characters (grapheme
+    /// breaking) cost more than the rest of a cached page's routing.
     static func hasControlCharacters(_ target: String) -> Bool {
-        let path = target.split(separator: "?", maxSplits: 1).first ?? ""
-        var bytes = path.utf8.makeIterator()
+        let utf8 = target.utf8
+        let path = utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)]
+        var bytes = path.makeIterator()
         while let byte = bytes.next() {
             var value = byte
-            if byte == UInt8(ascii: "%"), let high = bytes.next(), let low = bytes.next(),
-                let decoded = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            {
+            if byte == UInt8(ascii: "%"), let high = bytes.next(), let low = bytes.next(), let decoded = hex(high, low) {
                 value = decoded
             }
             if value < 0x20 || value == 0x7F { return true }
         }
         return false
+    }
+
+    private static func hex(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        func digit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        guard let high = digit(high), let low = digit(low) else { return nil }
+        return high << 4 | low
+    }
+
+    /// Whether the path (the target before its query) ends with `suffix`, compared as bytes.
+    static func path(_ target: String, endsWith suffix: StaticString) -> Bool {
+        let utf8 = target.utf8
+        let path = utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)]
+        let tail = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
+        return path.count >= tail.count && path.suffix(tail.count).elementsEqual(tail)
     }
 }
