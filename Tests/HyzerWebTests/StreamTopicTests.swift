@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import Testing
 
 @testable import HyzerWeb
@@ -59,5 +60,17 @@ import Testing
         #expect(RequestTarget.path("/tv/events?x=1", endsWith: "/events"))
         #expect(!RequestTarget.path("/tv?next=/events", endsWith: "/events"))
         #expect(!RequestTarget.path("nts", endsWith: "/events"))
+    }
+
+    /// A cookie is read from the header's bytes as Hummingbird's parser reads it.
+    @Test func aCookieIsFoundAsHummingbirdFindsIt() {
+        let headers = [
+            "hyzer_csrf=abc; hyzer_session=s1", "a=1;hyzer_session=s2;hyzer_session=s3", "  hyzer_session=x=y ; other=1",
+            "xhyzer_session=no; hyzer_sessionx=no", "hyzer_session", "hyzer_session=", "; ;hyzer_session=é✓",
+        ]
+        for header in headers {
+            let theirs = Cookies(from: [header])["hyzer_session"].map { String($0.value) }
+            #expect(RequestCookie.value("hyzer_session", inHeader: header) == theirs, "\(header)")
+        }
     }
 }

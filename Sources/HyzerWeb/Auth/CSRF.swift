@@ -16,7 +16,7 @@ enum CSRF {
 
     /// What a token is bound to: the session cookie the request carries, or "" for none.
     static func binding(of request: Request) -> String {
-        request.cookies[UserSession.cookieName].map { String($0.value) } ?? ""
+        RequestCookie.value(UserSession.cookieName, in: request) ?? ""
     }
 
     /// The binding after a response: a response that sets or ends the session (sign-in,
@@ -77,7 +77,7 @@ struct CSRFTokenMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let binding = CSRF.binding(of: request)
-        let cookie = request.cookies[CSRF.cookieName].map { String($0.value) }
+        let cookie = RequestCookie.value(CSRF.cookieName, in: request)
         let existing = cookie.flatMap { key.isValid($0, binding: binding) ? $0 : nil }
         context.formToken = FormToken(existing: existing) { [key] in key.issue(binding: binding) }
         var response = try await next(request, context)
@@ -126,7 +126,7 @@ struct CSRFCheckMiddleware: RouterMiddleware {
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             sent = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?.csrf ?? ""
         }
-        guard request.cookies[CSRF.cookieName] != nil, CSRF.equal(sent, context.csrfToken) else {
+        guard RequestCookie.value(CSRF.cookieName, in: request) != nil, CSRF.equal(sent, context.csrfToken) else {
             throw Problem(
                 status: .forbidden, title: "Form expired",
                 detail: "This form is out of date or was not sent from Hyzer. Go back, reload the page and try again.", type: "/problems/csrf")

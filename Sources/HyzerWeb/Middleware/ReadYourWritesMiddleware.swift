@@ -40,7 +40,7 @@ struct ReadYourWritesMiddleware: RouterMiddleware {
     /// The newest change number the client says it has seen, from the header or the cookie.
     static func seen(in request: Request) -> Int64? {
         let header = request.headers[Self.header].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-        let cookie = request.cookies[Self.cookieName].flatMap { Int64(String($0.value)) }
+        let cookie = RequestCookie.value(Self.cookieName, in: request).flatMap { Int64($0) }
         return [header, cookie].compactMap { $0 }.filter { $0 > 0 }.max()
     }
 }

@@ -87,7 +87,7 @@ final class PageCache: Sendable {
         let key = Key(page: page, audience: page.isShared ? Audience(identity: nil, formToken: "") : audience)
         // A signed-in client that keeps no form-token cookie (an API client) would get a new
         // token, so a new key, each time: its renders are not kept, unless shared by everyone.
-        let keepable = page.isShared || context.identity == nil || request.cookies[CSRF.cookieName] != nil
+        let keepable = page.isShared || context.identity == nil || RequestCookie.value(CSRF.cookieName, in: request) != nil
         let count = store.changeCount
         let entry: Entry
         let hit: Bool
