@@ -99,15 +99,24 @@ extension OperationalStore {
     // Keys are the cookie values: only their SHA-256 is stored, so neither a copy of
     // sync.sqlite nor a backup of it holds a usable session.
 
+    /// Kept in memory while no commit touches the sessions table (`sessionChanges`): a
+    /// signed-in page otherwise paid a read transaction for every request.
     public func sessionValue(key: String, now: Date = Date()) async throws -> (value: Data, expiresAt: Date?)? {
-        try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT value, expiresAt FROM sessions WHERE key = ?", arguments: [Secret.digest(key)]) else {
-                return nil
+        let digest = Secret.digest(key)
+        var (kept, count) = sessionValues.lookup(digest)
+        if kept == nil {
+            kept = try await pool.read { db -> StoredSession? in
+                guard
+                    let row = try Row.fetchOne(
+                        db.cachedStatement(sql: "SELECT value, expiresAt FROM sessions WHERE key = ?"), arguments: [digest])
+                else { return nil }
+                return StoredSession(value: row["value"], expiresAt: (row["expiresAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
-            let expires = (row["expiresAt"] as Double?).map(Date.init(timeIntervalSince1970:))
-            if let expires, expires <= now { return nil }
-            return (row["value"], expires)
         }
+        guard let stored = kept else { return nil }
+        sessionValues.keep(stored, for: digest, readAt: count)
+        if let expires = stored.expiresAt, expires <= now { return nil }
+        return (stored.value, stored.expiresAt)
     }
 
     /// Stores a session. `playerID` is kept beside it for "sign out everywhere".

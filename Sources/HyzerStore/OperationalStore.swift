@@ -13,8 +13,15 @@ public final class OperationalStore: Sendable {
     /// kept owners follow it.
     let tokenChanges = ChangeCounter(watching: ["api_tokens"], exceptUpdatesOf: ["lastUsedAt"])
     let tokenOwners: KeptValues<String, TokenUse>
-    /// Commits that start, change or end a session: open live streams are authorized again.
+    /// Commits that start, change or end a session: open live streams are authorized again,
+    /// and kept sessions are read again.
     let sessionChanges = ChangeCounter(watching: ["sessions"])
+    let sessionValues: KeptValues<String, StoredSession>
+
+    struct StoredSession: Sendable {
+        var value: Data
+        var expiresAt: Date?
+    }
 
     struct TokenUse: Sendable {
         var id: String
@@ -28,6 +35,9 @@ public final class OperationalStore: Sendable {
     init(path: String) throws {
         pool = try StoreFile.open(path: path, migrator: OperationalMigrations.migrator, durable: false)
         tokenOwners = KeptValues(following: tokenChanges, capacity: 1024)
+        // Five seconds at most: a session ended by another process (`hyzer admin
+        // reset-password` beside the server) is not seen by the counter.
+        sessionValues = KeptValues(following: sessionChanges, capacity: 1024, lifetime: .seconds(5))
         let (tokenChanges, sessionChanges) = (tokenChanges, sessionChanges)
         pool.writeWithoutTransaction { db in
             db.add(transactionObserver: tokenChanges, extent: .databaseLifetime)
