@@ -19,6 +19,8 @@ public struct AppConfiguration: Sendable {
     public var heartbeatInterval: Duration
     /// The shared cloud database; `.none` keeps this device to itself.
     public var cloud: CloudAddress
+    /// How long a PostgreSQL cloud may take to answer a new connection.
+    public var cloudConnectTimeout: Duration = .seconds(5)
     public var sync: SyncEngine.Configuration
     /// bcrypt's work factor for new passwords (4…31).
     public var bcryptCost: UInt8

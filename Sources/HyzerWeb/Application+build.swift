@@ -102,7 +102,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     case .sqlite(let path):
         cloud = EmbeddedCloud(path: path)
     case .postgres(let address):
-        let postgres = PostgresCloud(address: address, logger: logger)
+        let postgres = PostgresCloud(address: address, logger: logger, connectTimeout: config.cloudConnectTimeout)
         services.append(postgres)
         cloud = postgres
     }

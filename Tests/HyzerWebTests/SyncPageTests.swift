@@ -134,18 +134,21 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-hang-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cloud = try CloudAddress.parse("postgres://nobody@127.0.0.1:\(port)/none")
-        let app = try await buildApplication(testConfiguration(directory, cloud: cloud, logLevel: .critical))
+        // The cloud is given two minutes to answer: a page that waited for it would take that
+        // long, far beyond any stall of a loaded machine (5 s was not: 5.06 s seen in CI).
+        var configuration = testConfiguration(directory, cloud: cloud, logLevel: .critical)
+        configuration.cloudConnectTimeout = .seconds(120)
+        configuration.sync.accountTimeout = .seconds(120)
+        let app = try await buildApplication(configuration)
         let users = try await TestUsers.create(in: directory)
         try await app.test(.live) { raw in
             let client = Client(raw: raw, users: users)
             let started = ContinuousClock.now
             let home = try await client.get("/")
             #expect(home.status == .ok)
-            // Waiting for the cloud takes its connect timeout (5 s) or more: anything under it
-            // did not wait. (3 s was too tight for CI's loaded 2 cores: 3.7 s seen.)
-            #expect(ContinuousClock.now - started < .seconds(5), "the first page waited for the cloud")
+            #expect(ContinuousClock.now - started < .seconds(60), "the first page waited for the cloud")
             let sync = try await client.get("/api/v1/sync").json()
-            #expect(["couldNotDetermine", "temporarilyUnavailable"].contains(sync["account"] as? String ?? ""))
+            #expect(sync["account"] as? String == "couldNotDetermine", "the cloud has not answered yet: \(sync["account"] ?? "")")
             // Scoring works while the cloud hangs.
             let roundID = try await client.demoRoundID()
             let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
