@@ -99,18 +99,22 @@ extension OperationalStore {
     // Keys are the cookie values: only their SHA-256 is stored, so neither a copy of
     // sync.sqlite nor a backup of it holds a usable session.
 
-    /// Kept in memory while no commit touches the sessions table (`sessionChanges`): a
+    /// Kept in memory while no commit of this process touches the sessions table
+    /// (`sessionChanges`) and no other process has written the file (`walPath`'s stamp): a
     /// signed-in page otherwise paid a read transaction for every request.
     public func sessionValue(key: String, now: Date = Date()) async throws -> (value: Data, expiresAt: Date?)? {
         let digest = Secret.digest(key)
+        let wal = FileStamp.of(walPath)
         var (kept, count) = sessionValues.lookup(digest)
+        if let stored = kept, wal == nil || stored.wal != wal { kept = nil }
         if kept == nil {
             kept = try await pool.read { db -> StoredSession? in
                 guard
                     let row = try Row.fetchOne(
                         db.cachedStatement(sql: "SELECT value, expiresAt FROM sessions WHERE key = ?"), arguments: [digest])
                 else { return nil }
-                return StoredSession(value: row["value"], expiresAt: (row["expiresAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+                return StoredSession(
+                    value: row["value"], expiresAt: (row["expiresAt"] as Double?).map(Date.init(timeIntervalSince1970:)), wal: wal)
             }
         }
         guard let stored = kept else { return nil }

@@ -17,10 +17,15 @@ public final class OperationalStore: Sendable {
     /// and kept sessions are read again.
     let sessionChanges = ChangeCounter(watching: ["sessions"])
     let sessionValues: KeptValues<String, StoredSession>
+    /// The write-ahead log: another process's commit (`hyzer admin reset-password` beside the
+    /// server ends sessions) changes its stamp, which the counter above cannot see.
+    let walPath: String
 
     struct StoredSession: Sendable {
         var value: Data
         var expiresAt: Date?
+        /// The log's stamp before the read: the value holds while it is unchanged.
+        var wal: FileStamp?
     }
 
     struct TokenUse: Sendable {
@@ -35,9 +40,8 @@ public final class OperationalStore: Sendable {
     init(path: String) throws {
         pool = try StoreFile.open(path: path, migrator: OperationalMigrations.migrator, durable: false)
         tokenOwners = KeptValues(following: tokenChanges, capacity: 1024)
-        // Five seconds at most: a session ended by another process (`hyzer admin
-        // reset-password` beside the server) is not seen by the counter.
-        sessionValues = KeptValues(following: sessionChanges, capacity: 1024, lifetime: .seconds(5))
+        sessionValues = KeptValues(following: sessionChanges, capacity: 1024)
+        walPath = path + "-wal"
         let (tokenChanges, sessionChanges) = (tokenChanges, sessionChanges)
         pool.writeWithoutTransaction { db in
             db.add(transactionObserver: tokenChanges, extent: .databaseLifetime)

@@ -186,6 +186,8 @@ import Testing
         try await app.test(.router) { raw in
             let client = Client(raw: raw, users: users)
             let cookie = try await Self.signIn(client, users.coach).cookie
+            // The session is read (and kept in memory) before another process ends it.
+            #expect(try await client.as(.anonymous).get("/rounds/new", headers: [.cookie: cookie]).status == .ok)
             // What `hyzer admin reset-password` does, on the same data folder.
             _ = try await Accounts(stores: try await Stores(directory: directory), cost: 4).resetPassword(
                 handle: users.coach.handle, password: "a brand new password")
