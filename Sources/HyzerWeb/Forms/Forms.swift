@@ -208,18 +208,10 @@ enum FormText {
     static func isUTF8(_ body: [UInt8]) -> Bool {
         var decoded: [UInt8] = []
         var index = 0
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
         while index < body.count {
             let byte = body[index]
-            if byte == UInt8(ascii: "%"), index + 2 < body.count, let high = hex(body[index + 1]), let low = hex(body[index + 2]) {
-                decoded.append(high << 4 | low)
+            if byte == UInt8(ascii: "%"), index + 2 < body.count, let escaped = PercentEncoding.byte(body[index + 1], body[index + 2]) {
+                decoded.append(escaped)
                 index += 3
             } else {
                 decoded.append(byte)

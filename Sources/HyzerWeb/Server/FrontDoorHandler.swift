@@ -187,25 +187,12 @@ enum RequestTarget {
         var bytes = path.makeIterator()
         while let byte = bytes.next() {
             var value = byte
-            if byte == UInt8(ascii: "%"), let high = bytes.next(), let low = bytes.next(), let decoded = hex(high, low) {
+            if byte == UInt8(ascii: "%"), let high = bytes.next(), let low = bytes.next(), let decoded = PercentEncoding.byte(high, low) {
                 value = decoded
             }
             if value < 0x20 || value == 0x7F { return true }
         }
         return false
-    }
-
-    private static func hex(_ high: UInt8, _ low: UInt8) -> UInt8? {
-        func digit(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        guard let high = digit(high), let low = digit(low) else { return nil }
-        return high << 4 | low
     }
 
     /// Whether the path (the target before its query) ends with `suffix`, compared as bytes.
