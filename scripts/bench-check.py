@@ -77,9 +77,14 @@ class Server:
         self.handle = handle
         self.cli("admin", "create-user", handle, "--role", "admin", input=PASSWORD)
         self.token = self.cli("admin", "token", handle).strip()
+        self.launch(["serve", "--port", str(self.port), "--data-dir", str(self.data), "--cloud", cloud, "--log-level", "error",
+                     "--backup-interval", "off", "--max-streams-per-client", "0", "--resources", str(ROOT)])
+
+    def launch(self, arguments, health="/healthz"):
+        """Starts the binary under callgrind, instrumentation off, and waits for it to answer."""
         # Valgrind 3.19 cannot read the DWARF 5 Swift writes: it runs a copy without debug
         # information (the symbol table stays, so functions keep their names).
-        plain = self.work / "hyzer"
+        plain = self.work / pathlib.Path(self.binary).name
         subprocess.run(["strip", "--strip-debug", "-o", str(plain), self.binary], check=True)
         # Valgrind 3.19 writes to the mask sigsuspend is given; libdispatch's main-queue loop
         # (an async main) passes one in read-only memory, which kills valgrind. A copy on the
@@ -89,11 +94,9 @@ class Server:
         subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(shim), str(self.work / "sigsuspend.c")], check=True)
         environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1", LD_PRELOAD=str(shim))
         self.process = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-             f"--callgrind-out-file={self.work}/callgrind.out", str(plain), "serve", "--port", str(self.port),
-             "--data-dir", str(self.data), "--cloud", cloud, "--log-level", "error", "--backup-interval", "off",
-             "--max-streams-per-client", "0", "--resources", str(ROOT)],
+            ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={self.work}/callgrind.out", str(plain), *arguments],
             stdout=subprocess.DEVNULL, stderr=open(self.work / "valgrind.log", "w"), env=environment)
+        self.health = health
         self.wait_until_up()
         self.dumps = 0
 
@@ -101,7 +104,7 @@ class Server:
         deadline = time.time() + 300
         while time.time() < deadline and self.process.poll() is None:
             try:
-                if self.request("GET", "/healthz")[0] == 200:
+                if self.request("GET", self.health)[0] == 200:
                     break
             except OSError:
                 time.sleep(0.5)
@@ -166,6 +169,29 @@ class Server:
             self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+
+class Hello(Server):
+    """The bare Hummingbird hello the pages are measured against (`hyzer-bench hello`), under
+    callgrind: the floor a page's cost is read beside."""
+
+    def __init__(self, binary, work):
+        self.binary = str(binary)
+        self.work = pathlib.Path(work)
+        self.work.mkdir(parents=True)
+        self.port = free_port()
+        self.launch(["hello", "--port", str(self.port)], health="/")
+
+
+def measure_hello(binary, work, requests):
+    hello = Hello(binary, work)
+    try:
+        get = page_getter(hello, "/", {})
+        repeat(16, get)()
+        per, _, _ = hello.measure("hello", repeat(requests * 2, get))
+    finally:
+        hello.stop()
+    return per
 
 
 class Club:
@@ -402,6 +428,7 @@ def main():
     parser.add_argument("--requests", type=int, default=200, help="requests per path (pages take twice as many)")
     parser.add_argument("--write", action="store_true", help="write the counts measured as the budget")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (dumps, valgrind.log)")
+    parser.add_argument("--hello", help="hyzer-bench binary: count the bare hello route too, and each page's cost beside it")
     arguments = parser.parse_args()
     for tool in ("valgrind", "callgrind_control", "callgrind_annotate"):
         if not shutil.which(tool):
@@ -423,6 +450,12 @@ def main():
         results["pull-1000"] = measure_pull(arguments.binary, pathlib.Path(work) / "pull")
         print(f"  {'pull-1000':18} {results['pull-1000'][0]:>12,.0f} instructions per page of {PULLED:,} scores", flush=True)
     profiles = {name: top_functions(dump, count) for name, (_, dump, count) in results.items()}
+    if arguments.hello:
+        hello = measure_hello(arguments.hello, pathlib.Path(work) / "hello", arguments.requests)
+        print(f"  {'bare hello':18} {hello:>12,.0f} instructions per request (Hummingbird's hello route, nothing added)")
+        for name in ("spectator", "returning", "signed-in"):
+            if name in results:
+                print(f"  {name:18} {results[name][0] / hello:>12.2f} x the bare hello")
 
     budget_path = pathlib.Path(arguments.budget)
     if arguments.write:

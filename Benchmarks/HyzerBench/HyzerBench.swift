@@ -13,7 +13,7 @@ struct HyzerBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hyzer-bench",
         abstract: "Hyzer's benchmarks, against real `hyzer serve` processes.",
-        subcommands: [Report.self, SSE.self, Sync.self, Pull.self, Backup.self, Standings.self, Ratings.self, Idle.self]
+        subcommands: [Report.self, SSE.self, Sync.self, Pull.self, Backup.self, Standings.self, Ratings.self, Idle.self, Hello.self]
     )
 
     struct ServerOption: ParsableArguments {
@@ -133,6 +133,16 @@ struct HyzerBenchCommand: AsyncParsableCommand {
             for count in try HyzerBenchCommand.counts(subscribers) {
                 print(try await HyzerBench.idle(connections: count, server: server.server))
             }
+        }
+    }
+
+    struct Hello: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serves the bare hello route the pages are measured against, until stopped (to count its cost beside Hyzer's).")
+        @Option(help: "Port on 127.0.0.1.") var port = 8081
+
+        func run() async throws {
+            try await ReportBench.helloApplication(port: port).runService()
         }
     }
 }

@@ -195,12 +195,17 @@ enum ReportBench {
         ]
     }
 
+    /// Hummingbird's hello, with nothing added: the yardstick of the pages.
+    static func helloApplication(port: Int) -> some ApplicationProtocol {
+        let router = Router()
+        router.get("/") { _, _ in "Hello" }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: .init(label: "hello"))
+    }
+
     /// The bare hello route, served by this process on its own event loops, under the pages' load.
     static func hello(seconds: Double) async throws -> HTTPLoad.Outcome {
         let helloPort = try HyzerBench.freePort()
-        let router = Router()
-        router.get("/") { _, _ in "Hello" }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: helloPort)), logger: .init(label: "hello"))
+        let app = helloApplication(port: helloPort)
         let helloTask = Task { try await app.runService() }
         defer { helloTask.cancel() }
         for _ in 0..<100 {

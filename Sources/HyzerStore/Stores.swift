@@ -27,6 +27,18 @@ public final class Stores: Sendable {
         domain.playerChanges.value &+ domain.settingsChanges.value &+ operational.tokenChanges.value &+ operational.sessionChanges.value
     }
 
+    /// Who is signed in as whom, as of now: moves with `accessStamp` and with any other
+    /// process's write to `sync.sqlite` (where sessions live), which no counter here sees.
+    /// nil when the log cannot be read: then nothing kept on it is trusted.
+    public var sessionStamp: SessionStamp? {
+        FileStamp.of(operational.walPath).map { SessionStamp(access: accessStamp, wal: $0) }
+    }
+
+    public struct SessionStamp: Equatable, Sendable {
+        let access: UInt64
+        let wal: FileStamp
+    }
+
     public static let domainFileName = "domain.sqlite"
     public static let operationalFileName = "sync.sqlite"
 

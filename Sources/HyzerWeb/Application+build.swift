@@ -33,7 +33,8 @@ public func buildApplication(
     let proxies = web.proxies
     var app = Application(
         router: RouterFront(
-            router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) } + StreamTopic.paths.map { (.get, $0) })),
+            router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) } + StreamTopic.paths.map { (.get, $0) }),
+            pages: web.renderer.cache, stores: web.stores),
         // Every request passes the front door; live streams are then answered in the pipeline,
         // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
         server: HTTPServerBuilder { [tasks = web.connectionTasks] responder in
@@ -90,7 +91,7 @@ func assemble(_ config: AppConfiguration, logger: Logger) async throws -> (WebPa
     if config.seedDemo, let roundID = try await stores.domain.seedDemoIfEmpty() {
         logger.info("Seeded a demo round", metadata: ["round": "\(roundID.lowercasedText)"])
     }
-    let renderer = try await TemplateRenderer(directory: config.templatesDirectory)
+    let renderer = try await TemplateRenderer(directory: config.templatesDirectory, signedInLane: config.clusterSecret == nil)
     let hub = StreamHub()
     let live = LiveStandings(
         store: stores.domain, renderer: renderer, hub: hub, heartbeatInterval: config.heartbeatInterval, logger: logger, publicURL: config.publicURL)

@@ -188,11 +188,15 @@ import Testing
             let cookie = try await Self.signIn(client, users.coach).cookie
             // The session is read (and kept in memory) before another process ends it.
             #expect(try await client.as(.anonymous).get("/rounds/new", headers: [.cookie: cookie]).status == .ok)
+            // And a kept page, answered the second time ahead of the router (`KeptPageLane`).
+            for _ in 0..<2 { #expect(try await client.as(.anonymous).get("/", headers: [.cookie: cookie]).text.contains("@\(users.coach.handle)")) }
             // What `hyzer admin reset-password` does, on the same data folder.
             _ = try await Accounts(stores: try await Stores(directory: directory), cost: 4).resetPassword(
                 handle: users.coach.handle, password: "a brand new password")
             let old = try await client.as(.anonymous).get("/rounds/new", headers: [.cookie: cookie])
             #expect(old.status == .seeOther, "the old session ended")
+            let home = try await client.as(.anonymous).get("/", headers: [.cookie: cookie])
+            #expect(!home.text.contains("@\(users.coach.handle)"), "the kept page is not replayed for an ended session")
             #expect(try await Self.signIn(client, users.coach).response.status == .unauthorized)
             let renewed = TestUser(handle: users.coach.handle, password: "a brand new password", playerID: users.coach.playerID, token: "")
             #expect(try await Self.signIn(client, renewed).response.status == .seeOther)

@@ -13,13 +13,47 @@ enum RequestCookie {
     }
 
     static func value(_ name: String, inHeader header: String) -> String? {
-        for part in header.utf8.split(separator: UInt8(ascii: ";")) {
-            let cookie = part.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            guard let equals = cookie.firstIndex(of: UInt8(ascii: "=")), cookie[..<equals].elementsEqual(name.utf8) else { continue }
-            // An empty value is no cookie, as there.
-            let value = cookie[cookie.index(after: equals)...]
-            return value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
+        HeaderBytes.with(header) { header in
+            var found: String?
+            // Blanks after a value are part of it, as Hummingbird reads it.
+            HeaderBytes.forEach(in: header[...], separatedBy: UInt8(ascii: ";"), trailing: false) { cookie in
+                guard let equals = cookie.firstIndex(of: UInt8(ascii: "=")), cookie[..<equals].elementsEqual(name.utf8) else { return true }
+                // An empty value is no cookie, as there.
+                let value = cookie[(equals + 1)...]
+                found = value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
+                return false
+            }
+            return found
         }
-        return nil
+    }
+
+    enum Kinds {
+        /// Only the form token (or no cookie at all).
+        case formTokenOnly
+        /// The session, once, and at most the form token beside it.
+        case withSession
+        /// Anything else: another cookie, or one named twice.
+        case other
+    }
+
+    /// Which of Hyzer's cookies a Cookie header holds, and whether it holds anything else.
+    static func kinds(in header: String) -> Kinds {
+        HeaderBytes.with(header) { header in
+            var (sessions, tokens) = (0, 0)
+            let known = HeaderBytes.forEach(in: header[...], separatedBy: UInt8(ascii: ";")) { cookie in
+                let name = cookie[..<(cookie.firstIndex(of: UInt8(ascii: "=")) ?? cookie.endIndex)]
+                if cookie.isEmpty { return true }
+                if name.elementsEqual(CSRF.cookieName.utf8) {
+                    tokens += 1
+                } else if name.elementsEqual(UserSession.cookieName.utf8) {
+                    sessions += 1
+                } else {
+                    return false
+                }
+                return true
+            }
+            guard known, tokens <= 1, sessions <= 1 else { return .other }
+            return sessions == 1 ? .withSession : .formTokenOnly
+        }
     }
 }

@@ -49,7 +49,8 @@ struct HomeController {
                 return refusal
             }
         }
-        let bytes = await metricsRegistry.scrape(hub: hub, connectionTasks: connectionTasks, live: live, engine: engine, stores: stores)
+        let bytes = await metricsRegistry.scrape(
+            hub: hub, connectionTasks: connectionTasks, live: live, engine: engine, stores: stores, lane: renderer.cache.lane)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -40,8 +40,9 @@ final class ServerMetrics: Sendable {
     private let outboxInFlight: Prometheus.Gauge
     private let outboxFailed: Prometheus.Gauge
     private let lastBackupAge: Prometheus.Gauge
+    private let laneAnswers: Prometheus.Counter
     /// Counters only go up: each scrape adds what happened since the one before.
-    private let reported = Mutex((rendered: 0, skipped: 0))
+    private let reported = Mutex((rendered: 0, skipped: 0, lane: 0))
 
     init() {
         _ = Self.process
@@ -67,19 +68,25 @@ final class ServerMetrics: Sendable {
         outboxFailed = registry.makeGauge(descriptor: name("outbox", "failed", "", "Local changes the cloud refused; see /sync."))
         lastBackupAge = registry.makeGauge(
             descriptor: name("backup", "last_age", "seconds", "Seconds since the newest verified backup; -1 when there is none."))
+        laneAnswers = registry.makeCounter(
+            descriptor: name("http", "kept_page_lane_answers", "total", "Requests for kept pages answered ahead of the router."))
     }
 
     /// Reads the app's state and writes both registries.
-    func scrape(hub: StreamHub, connectionTasks tasks: ConnectionTasks, live: LiveStandings, engine: SyncEngine, stores: Stores) async -> [UInt8] {
+    func scrape(
+        hub: StreamHub, connectionTasks tasks: ConnectionTasks, live: LiveStandings, engine: SyncEngine, stores: Stores, lane: KeptPageLane
+    ) async -> [UInt8] {
         let streams = hub.statistics
         let rendered = await live.framesRenderedCount
         let sync = await engine.status()
         subscribers.set(Int64(streams.subscribers))
         connectionTasks.set(Int64(tasks.count))
-        let (newlyRendered, newlySkipped) = reported.withLock { last in
-            defer { last = (rendered, streams.framesSkipped) }
-            return (max(0, rendered - last.rendered), max(0, streams.framesSkipped - last.skipped))
+        let answered = lane.answered.load(ordering: .relaxed)
+        let (newlyRendered, newlySkipped, newlyAnswered) = reported.withLock { last in
+            defer { last = (rendered, streams.framesSkipped, answered) }
+            return (max(0, rendered - last.rendered), max(0, streams.framesSkipped - last.skipped), max(0, answered - last.lane))
         }
+        laneAnswers.increment(by: Int64(newlyAnswered))
         framesRendered.increment(by: Int64(newlyRendered))
         framesSkipped.increment(by: Int64(newlySkipped))
         for (name, gauge) in syncStates { gauge.set(to: name == sync.state.name ? 1.0 : 0.0) }

@@ -15,28 +15,25 @@ enum GzipCoding {
     /// and `*` is (a gzip the client refuses by name stays refused).
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
-        // Read as bytes: every page request asks, and splitting a `String` by characters cost
-        // a few thousand instructions a time.
-        var named: Bool?
-        var any: Bool?
-        for part in header.utf8.split(separator: UInt8(ascii: ",")) {
-            let fields = part.split(separator: UInt8(ascii: ";")).map(token)
-            guard let coding = fields.first else { continue }
-            let q = fields.dropFirst().first { $0.starts(with: "q=".utf8) }.flatMap { Double(String(decoding: $0.dropFirst(2), as: UTF8.self)) } ?? 1
-            if coding.elementsEqual("gzip".utf8) || coding.elementsEqual("x-gzip".utf8) {
-                named = (named ?? false) || q > 0
-            } else if coding.elementsEqual("*".utf8) {
-                any = q > 0
+        return HeaderBytes.with(header) { header in
+            var named: Bool?
+            var any: Bool?
+            HeaderBytes.forEach(in: header[...], separatedBy: UInt8(ascii: ",")) { part in
+                let semicolon = part.firstIndex(of: UInt8(ascii: ";")) ?? part.endIndex
+                let coding = HeaderBytes.trimmed(part[..<semicolon])
+                let gzip = HeaderBytes.equals(coding, caseInsensitive: "gzip") || HeaderBytes.equals(coding, caseInsensitive: "x-gzip")
+                guard gzip || HeaderBytes.equals(coding, "*") else { return true }
+                var q = 1.0
+                HeaderBytes.forEach(in: part[semicolon...].dropFirst(), separatedBy: UInt8(ascii: ";")) { parameter in
+                    guard parameter.count >= 2, HeaderBytes.equals(parameter.prefix(2), caseInsensitive: "q=") else { return true }
+                    q = Double(String(decoding: parameter.dropFirst(2), as: UTF8.self)) ?? 1
+                    return false
+                }
+                if gzip { named = (named ?? false) || q > 0 } else { any = q > 0 }
+                return true
             }
+            return named ?? any ?? false
         }
-        return named ?? any ?? false
-    }
-
-    /// A header token without the spaces or tabs around it, in lower case (ASCII).
-    private static func token(_ bytes: Substring.UTF8View.SubSequence) -> [UInt8] {
-        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let start = bytes.firstIndex(where: { !blank($0) }), let end = bytes.lastIndex(where: { !blank($0) }) else { return [] }
-        return bytes[start...end].map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
     }
 
     /// A whole page, compressed once and kept by the page cache.

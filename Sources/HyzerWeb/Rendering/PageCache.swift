@@ -52,6 +52,12 @@ final class PageCache: Sendable {
     static let capacity = 512
     static let byteCapacity = 64 << 20
     private let entries = Mutex<(map: [Key: (entry: Entry, used: UInt64)], clock: UInt64, bytes: Int)>(([:], 0, 0))
+    /// Requests for kept pages answered ahead of the router.
+    let lane: KeptPageLane
+
+    init(lane: KeptPageLane) {
+        self.lane = lane
+    }
 
     /// What a miss renders: the page (or the JSON document), and the version of the round
     /// it shows (if one).
@@ -115,16 +121,31 @@ final class PageCache: Sendable {
             entry = Entry(changeCount: count, etag: etag, body: body, status: status, contentType: contentType)
             if status == .ok, keepable { keep(entry, for: key) }
         }
+        if entry.status == .ok, keepable { lane.note(request, key: key, route: context.endpointPath) }
         return respond(entry, to: request, signedIn: audience.identity != nil, hit: hit)
+    }
+
+    /// The render of `key`, if one is kept under `count`.
+    func kept(_ key: Key, at count: UInt64) -> Entry? {
+        guard let entry = lookup(key), entry.changeCount == count else { return nil }
+        return entry
     }
 
     static let cacheHeader = HTTPField.Name("X-Cache")!
     static let publicPolicy = "public, max-age=0, s-maxage=1"
+    /// The headers `respond` writes (and the length its body gives).
+    static let ownHeaders: [HTTPField.Name] = [.contentType, .cacheControl, .eTag, .vary, cacheHeader, .contentEncoding, .contentLength]
 
-    private func respond(_ entry: Entry, to request: Request, signedIn: Bool, hit: Bool) -> Response {
+    func respond(_ entry: Entry, to request: Request, signedIn: Bool, hit: Bool) -> Response {
         let gzip = GzipCoding.acceptsGzip(request.headers[.acceptEncoding]) ? gzipped(entry) : nil
-        // Each encoding is its own representation, with its own tag.
-        let etag = gzip == nil ? entry.etag : String(entry.etag.dropLast()) + "-gz\""
+        let headers = Self.headers(of: entry, gzip: gzip != nil, signedIn: signedIn, hit: hit)
+        if entry.status == .ok, let match = request.headers[.ifNoneMatch], let etag = headers[.eTag], Self.matches(match, etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: entry.status, headers: headers, body: .init(byteBuffer: gzip ?? entry.body))
+    }
+
+    static func headers(of entry: Entry, gzip: Bool, signedIn: Bool, hit: Bool) -> HTTPFields {
         var headers: HTTPFields = [
             .contentType: entry.contentType,
             // An anonymous page is the same for every reader: a browser asks about it each time
@@ -133,22 +154,18 @@ final class PageCache: Sendable {
             // brings any newer state at once. A signed-in view (a name, forms, a form token) is
             // never stored, so it does not outlive a sign-out on a shared tablet.
             .cacheControl: signedIn ? "private, no-store" : Self.publicPolicy,
-            .eTag: etag,
+            // Each encoding is its own representation, with its own tag.
+            .eTag: gzip ? String(entry.etag.dropLast()) + "-gz\"" : entry.etag,
             .vary: "Accept-Encoding, Cookie, Authorization",
             // Whether these bytes were rendered for this request or kept from an earlier one.
             Self.cacheHeader: hit ? "hit" : "miss",
         ]
-        if entry.status == .ok, let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        if let gzip {
-            headers[.contentEncoding] = "gzip"
-            return Response(status: entry.status, headers: headers, body: .init(byteBuffer: gzip))
-        }
-        return Response(status: entry.status, headers: headers, body: .init(byteBuffer: entry.body))
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return headers
     }
 
-    private func gzipped(_ entry: Entry) -> ByteBuffer? {
+    /// The entry's bytes gzipped (once, then kept), or nil when compression fails.
+    func gzipped(_ entry: Entry) -> ByteBuffer? {
         if let done = entry.gzipped.withLock({ $0 }) { return done }
         guard let compressed = GzipCoding.page(entry.body) else { return nil }
         entry.gzipped.withLock { $0 = compressed }

@@ -9,7 +9,7 @@ import Mustache
 public struct TemplateRenderer: Sendable {
     let library: MustacheLibrary
     /// Pages rendered once per change (see `PageCache`).
-    let cache = PageCache()
+    let cache: PageCache
 
     static let required = [
         "layout", "leaderboard", "home", "round", "leaderboard-page", "course-new", "player-new",
@@ -19,7 +19,10 @@ public struct TemplateRenderer: Sendable {
         "season-table", "player",
     ]
 
-    public init(directory: URL) async throws {
+    /// `signedInLane`: whether signed-in viewers' kept pages may be answered ahead of the
+    /// router (`KeptPageLane`): not in a cluster.
+    public init(directory: URL, signedInLane: Bool = true) async throws {
+        cache = PageCache(lane: KeptPageLane(signedIn: signedInLane))
         guard FileManager.default.fileExists(atPath: directory.path) else {
             throw StartupError("Templates folder not found at \(directory.path). Run Hyzer from the repository folder or set HYZER_RESOURCES.")
         }

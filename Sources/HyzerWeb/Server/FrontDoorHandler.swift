@@ -178,28 +178,29 @@ final class FrontDoorHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 enum RequestTarget {
-    /// True when the path, once percent-decoded, holds a C0 control character or DEL. Read
-    /// as bytes: every request passes here, and walking a `String` by characters (grapheme
-    /// breaking) cost more than the rest of a cached page's routing.
+    /// True when the path, once percent-decoded, holds a C0 control character or DEL.
     static func hasControlCharacters(_ target: String) -> Bool {
-        let utf8 = target.utf8
-        let path = utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)]
-        var bytes = path.makeIterator()
-        while let byte = bytes.next() {
-            var value = byte
-            if byte == UInt8(ascii: "%"), let high = bytes.next(), let low = bytes.next(), let decoded = PercentEncoding.byte(high, low) {
-                value = decoded
+        HeaderBytes.with(target) { target in
+            let path = HeaderBytes.path(of: target)
+            var index = path.startIndex
+            while index < path.endIndex {
+                var value = path[index]
+                if value == UInt8(ascii: "%"), index + 2 < path.endIndex, let decoded = PercentEncoding.byte(path[index + 1], path[index + 2]) {
+                    value = decoded
+                    index += 2
+                }
+                if value < 0x20 || value == 0x7F { return true }
+                index += 1
             }
-            if value < 0x20 || value == 0x7F { return true }
+            return false
         }
-        return false
     }
 
     /// Whether the path (the target before its query) ends with `suffix`, compared as bytes.
     static func path(_ target: String, endsWith suffix: StaticString) -> Bool {
-        let utf8 = target.utf8
-        let path = utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)]
-        let tail = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
-        return path.count >= tail.count && path.suffix(tail.count).elementsEqual(tail)
+        HeaderBytes.with(target) { target in
+            let path = HeaderBytes.path(of: target)
+            return path.count >= suffix.utf8CodeUnitCount && HeaderBytes.equals(path.suffix(suffix.utf8CodeUnitCount), suffix)
+        }
     }
 }
