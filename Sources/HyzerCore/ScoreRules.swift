@@ -68,7 +68,7 @@ public enum ScoreRules {
         _ submission: ScoreSubmission,
         round: Round,
         course: Course,
-        playerNames: [UUID: String],
+        playerName: (UUID) -> String?,
         existing: [ScoreEvent],
         newID: UUID,
         deviceID: UUID,
@@ -118,7 +118,7 @@ public enum ScoreRules {
             return .failure(.conflict(field: "round", message: "This round is completed: scores can no longer be entered."))
         }
 
-        let name = playerNames[submission.playerID] ?? "this player"
+        let name = playerName(submission.playerID) ?? "this player"
         if round.archived {
             return .failure(.conflict(field: "round", message: "This round was removed: its results are kept, but it takes no more scores."))
         }

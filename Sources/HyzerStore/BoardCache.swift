@@ -129,17 +129,21 @@ extension DomainStore {
         return map
     }
 
-    /// What the group commit decides scores against: the round without its events (it needs
-    /// none; they are in `scores`), and its current scores. No board is built.
-    func roundState(_ roundID: UUID, _ db: Database) throws -> (setup: RoundSnapshot, scores: CurrentScores) {
+    /// What the group commit decides scores against and grows: the round's cache entry,
+    /// taken out and brought up to date, its current scores and setup moved out of it so that
+    /// each is referenced once and grows in place (a shared copy cost three dictionaries of
+    /// the whole round per score). `DomainStore.RoundState.entry` puts it back.
+    func takeRoundState(_ roundID: UUID, _ db: Database) throws -> RoundState {
         let (setupCount, playerCount) = (setupCount(db), playerChanges.value)
         let (version, aliases) = try versionAndAliases(roundID, playerCount: playerCount, db)
         var entry = try Self.current(roundID, boards.take(roundID), aliases: aliases, setupCount: setupCount, db)
         entry.board = nil
         guard var setup = entry.setup else { throw StoreError.notFound("Round") }
+        entry.setup = nil
         setup.version = version
-        boards.store(entry, for: roundID)
-        return (setup, entry.scores)
+        let scores = entry.scores
+        entry.scores = CurrentScores(events: [])
+        return RoundState(setup: setup, scores: scores, rest: entry)
     }
 
     /// The round's version, and the merged identities (kept while no player changes: every

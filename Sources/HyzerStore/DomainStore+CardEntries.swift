@@ -108,7 +108,7 @@ extension DomainStore {
                     continue
                 }
                 let decision = try ScoreRules.decide(
-                    prepared, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
+                    prepared, round: snapshot.round, course: snapshot.course, playerName: snapshot.playerName,
                     existing: snapshot.events, newID: entry.id, deviceID: deviceID, recordedAt: clock,
                     signed: signed, byCoach: coach, scores: scores, isCoach: { try Self.isCoach($0, db) })
                 switch decision {

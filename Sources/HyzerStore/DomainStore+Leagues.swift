@@ -237,7 +237,7 @@ extension DomainStore {
         for submission in submissions {
             guard let submission = prepare(submission, scores) else { continue }
             let decision = try ScoreRules.decide(
-                submission, round: snapshot.round, course: snapshot.course, playerNames: snapshot.playerNames,
+                submission, round: snapshot.round, course: snapshot.course, playerName: snapshot.playerName,
                 existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: clock,
                 signed: Set(snapshot.signatures.map(\.playerID)), byCoach: byCoach, isCoach: { try Self.isCoach($0, db) })
             switch decision {

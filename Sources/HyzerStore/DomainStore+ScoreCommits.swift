@@ -26,7 +26,7 @@ extension DomainStore {
                     // Taken out while it grows, so appending copies nothing. The first read of a
                     // round comes before this transaction writes to it: the board cache (only
                     // events stored since its last read are read) never sees uncommitted rows.
-                    round = try rounds.removeValue(forKey: pending.roundID) ?? RoundState(self.roundState(pending.roundID, db))
+                    round = try rounds.removeValue(forKey: pending.roundID) ?? self.takeRoundState(pending.roundID, db)
                 } catch let error as StoreError {
                     outcomes.append(.failure(error))
                     continue
@@ -47,27 +47,55 @@ extension DomainStore {
             try Outbox.enqueue(queued, db)
             self.crashPoints?.pass(.scoreWritten)
             // Every score of the batch is answered with its round as the batch left it.
-            return zip(batch, outcomes).map { pending, outcome in
+            let answers: [Result<RecordedScore, any Error>] = zip(batch, outcomes).map { pending, outcome in
                 outcome.flatMap { event, duplicate in
                     guard let round = rounds[pending.roundID] else { return .failure(StoreError.notFound("Round")) }
                     return .success(RecordedScore(event: event, duplicate: duplicate, version: round.setup.version))
                 }
             }
+            // Back into the board cache, grown by what the batch inserted. Until the commit a
+            // reader cannot see those rows: it finds the entry's last row missing and builds
+            // the round from what it sees (as after a rolled-back batch), never uncommitted
+            // scores.
+            for (roundID, round) in rounds { self.boards.store(round.entry, for: roundID) }
+            return answers
         }
     }
 
     /// A round as a batch sees it: the round without its events (its current scores hold
-    /// what the rules need), grown by every score the batch records. Copying the events of a
-    /// long round for each batch would cost more than the batch.
+    /// what the rules need), grown by every score the batch records, and the rest of its board
+    /// cache entry, which grows with them. Copying the events of a long round for each batch
+    /// would cost more than the batch.
     struct RoundState {
         var setup: RoundSnapshot
         var scores: CurrentScores
         let signed: Set<UUID>
+        /// The cache entry without its setup and scores (they are above while the batch runs).
+        var rest: BoardCache.Entry
 
-        init(_ state: (setup: RoundSnapshot, scores: CurrentScores)) {
-            setup = state.setup
-            scores = state.scores
-            signed = Set(state.setup.signatures.map(\.playerID))
+        init(setup: RoundSnapshot, scores: CurrentScores, rest: BoardCache.Entry) {
+            self.setup = setup
+            self.scores = scores
+            self.rest = rest
+            signed = Set(setup.signatures.map(\.playerID))
+        }
+
+        /// The whole cache entry again.
+        var entry: BoardCache.Entry {
+            var entry = rest
+            entry.setup = setup
+            entry.scores = scores
+            return entry
+        }
+
+        /// After `event` was inserted as row `rowID`.
+        mutating func add(_ event: ScoreEvent, rowID: Int64, _ db: Database) throws {
+            setup.version += 1
+            scores.add(CollectionOfOne(event))
+            rest.events.append(event)
+            rest.lastRowID = rowID
+            rest.lastEventID = event.id.text
+            try DomainStore.addReporterNames(&setup, from: CollectionOfOne(event), db)
         }
     }
 
@@ -82,7 +110,7 @@ extension DomainStore {
             submission.reportedBy = reporter.playerID
         }
         let decision = try ScoreRules.decide(
-            submission, round: round.setup.round, course: round.setup.course, playerNames: round.setup.playerNames,
+            submission, round: round.setup.round, course: round.setup.course, playerName: round.setup.playerName,
             // No events: with the current scores the rules find every event through its hole.
             existing: [], newID: UUID(), deviceID: deviceID, recordedAt: tick(),
             signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores,
@@ -99,8 +127,7 @@ extension DomainStore {
                 throw ScoreRejection.conflict(field: "id", message: "A different score was already recorded with id \(event.id.text).")
             }
             try ScoreEventRecord.insert(event, ifAbsent: false, db)
-            round.setup.version += 1
-            round.scores.add([event])
+            try round.add(event, rowID: db.lastInsertedRowID, db)
             return (event, false)
         }
     }

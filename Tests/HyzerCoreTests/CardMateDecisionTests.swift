@@ -43,7 +43,7 @@ import Testing
                 guard let submission = Self.entry(strokes, player: player, hole: hole, by: reporter, coach: byCoach, scores: scores) else { continue }
                 world.wall += 1000
                 let decision = ScoreRules.decide(
-                    submission, round: world.round, course: world.course, playerNames: world.names, existing: events, newID: UUID(),
+                    submission, round: world.round, course: world.course, playerName: { world.names[$0] }, existing: events, newID: UUID(),
                     deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall), byCoach: byCoach, scores: scores,
                     isCoach: { $0 == coach })
                 let before = scores[player, hole]
@@ -88,7 +88,7 @@ import Testing
             }
             world.wall += 1000
             let decision = ScoreRules.decide(
-                submission, round: world.round, course: world.course, playerNames: world.names, existing: events, newID: UUID(),
+                submission, round: world.round, course: world.course, playerName: { world.names[$0] }, existing: events, newID: UUID(),
                 deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall), byCoach: byCoach, scores: scores,
                 isCoach: { coachIDs.contains($0) })
             if case .success(.record(let event)) = decision { events.append(event) }
@@ -124,7 +124,7 @@ import Testing
         world.round.withdrawn = [gone]
         let submission = ScoreSubmission(playerID: stays, hole: 1, strokes: .count(3), reportedBy: gone, crossCheck: true)
         let decision = ScoreRules.decide(
-            submission, round: world.round, course: world.course, playerNames: world.names, existing: [], newID: UUID(),
+            submission, round: world.round, course: world.course, playerName: { world.names[$0] }, existing: [], newID: UUID(),
             deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall), byCoach: false, isCoach: { _ in false })
         guard case .failure(.conflict(field: "reportedBy", let message, _)) = decision else {
             Issue.record("a withdrawn player's entry for a card-mate was \(decision)")
@@ -136,7 +136,7 @@ import Testing
         own.reportedBy = stays
         #expect(
             ScoreRules.decide(
-                own, round: world.round, course: world.course, playerNames: world.names, existing: [], newID: UUID(), deviceID: world.device,
+                own, round: world.round, course: world.course, playerName: { world.names[$0] }, existing: [], newID: UUID(), deviceID: world.device,
                 recordedAt: world.clock.tick(wallMillis: world.wall + 1), byCoach: false, isCoach: { _ in false }
             ).isRecorded)
     }

@@ -52,7 +52,7 @@ struct World {
     mutating func decide(_ submission: ScoreSubmission, existing: [ScoreEvent]) -> Result<ScoreDecision, ScoreRejection> {
         wall += 1000
         return ScoreRules.decide(
-            submission, round: round, course: course, playerNames: names, existing: existing,
+            submission, round: round, course: course, playerName: { names[$0] }, existing: existing,
             newID: UUID(), deviceID: device, recordedAt: clock.tick(wallMillis: wall), isCoach: { _ in false })
     }
 }

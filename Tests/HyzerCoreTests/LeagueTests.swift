@@ -241,7 +241,7 @@ import Testing
             world.wall += 1000
             let submission = ScoreSubmission(playerID: world.players[2].id, hole: 3, strokes: .count(strokes), reportedBy: keeper, crossCheck: true)
             let result = ScoreRules.decide(
-                submission, round: world.round, course: world.course, playerNames: world.names, existing: existing,
+                submission, round: world.round, course: world.course, playerName: { world.names[$0] }, existing: existing,
                 newID: UUID(), deviceID: world.device, recordedAt: world.clock.tick(wallMillis: world.wall),
                 signed: signed, byCoach: coach, isCoach: { _ in false })
             if case .success(.record(let event)) = result { existing.append(event) }

@@ -39,6 +39,11 @@ public struct RoundSnapshot: Sendable {
     public var playerNames: [UUID: String] {
         Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// One player's name, without building `playerNames` (every score asks for one).
+    public func playerName(_ id: UUID) -> String? {
+        players.first { $0.id == id }?.displayName
+    }
 }
 
 /// One line of the home page and `GET /api/v1/rounds`.
