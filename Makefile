@@ -64,6 +64,7 @@ bench: deps browser-deps
 	scripts/with-postgres .build/release/hyzer-bench report --server .build/release/hyzer --subscribers 10000 --events 1000000 --output bench-results.json
 	python3 scripts/bench-phone.py .build/release/hyzer --json bench-phone.json
 	.build/release/hyzer-bench ratings --rounds 10000
+	python3 scripts/bench-readme.py
 
 ## The cost budget, in instructions per request (callgrind on the release binary; counts do not
 ## move with machine noise): a score POST; the cached leaderboard page for a spectator, a
@@ -73,11 +74,14 @@ bench: deps browser-deps
 ## the new budget (a commit of its own that says why). Takes ~4 min after the release build.
 bench-check: deps bench-deps
 	$(SWIFT) build -c release --product hyzer
-	python3 scripts/bench-check.py --binary .build/release/hyzer
+	$(SWIFT) build -c release --product hyzer-bench
+	python3 scripts/bench-check.py --binary .build/release/hyzer --hello .build/release/hyzer-bench
 
 bench-budget: deps bench-deps
 	$(SWIFT) build -c release --product hyzer
-	python3 scripts/bench-check.py --binary .build/release/hyzer --write
+	$(SWIFT) build -c release --product hyzer-bench
+	python3 scripts/bench-check.py --binary .build/release/hyzer --hello .build/release/hyzer-bench --write
+	python3 scripts/bench-readme.py --results /nonexistent
 
 ## The same budget counted on the debug build, which `make test` (and so CI) checks: a release
 ## build would double CI's time. Debug counts are 3-7x the release ones and move with the same

@@ -100,6 +100,8 @@ class Server:
         self.wait_until_up()
         self.dumps = 0
 
+    health = "/healthz"
+
     def wait_until_up(self):
         deadline = time.time() + 300
         while time.time() < deadline and self.process.poll() is None:
@@ -450,6 +452,7 @@ def main():
         results["pull-1000"] = measure_pull(arguments.binary, pathlib.Path(work) / "pull")
         print(f"  {'pull-1000':18} {results['pull-1000'][0]:>12,.0f} instructions per page of {PULLED:,} scores", flush=True)
     profiles = {name: top_functions(dump, count) for name, (_, dump, count) in results.items()}
+    hello = None
     if arguments.hello:
         hello = measure_hello(arguments.hello, pathlib.Path(work) / "hello", arguments.requests)
         print(f"  {'bare hello':18} {hello:>12,.0f} instructions per request (Hummingbird's hello route, nothing added)")
@@ -462,6 +465,9 @@ def main():
         old = json.loads(budget_path.read_text()) if budget_path.exists() else {"paths": {}}
         for name, (per, _, _) in results.items():
             old["paths"][name] = {"what": PATHS[name], "instructions": round(per), "functions": {k: round(v) for k, v in profiles[name].items()}}
+        if hello:
+            # Not checked: Hummingbird's own cost, the floor each page is read beside.
+            old["bare-hello"] = {"what": "Hummingbird's bare hello route (hyzer-bench hello)", "instructions": round(hello)}
         old["tolerance"] = TOLERANCE
         budget_path.write_text(json.dumps(old, indent=2, sort_keys=True) + "\n")
         print(f"wrote {budget_path}")

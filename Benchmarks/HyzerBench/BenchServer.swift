@@ -59,6 +59,31 @@ struct BenchServer {
         return server
     }
 
+    /// Signs the bench admin in through the sign-in form, as a browser does: the Cookie header
+    /// value of its session and form token.
+    func signIn() async throws -> String {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        defer { _ = client.shutdown() }
+        func cookies(_ response: HTTPClientResponse) -> [String: String] {
+            Dictionary(
+                response.headers["set-cookie"].compactMap { line -> (String, String)? in
+                    let pair = line.split(separator: ";").first?.split(separator: "=", maxSplits: 1) ?? []
+                    return pair.count == 2 ? (String(pair[0]), String(pair[1])) : nil
+                }, uniquingKeysWith: { $1 })
+        }
+        let form = try await client.execute(HTTPClientRequest(url: base + "/signin"), timeout: .seconds(30))
+        guard let token = cookies(form)["hyzer_csrf"] else { throw BenchError("the sign-in page gave no form token") }
+        var request = HTTPClientRequest(url: base + "/signin")
+        request.method = .POST
+        request.headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "cookie", value: "hyzer_csrf=\(token)")
+        request.body = .bytes(ByteBuffer(string: "csrf=\(token)&handle=bench.admin&password=bench+admin+password"))
+        let answer = try await client.execute(request, timeout: .seconds(30))
+        let jar = ["hyzer_csrf": token].merging(cookies(answer)) { $1 }
+        guard jar["hyzer_session"] != nil else { throw BenchError("sign-in answered \(answer.status) without a session") }
+        return jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+    }
+
     func stop() {
         process.terminate()
         process.waitUntilExit()

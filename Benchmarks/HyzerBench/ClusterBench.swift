@@ -94,7 +94,9 @@ enum ClusterBench {
         for channel in channels { try? await channel.close() }
 
         // Spectators without cookies, through nginx's micro-cache, against the bare route.
-        let hello = try await ReportBench.hello(seconds: seconds)
+        let helloRoute = ReportBench.HelloRoute(seconds: seconds)
+        defer { helloRoute.stop() }
+        let hello = try await helloRoute.run()
         var throughNginx: (gzip: HTTPLoad.Outcome, plain: HTTPLoad.Outcome)?
         var skipped: String?
         if let nginx = Nginx.binary() {

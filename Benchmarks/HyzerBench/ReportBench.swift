@@ -124,7 +124,7 @@ enum ReportBench {
                 values: ["p50_ms": oneP50, "p99_ms": one.percentile(0.99), "per_second": one.perSecond, "failures": Double(one.failures)]),
             BenchRow(
                 figure: "64 concurrent scorers: throughput, p99", measured: "\(Int(many.perSecond))/s, p99 \(ms(manyP99)) (\(many.failures) failed)",
-                goal: "≥ 5,000/s, p99 ≤ 50 ms", met: many.perSecond >= 5000 && manyP99 <= 50 && many.failures == 0,
+                goal: "≥ 6,000/s, p99 ≤ 20 ms", met: many.perSecond >= 6000 && manyP99 <= 20 && many.failures == 0,
                 values: ["per_second": many.perSecond, "p99_ms": manyP99, "p50_ms": many.percentile(0.5), "failures": Double(many.failures)]),
         ]
     }
@@ -138,51 +138,66 @@ enum ReportBench {
             return { _, _ in request }
         }
         let connections = 32
-        let hello = try await Self.hello(seconds: options.seconds)
-        let http = HTTPClient.shared
-
         let server = try await BenchServer.start(options.server)
         defer { server.stop() }
-        let (roundID, players) = try await server.makeRound(http, players: 50, holes: 18, name: "Pages")
+        let (roundID, players) = try await server.makeRound(HTTPClient.shared, players: 50, holes: 18, name: "Pages")
         // Nine holes played by everyone: a full leaderboard and scorecard.
         let script = ScoreScript(roundID: roundID, players: players, authorization: server.authorization, holes: 18)
         _ = try await HTTPLoad.run(port: server.port, connections: 50, seconds: 60, group: group) { player, sequence in
             sequence < 9 ? script.request(player: player, sequence: sequence) : nil
         }
         // A returning browser sends the form-token cookie a page with a form gave it (one that
-        // is not valid for this server: checked, and nothing issued); a spectator sends none.
+        // is not valid for this server: checked, and nothing issued); a spectator sends none;
+        // a signed-in browser its session and form token.
         let browser = "Cookie: hyzer_csrf=\(String(repeating: "b", count: 43))\r\n"
-        let leaderboard = try await HTTPLoad.run(
-            port: server.port, connections: connections, seconds: options.seconds, group: group,
-            requests: get("/rounds/\(roundID)/leaderboard", headers: browser))
-        let firstVisits = try await HTTPLoad.run(
-            port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/rounds/\(roundID)/leaderboard"))
+        let signedIn = "Cookie: \(try await server.signIn())\r\n"
+        let leaderboard = "/rounds/\(roundID)/leaderboard"
+        let hello = HelloRoute(seconds: options.seconds)
+        defer { hello.stop() }
+        // Each page figure against the bare route in the same minute: hello and page measured
+        // in turn, twice, so a busy moment of the machine weighs on both.
+        func beside(_ path: String, headers: String = "") async throws -> (page: HTTPLoad.Outcome, ratio: Double) {
+            var page = HTTPLoad.Outcome()
+            var bare = HTTPLoad.Outcome()
+            for _ in 0..<2 {
+                let one = try await hello.run()
+                bare.merge(one)
+                bare.seconds += one.seconds
+                let run = try await HTTPLoad.run(
+                    port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get(path, headers: headers))
+                page.merge(run)
+                page.seconds += run.seconds
+            }
+            return (page, page.perSecond / bare.perSecond)
+        }
+        let (firstVisits, spectatorRatio) = try await beside(leaderboard)
+        let (returning, returningRatio) = try await beside(leaderboard, headers: browser)
+        let (member, signedInRatio) = try await beside(leaderboard, headers: signedIn)
+        let bare = try await hello.run()
         let roundPage = try await HTTPLoad.run(
             port: server.port, connections: connections, seconds: options.seconds, group: group,
             requests: get("/rounds/\(roundID)", headers: browser))
         let gzipped = try await HTTPLoad.run(
             port: server.port, connections: connections, seconds: options.seconds, group: group,
-            requests: get("/rounds/\(roundID)/leaderboard", headers: browser + "Accept-Encoding: gzip\r\n"))
+            requests: get(leaderboard, headers: browser + "Accept-Encoding: gzip\r\n"))
         let tv = try await HTTPLoad.run(
             port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/tv", headers: browser))
         let home = try await HTTPLoad.run(
             port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/", headers: browser))
-        let ratio = leaderboard.perSecond / hello.perSecond
-        let spectatorRatio = firstVisits.perSecond / hello.perSecond
         func perSecond(_ outcome: HTTPLoad.Outcome) -> String {
             "\(Int(outcome.perSecond)) req/s (p99 \(ms(outcome.percentile(0.99))), \(outcome.requests > 0 ? outcome.bodyBytes / max(outcome.requests, 1) : 0) B each\(outcome.failures > 0 ? ", \(outcome.failures) failed" : ""))"
         }
+        func ratioRow(_ figure: String, _ outcome: HTTPLoad.Outcome, _ ratio: Double, goal: Double) -> BenchRow {
+            BenchRow(
+                figure: figure, measured: "\(perSecond(outcome)) ÷ hello = \(String(format: "%.3f", ratio))", goal: "≥ \(goal)",
+                met: ratio >= goal && outcome.failures == 0,
+                values: ["per_second": outcome.perSecond, "ratio": ratio, "bytes": Double(outcome.bodyBytes / max(outcome.requests, 1))])
+        }
         return [
-            BenchRow(figure: "bare Hummingbird hello", measured: perSecond(hello), goal: "", met: nil, values: ["per_second": hello.perSecond]),
-            BenchRow(
-                figure: "leaderboard page, 50 players (returning browser) ÷ hello",
-                measured: "\(perSecond(leaderboard)) ÷ hello = \(String(format: "%.3f", ratio))",
-                goal: "≥ 0.5", met: ratio >= 0.5 && leaderboard.failures == 0,
-                values: ["per_second": leaderboard.perSecond, "ratio": ratio, "bytes": Double(leaderboard.bodyBytes / max(leaderboard.requests, 1))]),
-            BenchRow(
-                figure: "leaderboard page, spectators (no cookies) ÷ hello",
-                measured: "\(perSecond(firstVisits)) ÷ hello = \(String(format: "%.3f", spectatorRatio))", goal: "≥ 0.8",
-                met: spectatorRatio >= 0.8 && firstVisits.failures == 0, values: ["per_second": firstVisits.perSecond, "ratio": spectatorRatio]),
+            BenchRow(figure: "bare Hummingbird hello", measured: perSecond(bare), goal: "", met: nil, values: ["per_second": bare.perSecond]),
+            ratioRow("leaderboard page, 50 players, spectator (no cookies) ÷ hello", firstVisits, spectatorRatio, goal: 0.8),
+            ratioRow("leaderboard page, returning browser (form-token cookie) ÷ hello", returning, returningRatio, goal: 0.6),
+            ratioRow("leaderboard page, signed in (session cookie) ÷ hello", member, signedInRatio, goal: 0.4),
             BenchRow(
                 figure: "leaderboard page gzip, 50 players", measured: perSecond(gzipped), goal: "", met: nil,
                 values: ["per_second": gzipped.perSecond, "bytes": Double(gzipped.bodyBytes / max(gzipped.requests, 1))]),
@@ -195,27 +210,38 @@ enum ReportBench {
         ]
     }
 
+    /// The bare hello route, served by this process on its own event loops.
+    final class HelloRoute: Sendable {
+        let port: Int
+        let seconds: Double
+        private let task: Task<Void, any Error>
+
+        init(seconds: Double) {
+            let port = (try? HyzerBench.freePort()) ?? 18_081
+            self.port = port
+            self.seconds = seconds
+            task = Task { try await ReportBench.helloApplication(port: port).runService() }
+        }
+
+        func run() async throws -> HTTPLoad.Outcome {
+            for _ in 0..<100 {
+                if (try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/"), timeout: .seconds(1)))?.status == .ok {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            return try await HTTPLoad.run(port: port, connections: 32, seconds: seconds, group: loadGroup) { _, _ in request }
+        }
+
+        func stop() { task.cancel() }
+    }
+
     /// Hummingbird's hello, with nothing added: the yardstick of the pages.
     static func helloApplication(port: Int) -> some ApplicationProtocol {
         let router = Router()
         router.get("/") { _, _ in "Hello" }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: .init(label: "hello"))
-    }
-
-    /// The bare hello route, served by this process on its own event loops, under the pages' load.
-    static func hello(seconds: Double) async throws -> HTTPLoad.Outcome {
-        let helloPort = try HyzerBench.freePort()
-        let app = helloApplication(port: helloPort)
-        let helloTask = Task { try await app.runService() }
-        defer { helloTask.cancel() }
-        for _ in 0..<100 {
-            if (try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(helloPort)/"), timeout: .seconds(1)))?.status == .ok {
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        return try await HTTPLoad.run(port: helloPort, connections: 32, seconds: seconds, group: loadGroup) { _, _ in request }
     }
 
     // MARK: Live subscribers

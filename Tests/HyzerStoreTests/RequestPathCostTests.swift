@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HyzerCore
 import Testing
 
@@ -21,6 +22,19 @@ import Testing
         _ = try await stores.domain.updateClubSettings(clubName: "Maple Hill")
         #expect(stores.domain.changeCount > afterWrite)
         #expect(try await stores.domain.clubSettings().clubName.value == "Maple Hill", "the kept settings follow the count")
+    }
+
+    /// A write queues its records after the outbox's highest sequence, and the outbox keeps
+    /// one entry per record ever written (synced ones too): that read is one index lookup, not
+    /// a scan of every record the club has.
+    @Test func queueingAWriteFindsTheLastSequenceByIndex() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        let plan = try await stores.domain.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT COALESCE(MAX(sequence), 0) FROM outbox").map { $0["detail"] as String? ?? "" }
+                .joined(separator: "; ")
+        }
+        #expect(plan.contains("USING COVERING INDEX outbox_by_sequence") && !plan.contains("SCAN outbox"), "\(plan)")
     }
 
     /// Who a token or session is, asked on every signed-in request, is kept — and is never
