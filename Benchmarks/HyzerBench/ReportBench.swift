@@ -174,6 +174,7 @@ enum ReportBench {
         let (returning, returningRatio) = try await beside(leaderboard, headers: browser)
         let (member, signedInRatio) = try await beside(leaderboard, headers: signedIn)
         let bare = try await hello.run()
+        let bareBytes = try await hello.run(path: "/bytes")
         let roundPage = try await HTTPLoad.run(
             port: server.port, connections: connections, seconds: options.seconds, group: group,
             requests: get("/rounds/\(roundID)", headers: browser))
@@ -195,6 +196,9 @@ enum ReportBench {
         }
         return [
             BenchRow(figure: "bare Hummingbird hello", measured: perSecond(bare), goal: "", met: nil, values: ["per_second": bare.perSecond]),
+            BenchRow(
+                figure: "bare route answering the page's 19,941 bytes", measured: perSecond(bareBytes), goal: "", met: nil,
+                values: ["per_second": bareBytes.perSecond]),
             ratioRow("leaderboard page, 50 players, spectator (no cookies) ÷ hello", firstVisits, spectatorRatio, goal: 0.8),
             ratioRow("leaderboard page, returning browser (form-token cookie) ÷ hello", returning, returningRatio, goal: 0.6),
             ratioRow("leaderboard page, signed in (session cookie) ÷ hello", member, signedInRatio, goal: 0.4),
@@ -223,14 +227,14 @@ enum ReportBench {
             task = Task { try await ReportBench.helloApplication(port: port).runService() }
         }
 
-        func run() async throws -> HTTPLoad.Outcome {
+        func run(path: String = "/") async throws -> HTTPLoad.Outcome {
             for _ in 0..<100 {
                 if (try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/"), timeout: .seconds(1)))?.status == .ok {
                     break
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            let request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
             return try await HTTPLoad.run(port: port, connections: 32, seconds: seconds, group: loadGroup) { _, _ in request }
         }
 
@@ -241,6 +245,11 @@ enum ReportBench {
     static func helloApplication(port: Int) -> some ApplicationProtocol {
         let router = Router()
         router.get("/") { _, _ in "Hello" }
+        // The same route answering with as many bytes as the leaderboard page: what the
+        // page's size costs (the kernel's copies, the load generator's reading) apart from
+        // what Hyzer does to serve it.
+        let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 19_941)
+        router.get("/bytes") { _, _ in Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: body)) }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: .init(label: "hello"))
     }
 
