@@ -28,6 +28,23 @@ import Testing
         var season: Season?
         /// A player's entered (e.g. PDGA) rating, in the fixtures written after ratings.
         var enteredRating: EnteredRating?
+        /// A player's PDGA number and email, in the fixtures written after they came.
+        var playerContact: PlayerContact?
+        /// A league night with its day, in the fixtures written after nights had one.
+        var datedNight: DatedNight?
+
+        struct PlayerContact: Decodable {
+            var playerID: String
+            var pdgaNumber: Int
+            var email: String
+        }
+
+        struct DatedNight: Decodable {
+            var eventID: String
+            var seasonID: String
+            var name: String
+            var playedOn: String
+        }
 
         struct EnteredRating: Decodable {
             var playerID: String
@@ -104,6 +121,14 @@ import Testing
         if let entered = expected.enteredRating {
             let player = try await stores.domain.player(try #require(UUID(text: entered.playerID)))
             #expect(player?.enteredRating == entered.rating)
+        }
+        if let contact = expected.playerContact {
+            let player = try await stores.domain.player(try #require(UUID(text: contact.playerID)))
+            #expect(player?.pdgaNumber == contact.pdgaNumber && player?.email == contact.email)
+        }
+        if let dated = expected.datedNight {
+            let night = try #require(try await stores.domain.events().first { $0.id.text == dated.eventID })
+            #expect(night.name == dated.name && night.playedOn == dated.playedOn && night.seasonID?.text == dated.seasonID)
         }
         // A backup of this release's data restores: once migrated, its whole schema (SQLite's
         // own objects included) is the one today's migrator writes.
