@@ -35,9 +35,10 @@ public func buildApplication(
         router: RouterFront(
             router: router, table: RouteTable(router.routes.map { ($0.method, $0.path.description) } + StreamTopic.paths.map { (.get, $0) }),
             pages: web.renderer.cache, stores: web.stores),
-        // Every request passes the front door; live streams are then answered in the pipeline,
-        // ahead of the router: see `FrontDoorHandler` and `EventStreamHandler`.
-        server: HTTPServerBuilder { [tasks = web.connectionTasks] responder in
+        // Every request passes the front door; live streams and kept pages are then answered in
+        // the pipeline, ahead of the router: see `FrontDoorHandler`, `EventStreamHandler` and
+        // `KeptPageHandler`.
+        server: HTTPServerBuilder { [tasks = web.connectionTasks, pages = web.renderer.cache, stores = web.stores] responder in
             LiveHTTP1Channel(
                 http1: HTTP1Channel(
                     responder: responder,
@@ -47,12 +48,12 @@ public func buildApplication(
                             EventStreamHandler(hub: hub, access: streamAccess, shares: shares, proxies: proxies),
                         ],
                         idleTimeout: TimeAmount(config.idleTimeout)
-                    )), tasks: tasks)
+                    )), tasks: tasks, pages: pages, stores: stores)
         },
         // A deep accept queue: a clubhouse full of phones and TVs reconnects at once after a restart.
         // Past the connection limit, new connections wait there instead of using up descriptors.
         configuration: .init(
-            address: .hostname(config.host, port: config.port), serverName: "Hyzer", backlog: 4096,
+            address: .hostname(config.host, port: config.port), serverName: KeptPageLane.serverName, backlog: 4096,
             availableConnectionsDelegate: MaximumAvailableConnections(config.connectionLimit, logger: logger)
         ),
         onServerRunning: { channel in

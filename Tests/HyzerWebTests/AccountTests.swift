@@ -183,12 +183,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = try await buildApplication(testConfiguration(directory))
         let users = try await TestUsers.create(in: directory)
-        try await app.test(.router) { raw in
+        // Live: kept pages are answered in the connection's pipeline.
+        try await app.test(.live) { raw in
             let client = Client(raw: raw, users: users)
             let cookie = try await Self.signIn(client, users.coach).cookie
             // The session is read (and kept in memory) before another process ends it.
             #expect(try await client.as(.anonymous).get("/rounds/new", headers: [.cookie: cookie]).status == .ok)
-            // And a kept page, answered the second time ahead of the router (`KeptPageLane`).
+            // And a kept page, answered the second time in the pipeline (`KeptPageLane`).
             for _ in 0..<2 { #expect(try await client.as(.anonymous).get("/", headers: [.cookie: cookie]).text.contains("@\(users.coach.handle)")) }
             // What `hyzer admin reset-password` does, on the same data folder.
             _ = try await Accounts(stores: try await Stores(directory: directory), cost: 4).resetPassword(

@@ -6,9 +6,10 @@ import Testing
 
 @testable import HyzerWeb
 
-/// A viewer's GET of a kept page is answered ahead of the middleware chain (`KeptPageLane`):
-/// the same answer as the whole way, only while the whole way would give it, and never to
-/// anyone the chain would treat differently.
+/// A viewer's GET of a kept page is answered in the connection's pipeline (`KeptPageLane`,
+/// `KeptPageHandler`: a real server, so over a socket): the same answer as the whole way,
+/// only while the whole way would give it, and never to anyone the chain would treat
+/// differently.
 @Suite struct KeptPageLaneTests {
     /// Which way the request went: how many answers the lane has given so far.
     static func answered(_ client: Client) async throws -> Int {
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func theLaneAnswersExactlyAsTheWholeWayDoes() async throws {
-        try await withApp { client in
+        try await withApp(live: true) { client in
             let roundID = try await client.demoRoundID()
             let anonymous = client.as(.anonymous)
             for path in ["/rounds/\(roundID)/leaderboard", "/rounds/\(roundID)", "/tv", "/", "/rounds/\(roundID)/leaderboard?division=MPO"] {
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func onlyAnAnonymousViewerOfAPublicPageTakesTheLane() async throws {
-        try await withApp { client in
+        try await withApp(live: true) { client in
             let roundID = try await client.demoRoundID()
             let path = "/rounds/\(roundID)/leaderboard"
             let anonymous = client.as(.anonymous)
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func aScoreIsOnTheNextPageTheLaneServes() async throws {
-        try await withApp { client in
+        try await withApp(live: true) { client in
             let roundID = try await client.demoRoundID()
             let path = "/rounds/\(roundID)/leaderboard"
             let anonymous = client.as(.anonymous)
@@ -118,7 +119,7 @@ import Testing
     }
 
     @Test func theLaneCountsItsRequestsInTheRouteMetrics() async throws {
-        try await withApp { client in
+        try await withApp(live: true) { client in
             let roundID = try await client.demoRoundID()
             let series = #"hb_requests{http_route="/rounds/{id}/leaderboard",http_request_method="GET",http_response_status_code="200"}"#
             _ = try await client.as(.anonymous).get("/rounds/\(roundID)/leaderboard")
@@ -131,7 +132,7 @@ import Testing
     }
 
     @Test func aSignedInViewerTakesTheLaneOnlyWhileTheirSessionStands() async throws {
-        try await withApp { client in
+        try await withApp(live: true) { client in
             let roundID = try await client.demoRoundID()
             let path = "/rounds/\(roundID)/leaderboard"
             let anonymous = client.as(.anonymous)
@@ -166,6 +167,34 @@ import Testing
             #expect(!after.text.contains("@\(client.users.coach.handle)"), "an ended session is not replayed")
             #expect(after.headers[ViewerTag.header] == ViewerTag.anonymous)
             #expect(try await Self.answered(client) == before + 2)
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInTheirOrder() async throws {
+        try await withLiveApp { port, client, _ in
+            let roundID = try await client.demoRoundID()
+            let page = "/rounds/\(roundID)/leaderboard"
+            _ = try await client.as(.anonymous).get(page)
+            let before = try await Self.answered(client)
+            // The first goes to the request task; the kept page behind it waits for its answer.
+            let get = { (path: String) in "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }
+            let socket = try RawSocket(port: port, sending: get("/api/v1/rounds/\(roundID)") + get(page))
+            defer { socket.close() }
+            let answers = try await socket.read(until: "</html>", timeout: 10)
+            let json = try #require(answers.range(of: "application/json"), "\(answers)")
+            let html = try #require(answers.range(of: "text/html"), "\(answers)")
+            #expect(json.lowerBound < html.lowerBound, "the API's answer comes first")
+            #expect(try await Self.answered(client) == before)
+            // Asked again once nothing is ahead of it on the connection: the lane.
+            try socket.send(get(page))
+            #expect(try await socket.read(until: "</html>", timeout: 10).hasPrefix("HTTP/1.1 200"))
+            #expect(try await Self.answered(client) == before + 1)
+
+            // A request that asks to close the connection goes the whole way, which closes it.
+            let closing = try RawSocket(port: port, sending: "GET \(page) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            defer { closing.close() }
+            #expect(try await closing.readToEnd(timeout: 10), "closed after the answer")
+            #expect(try await Self.answered(client) == before + 1)
         }
     }
 

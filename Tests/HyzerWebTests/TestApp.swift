@@ -14,6 +14,7 @@ import Testing
 /// nothing is shared. The client acts as the coach unless told otherwise (`client.as(…)`).
 func withApp(
     seedDemo: Bool = true,
+    live: Bool = false,
     configure: (inout AppConfiguration) -> Void = { _ in },
     prepare: (URL) throws -> Void = { _ in },
     _ test: @Sendable (Client) async throws -> Void
@@ -25,7 +26,7 @@ func withApp(
     configure(&config)
     let app = try await buildApplication(config)
     let users = try await TestUsers.create(in: directory)
-    try await app.test(.router) { raw in try await test(Client(raw: raw, users: users)) }
+    try await app.test(live ? .live : .router) { raw in try await test(Client(raw: raw, users: users)) }
 }
 
 func testConfiguration(

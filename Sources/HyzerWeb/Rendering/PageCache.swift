@@ -121,7 +121,7 @@ final class PageCache: Sendable {
             entry = Entry(changeCount: count, etag: etag, body: body, status: status, contentType: contentType)
             if status == .ok, keepable { keep(entry, for: key) }
         }
-        if entry.status == .ok, keepable { lane.note(request, key: key, route: context.endpointPath) }
+        if entry.status == .ok, keepable { lane.note(request.head, key: key, route: context.endpointPath) }
         return respond(entry, to: request, signedIn: audience.identity != nil, hit: hit)
     }
 
@@ -137,12 +137,19 @@ final class PageCache: Sendable {
     static let ownHeaders: [HTTPField.Name] = [.contentType, .cacheControl, .eTag, .vary, cacheHeader, .contentEncoding, .contentLength]
 
     func respond(_ entry: Entry, to request: Request, signedIn: Bool, hit: Bool) -> Response {
-        let gzip = GzipCoding.acceptsGzip(request.headers[.acceptEncoding]) ? gzipped(entry) : nil
+        let (head, body) = answer(entry, to: request.headers, signedIn: signedIn, hit: hit)
+        return Response(status: head.status, headers: head.headerFields, body: body.map { .init(byteBuffer: $0) } ?? .init())
+    }
+
+    /// The entry as an answer to a request with `fields`: gzipped when accepted, or 304 without
+    /// a body when the request's `If-None-Match` names it.
+    func answer(_ entry: Entry, to fields: HTTPFields, signedIn: Bool, hit: Bool) -> (head: HTTPResponse, body: ByteBuffer?) {
+        let gzip = GzipCoding.acceptsGzip(fields[.acceptEncoding]) ? gzipped(entry) : nil
         let headers = Self.headers(of: entry, gzip: gzip != nil, signedIn: signedIn, hit: hit)
-        if entry.status == .ok, let match = request.headers[.ifNoneMatch], let etag = headers[.eTag], Self.matches(match, etag) {
-            return Response(status: .notModified, headers: headers)
+        if entry.status == .ok, let match = fields[.ifNoneMatch], let etag = headers[.eTag], Self.matches(match, etag) {
+            return (HTTPResponse(status: .notModified, headerFields: headers), nil)
         }
-        return Response(status: entry.status, headers: headers, body: .init(byteBuffer: gzip ?? entry.body))
+        return (HTTPResponse(status: entry.status, headerFields: headers), gzip ?? entry.body)
     }
 
     static func headers(of entry: Entry, gzip: Bool, signedIn: Bool, hit: Bool) -> HTTPFields {

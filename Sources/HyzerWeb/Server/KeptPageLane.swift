@@ -5,9 +5,10 @@ import HyzerStore
 import Metrics
 import Synchronization
 
-/// A viewer's GET of a kept page, answered ahead of the router: no middleware chain, no route
-/// lookup, no task hop — the page cache's bytes and the headers the chain gave the same
-/// request the last time it went through, while nothing the chain decided from has changed.
+/// A viewer's GET of a kept page, answered in the connection's pipeline (`KeptPageHandler`):
+/// no task hop, no middleware chain, no route lookup — the page cache's bytes and the headers
+/// the chain gave the same request the last time it went through, while nothing the chain
+/// decided from has changed.
 ///
 /// - **Who takes it.** A GET with no `Authorization`, `Range` or `Hyzer-Seen`, and no cookie
 ///   but the form token's and (outside a cluster) the session's (`plain`). Anything else, an
@@ -15,7 +16,7 @@ import Synchronization
 /// - **What it serves.** Only what the whole way answered before, for the same target and
 ///   (signed in) the same cookies, from the page cache: 200, no `Set-Cookie`, marked for its
 ///   viewer. `PageCache.serve` notes the page's key and route; `FrontResponder` then notes the
-///   headers the chain added. A page is served while its kept render stands under the store's
+///   headers the chain added (Hummingbird's own, `Date` and `Server`, are added here). A page is served while its kept render stands under the store's
 ///   change count, as on the whole way; whatever the chain decides from data (a round removed,
 ///   leaderboards made private, the club renamed, a player's role) moves that count.
 /// - **Signed in**, the chain also decided who the cookies stand for. That holds while
@@ -61,13 +62,22 @@ final class KeptPageLane: Sendable {
         self.signedIn = signedIn
     }
 
+    /// An answer written by the pipeline: the head, and the body (empty for a 304).
+    struct Answer {
+        var head: HTTPResponse
+        var body: ByteBuffer
+    }
+
     /// The request, if every middleware treats it alike each time it comes.
-    func plain(_ request: Request) -> Plain? {
+    func plain(_ request: HTTPRequest) -> Plain? {
         guard request.method == .get else { return nil }
         var plain = Plain()
-        for field in request.headers {
+        for field in request.headerFields {
             switch field.name {
             case .authorization, .range, .ifRange, ReadYourWritesMiddleware.header: return nil
+            // Hummingbird closes after a request that asks it to: the whole way does that.
+            case .connection where !HeaderBytes.with(field.value, { HeaderBytes.equals(HeaderBytes.trimmed($0[...]), caseInsensitive: "keep-alive") }):
+                return nil
             case .cookie:
                 guard plain.sessionCookies == nil else { return nil }
                 switch RequestCookie.kinds(in: field.value) {
@@ -83,13 +93,13 @@ final class KeptPageLane: Sendable {
         return plain
     }
 
-    private static func routeKey(_ request: Request, _ plain: Plain) -> String? {
-        guard let target = request.head.path else { return nil }
+    private static func routeKey(_ request: HTTPRequest, _ plain: Plain) -> String? {
+        guard let target = request.path else { return nil }
         return plain.sessionCookies.map { target + "\u{0}" + $0 } ?? target
     }
 
     /// Called by the page cache as it answers a plain request the whole way.
-    func note(_ request: Request, key: PageCache.Key, route: String?) {
+    func note(_ request: HTTPRequest, key: PageCache.Key, route: String?) {
         guard let plain = plain(request), let target = Self.routeKey(request, plain) else { return }
         let dimensions = [("http.route", route ?? "Unknown"), ("http.request.method", "GET"), ("http.response.status_code", "200")]
         routes.withLock { routes in
@@ -104,7 +114,7 @@ final class KeptPageLane: Sendable {
     /// Called with the chain's answer to a plain request: its headers, once the page cache
     /// has noted it, and only for an answer that is the same each time. `stamp`: the sessions
     /// as they were before the chain read them.
-    func noteHeaders(of response: Response, to request: Request, _ plain: Plain, stamp: Stores.SessionStamp?) {
+    func noteHeaders(of response: Response, to request: HTTPRequest, _ plain: Plain, stamp: Stores.SessionStamp?) {
         guard response.status == .ok, response.headers[PageCache.cacheHeader] != nil, !response.headers.contains(.setCookie),
             let viewer = response.headers[ViewerTag.header], let target = Self.routeKey(request, plain)
         else { return }
@@ -129,8 +139,8 @@ final class KeptPageLane: Sendable {
     }
 
     /// The page, if this plain request was answered the whole way before and everything that
-    /// answer was decided from still stands.
-    func answer(_ request: Request, _ plain: Plain, pages: PageCache, stores: Stores) -> Response? {
+    /// answer was decided from still stands. `date`: the `Date` header's text now.
+    func answer(_ request: HTTPRequest, _ plain: Plain, pages: PageCache, stores: Stores, date: String) -> Answer? {
         let start = DispatchTime.now().uptimeNanoseconds
         guard let target = Self.routeKey(request, plain), let route = routes.withLock({ $0[target] }), let extra = route.extra,
             stores.restoringSince == nil, !stores.isRefilling, let entry = pages.kept(route.key, at: stores.domain.changeCount)
@@ -139,10 +149,13 @@ final class KeptPageLane: Sendable {
         if signedIn {
             guard let session = route.session, Date() < session.until, stores.sessionStamp == session.stamp else { return nil }
         }
-        var response: Response
+        var answer: Answer
         if plain.conditional {
-            response = pages.respond(entry, to: request, signedIn: signedIn, hit: true)
-            response.headers.append(contentsOf: extra)
+            let (head, body) = pages.answer(entry, to: request.headerFields, signedIn: signedIn, hit: true)
+            answer = Answer(head: head, body: body ?? ByteBuffer())
+            if let body { answer.head.headerFields[.contentLength] = String(body.readableBytes) }
+            answer.head.headerFields.append(contentsOf: extra)
+            answer.head.headerFields[.server] = Self.serverName
         } else {
             let gzip = GzipCoding.acceptsGzip(plain.acceptEncoding) ? pages.gzipped(entry) : nil
             let body = gzip ?? entry.body
@@ -153,14 +166,19 @@ final class KeptPageLane: Sendable {
                 var fields = PageCache.headers(of: entry, gzip: gzip != nil, signedIn: signedIn, hit: true)
                 fields[.contentLength] = String(body.readableBytes)
                 fields.append(contentsOf: extra)
+                fields[.server] = Self.serverName
                 headers = fields
                 routes.withLock { $0[target]?.prepared[gzip != nil] = (entry, fields) }
             }
-            response = Response(status: entry.status, headers: headers, body: .init(byteBuffer: body))
+            answer = Answer(head: HTTPResponse(status: entry.status, headerFields: headers), body: body)
         }
+        answer.head.headerFields[.date] = date
         answered.add(1, ordering: .relaxed)
         route.requests.increment()
         route.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
-        return response
+        return answer
     }
+
+    /// The `Server` header of every answer (Hummingbird's configuration adds it on the whole way).
+    static let serverName = "Hyzer"
 }

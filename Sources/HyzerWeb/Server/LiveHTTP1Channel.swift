@@ -1,4 +1,5 @@
 import HummingbirdCore
+import HyzerStore
 import Logging
 import NIOCore
 import NIOHTTPTypesHTTP1
@@ -21,11 +22,16 @@ struct LiveHTTP1Channel: ServerChildChannel {
 
     let http1: HTTP1Channel
     let tasks: ConnectionTasks
+    let pages: PageCache
+    let stores: Stores
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { http in
             let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
             try channel.pipeline.syncOperations.addHandler(HTTP10Framing(), position: .before(codec))
+            // Last, after the connection's state: kept pages are answered without the task.
+            let state = try channel.pipeline.syncOperations.handler(type: HTTPConnectionStateHandler.self)
+            try channel.pipeline.syncOperations.addHandler(KeptPageHandler(pages: pages, stores: stores), position: .after(state))
             let streams = try channel.pipeline.syncOperations.handler(type: EventStreamHandler.self)
             return Value(http: http, use: streams.connectionUse(on: channel.eventLoop))
         }

@@ -6,7 +6,7 @@ import NIOCore
 /// Wraps the router, because router middleware only runs once a route has matched: a method
 /// the path does not take is a 405 naming the ones it does (`Allow`), where the router alone
 /// would say 404. (HEAD is the router's own: `RouterOptions.autoGenerateHeadEndpoints`.)
-/// A viewer's GET of a kept page is answered here, ahead of it (`KeptPageLane`).
+/// The headers it gives a viewer's GET of a kept page are noted for `KeptPageLane`.
 struct RouterFront<Router: HTTPResponderBuilder>: HTTPResponderBuilder {
     let router: Router
     let table: RouteTable
@@ -26,12 +26,12 @@ struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
     let stores: Stores
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let plain = pages.lane.plain(request)
-        if let plain, let kept = pages.lane.answer(request, plain, pages: pages, stores: stores) { return kept }
+        // What the chain adds to a plain GET's kept page is noted for `KeptPageHandler`.
+        let plain = pages.lane.plain(request.head)
         // Read before the chain decides who is asking: a sign-out meanwhile moves it.
         let stamp = plain?.sessionCookies == nil ? nil : stores.sessionStamp
         let response = try await wrapped.respond(to: request, context: context)
-        if let plain { pages.lane.noteHeaders(of: response, to: request, plain, stamp: stamp) }
+        if let plain { pages.lane.noteHeaders(of: response, to: request.head, plain, stamp: stamp) }
         guard response.status == .notFound, let refusal = methodNotAllowed(request) else { return response }
         try await Self.discard(response)
         return refusal
