@@ -51,14 +51,14 @@ soak: deps system-deps
 	HYZER_NIGHT_NIGHTS=150 HYZER_NIGHT_STEPS=40 python3 -m pytest Tests/system/test_random_night.py -q -s -p no:cacheprovider
 
 ## Benchmarks on release builds, one table (and bench-results.json, to compare runs): score
-## writes (one client, 64 at once), pages against a bare Hummingbird hello served by the bench
-## itself, 10,000 SSE subscribers, propagation through PostgreSQL, initial pull of 1,000,000
+## writes (one client, 64 at once), pages by wrk against a bare Hummingbird hello served by a
+## process of its own, 10,000 SSE subscribers, propagation through PostgreSQL, initial pull of 1,000,000
 ## events (embedded and PostgreSQL), standings in a 10,000-event round, first answer after
 ## exec with a black-holed cloud, RSS per idle subscriber; each with its goal. Then the card
 ## page on an emulated phone (scripts/bench-phone.py: slow 4G, 4x CPU), then ratings and hole
 ## statistics over a layout of 10,000 rounds (hyzer-bench ratings). Takes ~13 min.
 ## The single benchmarks (sse, sync, pull, backup, standings, ratings, idle) run alone: see hyzer-bench.
-bench: deps browser-deps
+bench: deps browser-deps bench-deps
 	$(SWIFT) build -c release --product hyzer
 	$(SWIFT) build -c release --product hyzer-bench
 	scripts/with-postgres .build/release/hyzer-bench report --server .build/release/hyzer --subscribers 10000 --events 1000000 --output bench-results.json
@@ -94,9 +94,10 @@ bench-budget-debug: deps bench-deps
 	$(SWIFT) build --product hyzer
 	python3 scripts/bench-check.py --binary .build/debug/hyzer --budget Benchmarks/budget-debug.json --requests 50 --write
 
-## valgrind (callgrind) and a C compiler for its sigsuspend shim, installed when missing.
+## valgrind (callgrind) and a C compiler for its sigsuspend shim, and wrk (the pages' load),
+## installed when missing.
 bench-deps:
-	@command -v valgrind >/dev/null && command -v cc >/dev/null || { echo "installing valgrind"; apt-get update -qq && apt-get install -y -qq valgrind gcc >/dev/null; }
+	@command -v valgrind >/dev/null && command -v cc >/dev/null && command -v wrk >/dev/null || { echo "installing valgrind, gcc, wrk"; apt-get update -qq && apt-get install -y -qq valgrind gcc wrk >/dev/null; }
 
 ## Two devices sharing the embedded cloud: score on :8080, watch :8081 (Ctrl-C stops both).
 demo: build

@@ -13,9 +13,9 @@ enum ClusterBench {
         var lost: Int
         var subscribers: Int
         /// As a browser asks (`Accept-Encoding: gzip`), and plain.
-        var throughNginx: (gzip: HTTPLoad.Outcome, plain: HTTPLoad.Outcome)?
+        var throughNginx: (gzip: Wrk.Outcome, plain: Wrk.Outcome)?
         var nginxSkipped: String?
-        var hello: HTTPLoad.Outcome
+        var hello: Wrk.Outcome
     }
 
     static func measure(server path: String, cloud: String, subscribersPerInstance: Int, scores: Int, seconds: Double) async throws -> Figures {
@@ -94,20 +94,16 @@ enum ClusterBench {
         for channel in channels { try? await channel.close() }
 
         // Spectators without cookies, through nginx's micro-cache, against the bare route.
-        let helloRoute = ReportBench.HelloRoute(seconds: seconds)
-        defer { helloRoute.stop() }
-        let hello = try await helloRoute.run()
-        var throughNginx: (gzip: HTTPLoad.Outcome, plain: HTTPLoad.Outcome)?
+        let helloProcess = try await ReportBench.HelloProcess.start()
+        defer { helloProcess.stop() }
+        let hello = try Wrk.run(helloProcess.url + "/", seconds: seconds)
+        var throughNginx: (gzip: Wrk.Outcome, plain: Wrk.Outcome)?
         var skipped: String?
         if let nginx = Nginx.binary() {
             let proxy = try await Nginx.start(nginx, upstreams: ([a] + others).map(\.port), folder: root.appendingPathComponent("nginx"))
             defer { proxy.stop() }
-            let plain = "GET /rounds/\(roundID)/leaderboard HTTP/1.1\r\nHost: 127.0.0.1:\(proxy.port)\r\n\r\n"
-            let gzip = "GET /rounds/\(roundID)/leaderboard HTTP/1.1\r\nHost: 127.0.0.1:\(proxy.port)\r\nAccept-Encoding: gzip\r\n\r\n"
-            let load = { (request: String) in
-                try await HTTPLoad.run(port: proxy.port, connections: 32, seconds: seconds, group: ReportBench.loadGroup) { _, _ in request }
-            }
-            throughNginx = (try await load(gzip), try await load(plain))
+            let page = "http://127.0.0.1:\(proxy.port)/rounds/\(roundID)/leaderboard"
+            throughNginx = (try Wrk.run(page, headers: ["Accept-Encoding: gzip"], seconds: seconds), try Wrk.run(page, seconds: seconds))
         } else {
             skipped = "nginx is not installed (apt-get install nginx)"
         }
@@ -134,7 +130,7 @@ enum ClusterBench {
                     figure: "spectators through nginx's micro-cache (leaderboard, no cookies, gzip as browsers ask) ÷ bare hello",
                     measured: String(
                         format: "%d req/s ÷ %d = %.2f (p99 %.1f ms, %d failed; plain: %d req/s = %.2f)", Int(gzip.perSecond),
-                        Int(figures.hello.perSecond), ratio, gzip.percentile(0.99), gzip.failures + plain.failures, Int(plain.perSecond),
+                        Int(figures.hello.perSecond), ratio, gzip.p99, gzip.failures + plain.failures, Int(plain.perSecond),
                         plain.perSecond / figures.hello.perSecond),
                     goal: "≥ 0.8", met: ratio >= 0.8 && gzip.failures == 0,
                     values: [

@@ -133,11 +133,6 @@ enum ReportBench {
 
     static func pages(_ options: Options) async throws -> [BenchRow] {
         let group = loadGroup
-        func get(_ path: String, headers: String = "") -> HTTPLoad.Requests {
-            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n"
-            return { _, _ in request }
-        }
-        let connections = 32
         let server = try await BenchServer.start(options.server)
         defer { server.stop() }
         let (roundID, players) = try await server.makeRound(HTTPClient.shared, players: 50, holes: 18, name: "Pages")
@@ -149,62 +144,74 @@ enum ReportBench {
         // A returning browser sends the form-token cookie a page with a form gave it (one that
         // is not valid for this server: checked, and nothing issued); a spectator sends none;
         // a signed-in browser its session and form token.
-        let browser = "Cookie: hyzer_csrf=\(String(repeating: "b", count: 43))\r\n"
-        let signedIn = "Cookie: \(try await server.signIn())\r\n"
+        let browser = "Cookie: hyzer_csrf=\(String(repeating: "b", count: 43))"
+        let signedIn = "Cookie: \(try await server.signIn())"
+        let site = "http://127.0.0.1:\(server.port)"
         let leaderboard = "/rounds/\(roundID)/leaderboard"
-        let hello = HelloRoute(seconds: options.seconds)
+        let hello = try await HelloProcess.start()
         defer { hello.stop() }
-        // Each page figure against the bare route in the same minute: hello and page measured
-        // in turn, twice, so a busy moment of the machine weighs on both.
-        func beside(_ path: String, headers: String = "") async throws -> (page: HTTPLoad.Outcome, ratio: Double) {
-            var page = HTTPLoad.Outcome()
-            var bare = HTTPLoad.Outcome()
-            for _ in 0..<2 {
-                let one = try await hello.run()
-                bare.merge(one)
-                bare.seconds += one.seconds
-                let run = try await HTTPLoad.run(
-                    port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get(path, headers: headers))
-                page.merge(run)
-                page.seconds += run.seconds
+        // A client that sends no Accept-Encoding of its own and inflates nothing.
+        let plainClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = plainClient.shutdown() }
+        /// The answer's size as sent, from one GET that also warms the page: the first viewer
+        /// renders it, and the load measures it kept (64 first requests at once would each
+        /// render a page that is not kept yet).
+        func bytes(_ url: String, _ headers: [String] = []) async throws -> Int {
+            var request = HTTPClientRequest(url: url)
+            for header in headers {
+                let (name, value) = (header.prefix { $0 != ":" }, header.drop { $0 != ":" }.dropFirst())
+                request.headers.add(name: String(name), value: value.trimmingCharacters(in: .whitespaces))
             }
-            return (page, page.perSecond / bare.perSecond)
+            let response = try await plainClient.execute(request, timeout: .seconds(10))
+            return try await response.body.collect(upTo: 1 << 24).readableBytes
+        }
+        func load(_ url: String, _ headers: [String] = []) async throws -> Wrk.Outcome {
+            let size = try await bytes(url, headers)
+            var outcome = try Wrk.run(url, headers: headers, seconds: options.seconds)
+            outcome.bytes = size
+            return outcome
+        }
+        // Each page figure against the bare route in the same minute: hello and page measured
+        // in turn, three times, so a busy moment of the machine weighs on both.
+        func beside(_ path: String, headers: [String] = []) async throws -> (page: Wrk.Outcome, ratio: Double) {
+            var pages: [Wrk.Outcome] = []
+            var bare: [Wrk.Outcome] = []
+            for _ in 0..<3 {
+                bare.append(try await load(hello.url + "/"))
+                pages.append(try await load(site + path, headers))
+            }
+            let page = Wrk.Outcome.merged(pages)
+            return (page, page.perSecond / Wrk.Outcome.merged(bare).perSecond)
         }
         let (firstVisits, spectatorRatio) = try await beside(leaderboard)
-        let (returning, returningRatio) = try await beside(leaderboard, headers: browser)
-        let (member, signedInRatio) = try await beside(leaderboard, headers: signedIn)
-        let bare = try await hello.run()
-        let bareBytes = try await hello.run(path: "/bytes")
-        let roundPage = try await HTTPLoad.run(
-            port: server.port, connections: connections, seconds: options.seconds, group: group,
-            requests: get("/rounds/\(roundID)", headers: browser))
-        let gzipped = try await HTTPLoad.run(
-            port: server.port, connections: connections, seconds: options.seconds, group: group,
-            requests: get(leaderboard, headers: browser + "Accept-Encoding: gzip\r\n"))
-        let tv = try await HTTPLoad.run(
-            port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/tv", headers: browser))
-        let home = try await HTTPLoad.run(
-            port: server.port, connections: connections, seconds: options.seconds, group: group, requests: get("/", headers: browser))
-        func perSecond(_ outcome: HTTPLoad.Outcome) -> String {
-            "\(Int(outcome.perSecond)) req/s (p99 \(ms(outcome.percentile(0.99))), \(outcome.requests > 0 ? outcome.bodyBytes / max(outcome.requests, 1) : 0) B each\(outcome.failures > 0 ? ", \(outcome.failures) failed" : ""))"
+        let (returning, returningRatio) = try await beside(leaderboard, headers: [browser])
+        let (member, signedInRatio) = try await beside(leaderboard, headers: [signedIn])
+        let bare = try await load(hello.url + "/")
+        let bareBytes = try await load(hello.url + "/bytes")
+        let roundPage = try await load(site + "/rounds/\(roundID)", [browser])
+        let gzipped = try await load(site + leaderboard, [browser, "Accept-Encoding: gzip"])
+        let tv = try await load(site + "/tv", [browser])
+        let home = try await load(site + "/", [browser])
+        func perSecond(_ outcome: Wrk.Outcome) -> String {
+            "\(Int(outcome.perSecond)) req/s (p99 \(ms(outcome.p99)), \(outcome.bytes) B each\(outcome.failures > 0 ? ", \(outcome.failures) failed" : ""))"
         }
-        func ratioRow(_ figure: String, _ outcome: HTTPLoad.Outcome, _ ratio: Double, goal: Double) -> BenchRow {
+        func ratioRow(_ figure: String, _ outcome: Wrk.Outcome, _ ratio: Double, goal: Double) -> BenchRow {
             BenchRow(
                 figure: figure, measured: "\(perSecond(outcome)) ÷ hello = \(String(format: "%.3f", ratio))", goal: "≥ \(goal)",
                 met: ratio >= goal && outcome.failures == 0,
-                values: ["per_second": outcome.perSecond, "ratio": ratio, "bytes": Double(outcome.bodyBytes / max(outcome.requests, 1))])
+                values: ["per_second": outcome.perSecond, "ratio": ratio, "bytes": Double(outcome.bytes)])
         }
         return [
             BenchRow(figure: "bare Hummingbird hello", measured: perSecond(bare), goal: "", met: nil, values: ["per_second": bare.perSecond]),
             BenchRow(
-                figure: "bare route answering the page's 19,941 bytes", measured: perSecond(bareBytes), goal: "", met: nil,
-                values: ["per_second": bareBytes.perSecond]),
+                figure: "bare route answering the page's \(HelloProcess.pageBytes.formatted()) bytes", measured: perSecond(bareBytes), goal: "",
+                met: nil, values: ["per_second": bareBytes.perSecond]),
             ratioRow("leaderboard page, 50 players, spectator (no cookies) ÷ hello", firstVisits, spectatorRatio, goal: 0.8),
             ratioRow("leaderboard page, returning browser (form-token cookie) ÷ hello", returning, returningRatio, goal: 0.6),
             ratioRow("leaderboard page, signed in (session cookie) ÷ hello", member, signedInRatio, goal: 0.4),
             BenchRow(
                 figure: "leaderboard page gzip, 50 players", measured: perSecond(gzipped), goal: "", met: nil,
-                values: ["per_second": gzipped.perSecond, "bytes": Double(gzipped.bodyBytes / max(gzipped.requests, 1))]),
+                values: ["per_second": gzipped.perSecond, "bytes": Double(gzipped.bytes)]),
             BenchRow(
                 figure: "round page (scorecard grid), 50 players", measured: perSecond(roundPage), goal: "≥ 5,000 req/s",
                 met: roundPage.perSecond >= 5000 && roundPage.failures == 0, values: ["per_second": roundPage.perSecond]),
@@ -214,31 +221,43 @@ enum ReportBench {
         ]
     }
 
-    /// The bare hello route, served by this process on its own event loops.
-    final class HelloRoute: Sendable {
-        let port: Int
-        let seconds: Double
-        private let task: Task<Void, any Error>
+    /// The bare hello route (`hyzer-bench hello`), served by a process of its own, as Hyzer is.
+    final class HelloProcess: Sendable {
+        /// The leaderboard page's size, for the bare route that answers as many bytes.
+        static let pageBytes = 19_941
+        let url: String
+        private let process: Process
 
-        init(seconds: Double) {
-            let port = (try? HyzerBench.freePort()) ?? 18_081
-            self.port = port
-            self.seconds = seconds
-            task = Task { try await ReportBench.helloApplication(port: port).runService() }
+        private init(url: String, process: Process) {
+            self.url = url
+            self.process = process
         }
 
-        func run(path: String = "/") async throws -> HTTPLoad.Outcome {
-            for _ in 0..<100 {
-                if (try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/"), timeout: .seconds(1)))?.status == .ok {
-                    break
+        static func start() async throws -> HelloProcess {
+            let port = try HyzerBench.freePort()
+            let process = Process()
+            // This very binary: the hello is built with the same toolchain and options.
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+            process.arguments = ["hello", "--port", String(port)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let hello = HelloProcess(url: "http://127.0.0.1:\(port)", process: process)
+            for _ in 0..<250 {
+                if (try? await HTTPClient.shared.execute(HTTPClientRequest(url: hello.url + "/"), timeout: .seconds(1)))?.status == .ok {
+                    return hello
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-            return try await HTTPLoad.run(port: port, connections: 32, seconds: seconds, group: loadGroup) { _, _ in request }
+            hello.stop()
+            throw BenchError("the hello process did not answer on \(hello.url)")
         }
 
-        func stop() { task.cancel() }
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            process.waitUntilExit()
+        }
     }
 
     /// Hummingbird's hello, with nothing added: the yardstick of the pages.
@@ -248,7 +267,7 @@ enum ReportBench {
         // The same route answering with as many bytes as the leaderboard page: what the
         // page's size costs (the kernel's copies, the load generator's reading) apart from
         // what Hyzer does to serve it.
-        let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 19_941)
+        let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: HelloProcess.pageBytes)
         router.get("/bytes") { _, _ in Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: body)) }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: .init(label: "hello"))
     }
