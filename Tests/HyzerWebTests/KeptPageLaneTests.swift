@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HyzerCore
 import Testing
 
 @testable import HyzerWeb
@@ -196,6 +197,54 @@ import Testing
             #expect(try await closing.readToEnd(timeout: 10), "closed after the answer")
             #expect(try await Self.answered(client) == before + 1)
         }
+    }
+
+    @Test func aCookieHeaderHummingbirdReadsOtherwiseIsNeverReplayedToSpectators() async throws {
+        try await withApp(live: true) { client in
+            let roundID = try await client.demoRoundID()
+            let path = "/rounds/\(roundID)/leaderboard"
+            let anonymous = client.as(.anonymous)
+            let (cookie, _) = try await AccountTests.signIn(client, client.users.coach)
+            let session = try #require(cookie.split(separator: " ").last)
+            // U+037E (a Greek question mark) is `;` to Hummingbird's cookie parser, which signs
+            // the request in; read as bytes it is one odd cookie value.
+            let odd = "\(CSRF.cookieName)=\(String(repeating: "b", count: 43))\u{037E}\(session)"
+            let coach = "@\(client.users.coach.handle)"
+            for _ in 0..<3 {
+                let page = try await anonymous.get(path, headers: [.cookie: odd])
+                if page.text.contains(coach) {
+                    #expect(page.headers[ViewerTag.header] != ViewerTag.anonymous, "a signed-in page is tagged for its viewer")
+                    #expect(page.headers[.cacheControl] == "private, no-store")
+                }
+                let spectator = try await anonymous.get(path)
+                #expect(!spectator.text.contains(coach) && spectator.headers[ViewerTag.header] == ViewerTag.anonymous)
+            }
+        }
+    }
+
+    @Test func headersAreRecordedOnlyWithTheRenderTheirOwnRequestKept() async throws {
+        // Two requests for the same address race: the anonymous one's headers must never be
+        // recorded with the render a signed-in one kept meanwhile.
+        let lane = KeptPageLane(signedIn: true)
+        let signedIn = PageCache.Key(
+            page: .home(page: 1),
+            audience: .init(identity: Identity(playerID: UUID(), handle: "cory", displayName: "Cory", role: .coach), formToken: "t"))
+        let note = KeptPageLane.Note()
+        KeptPageLane.$current.withValue(note) { lane.note(key: signedIn, route: "/") }
+        let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/")
+        let plain = try #require(lane.plain(request))
+        var response = Response(status: .ok, headers: [PageCache.cacheHeader: "miss", ViewerTag.header: ViewerTag.anonymous])
+        lane.noteHeaders(of: response, to: request, plain, note: note, stamp: nil)
+        #expect(!lane.holds(request, plain), "an anonymous answer is not recorded with a signed-in render")
+        let anonymous = KeptPageLane.Note()
+        KeptPageLane.$current.withValue(anonymous) {
+            lane.note(key: PageCache.Key(page: .home(page: 1), audience: .init(identity: nil, formToken: "")), route: "/")
+        }
+        lane.noteHeaders(of: response, to: request, plain, note: anonymous, stamp: nil)
+        #expect(lane.holds(request, plain))
+        response.headers[ViewerTag.header] = "someone"
+        lane.noteHeaders(of: response, to: request, plain, note: note, stamp: nil)
+        #expect(lane.holds(request, plain), "nor a signed-in answer with an anonymous request")
     }
 
     /// Every header but the date (and `left`), as a sorted list.

@@ -13,7 +13,11 @@ enum RequestCookie {
     }
 
     static func value(_ name: String, inHeader header: String) -> String? {
-        HeaderBytes.with(header) { header in
+        // Cookies are ASCII. Anything else is read by Hummingbird's own parser, which the
+        // session middleware uses: it compares `Character`s, and some (U+037E, a Greek
+        // question mark) are equal to `;` there, so the bytes would find other cookies.
+        guard HeaderBytes.with(header, { $0.allSatisfy { $0 < 0x80 } }) else { return Cookies(from: [header])[name]?.value }
+        return HeaderBytes.with(header) { header in
             var found: String?
             // Blanks after a value are part of it, as Hummingbird reads it.
             HeaderBytes.forEach(in: header[...], separatedBy: UInt8(ascii: ";"), trailing: false) { cookie in
@@ -39,6 +43,8 @@ enum RequestCookie {
     /// Which of Hyzer's cookies a Cookie header holds, and whether it holds anything else.
     static func kinds(in header: String) -> Kinds {
         HeaderBytes.with(header) { header in
+            // Read otherwise by Hummingbird's parser (see `value`): no kind the lane may trust.
+            guard header.allSatisfy({ $0 < 0x80 }) else { return .other }
             var (sessions, tokens) = (0, 0)
             let known = HeaderBytes.forEach(in: header[...], separatedBy: UInt8(ascii: ";")) { cookie in
                 let name = cookie[..<(cookie.firstIndex(of: UInt8(ascii: "=")) ?? cookie.endIndex)]

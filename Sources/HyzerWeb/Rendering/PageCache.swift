@@ -121,7 +121,7 @@ final class PageCache: Sendable {
             entry = Entry(changeCount: count, etag: etag, body: body, status: status, contentType: contentType)
             if status == .ok, keepable { keep(entry, for: key) }
         }
-        if entry.status == .ok, keepable { lane.note(request.head, key: key, route: context.endpointPath) }
+        if entry.status == .ok, keepable { lane.note(key: key, route: context.endpointPath) }
         return respond(entry, to: request, signedIn: audience.identity != nil, hit: hit)
     }
 

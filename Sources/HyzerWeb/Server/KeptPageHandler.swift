@@ -10,7 +10,9 @@ import NIOHTTPTypes
 /// Every handler ahead of it has passed the request (the front door's checks, the live
 /// streams, the connection's idle and keep-alive state) and sees the answer go out, as for
 /// any other. A request is taken only while nothing sent before it on the connection is still
-/// being answered by the task, so answers keep the order of their requests.
+/// being answered by the task, so answers keep the order of their requests, and only while
+/// the connection is writable, so a client that sends and never reads meets the task's
+/// backpressure, not a growing pile of answers.
 final class KeptPageHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -34,7 +36,9 @@ final class KeptPageHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             let lane = pages.lane
-            if withTask == 0, let plain = lane.plain(head),
+            // While the client does not read what it is sent, the task answers: it waits for
+            // the socket to drain, and reads no further meanwhile.
+            if withTask == 0, context.channel.isWritable, let plain = lane.plain(head),
                 let answer = lane.answer(head, plain, pages: pages, stores: stores, date: date.now())
             {
                 answering = answer

@@ -15,8 +15,9 @@ import Synchronization
 ///   unknown cookie included, goes the whole way.
 /// - **What it serves.** Only what the whole way answered before, for the same target and
 ///   (signed in) the same cookies, from the page cache: 200, no `Set-Cookie`, marked for its
-///   viewer. `PageCache.serve` notes the page's key and route; `FrontResponder` then notes the
-///   headers the chain added (Hummingbird's own, `Date` and `Server`, are added here). A page is served while its kept render stands under the store's
+///   viewer. `PageCache.serve` notes the page's key and route in the request's `Note`;
+///   `FrontResponder` then records them with the headers the chain added (Hummingbird's own,
+///   `Date` and `Server`, are added here). A page is served while its kept render stands under the store's
 ///   change count, as on the whole way; whatever the chain decides from data (a round removed,
 ///   leaderboards made private, the club renamed, a player's role) moves that count.
 /// - **Signed in**, the chain also decided who the cookies stand for. That holds while
@@ -74,7 +75,8 @@ final class KeptPageLane: Sendable {
         var plain = Plain()
         for field in request.headerFields {
             switch field.name {
-            case .authorization, .range, .ifRange, ReadYourWritesMiddleware.header: return nil
+            // `Expect: 100-continue` is the task's to answer, before the body comes.
+            case .authorization, .range, .ifRange, .expect, ReadYourWritesMiddleware.header: return nil
             // Hummingbird closes after a request that asks it to: the whole way does that.
             case .connection where !HeaderBytes.with(field.value, { HeaderBytes.equals(HeaderBytes.trimmed($0[...]), caseInsensitive: "keep-alive") }):
                 return nil
@@ -98,44 +100,59 @@ final class KeptPageLane: Sendable {
         return plain.sessionCookies.map { target + "\u{0}" + $0 } ?? target
     }
 
-    /// Called by the page cache as it answers a plain request the whole way.
-    func note(_ request: HTTPRequest, key: PageCache.Key, route: String?) {
-        guard let plain = plain(request), let target = Self.routeKey(request, plain) else { return }
-        let dimensions = [("http.route", route ?? "Unknown"), ("http.request.method", "GET"), ("http.response.status_code", "200")]
-        routes.withLock { routes in
-            if routes[target]?.key == key { return }
-            if routes.count >= Self.capacity { routes.removeAll(keepingCapacity: true) }
-            routes[target] = Route(
-                key: key, requests: Counter(label: "hb.requests", dimensions: dimensions),
-                duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
-        }
+    /// What the page cache kept for one request that goes the whole way: the render's key
+    /// and route, handed to `noteHeaders` with the chain's answer to that same request (never
+    /// another's that raced it).
+    final class Note: Sendable {
+        fileprivate let kept = Mutex<(key: PageCache.Key, route: String?)?>(nil)
     }
 
-    /// Called with the chain's answer to a plain request: its headers, once the page cache
-    /// has noted it, and only for an answer that is the same each time. `stamp`: the sessions
-    /// as they were before the chain read them.
-    func noteHeaders(of response: Response, to request: HTTPRequest, _ plain: Plain, stamp: Stores.SessionStamp?) {
+    /// The note of the request being answered, set by `FrontResponder` around the chain.
+    @TaskLocal static var current: Note?
+
+    /// Called by the page cache as it answers a request the whole way with a kept render.
+    func note(key: PageCache.Key, route: String?) {
+        Self.current?.kept.withLock { $0 = (key, route) }
+    }
+
+    /// Called with the chain's answer to a plain request and its `note`: recorded (the key
+    /// and the headers together) only for an answer that is the same each time. `stamp`: the
+    /// sessions as they were before the chain read them.
+    func noteHeaders(of response: Response, to request: HTTPRequest, _ plain: Plain, note: Note, stamp: Stores.SessionStamp?) {
         guard response.status == .ok, response.headers[PageCache.cacheHeader] != nil, !response.headers.contains(.setCookie),
-            let viewer = response.headers[ViewerTag.header], let target = Self.routeKey(request, plain)
+            let viewer = response.headers[ViewerTag.header], let target = Self.routeKey(request, plain),
+            let (key, route) = note.kept.withLock({ $0 })
         else { return }
         var session: (stamp: Stores.SessionStamp, until: Date)?
         if plain.sessionCookies != nil {
             guard viewer != ViewerTag.anonymous, let stamp, let until = response.headers[ViewerTag.untilHeader].flatMap(TimeInterval.init)
             else { return }
             session = (stamp, min(Date(timeIntervalSince1970: until), Date(timeIntervalSinceNow: Self.sessionTrust)))
-        } else if viewer != ViewerTag.anonymous {
+        } else if viewer != ViewerTag.anonymous || key.audience.identity != nil {
             return
         }
         var extra = response.headers
         for name in PageCache.ownHeaders { extra[name] = nil }
+        let dimensions = [("http.route", route ?? "Unknown"), ("http.request.method", "GET"), ("http.response.status_code", "200")]
         routes.withLock { routes in
-            guard routes[target] != nil else { return }
+            if routes[target]?.key != key {
+                if routes.count >= Self.capacity { routes.removeAll(keepingCapacity: true) }
+                routes[target] = Route(
+                    key: key, requests: Counter(label: "hb.requests", dimensions: dimensions),
+                    duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
+            }
             routes[target]?.session = session
             if routes[target]?.extra != extra {
                 routes[target]?.extra = extra
                 routes[target]?.prepared = [:]
             }
         }
+    }
+
+    /// Whether answers to this request are recorded (the lane may take it while its render stands).
+    func holds(_ request: HTTPRequest, _ plain: Plain) -> Bool {
+        guard let target = Self.routeKey(request, plain) else { return false }
+        return routes.withLock { $0[target]?.extra != nil }
     }
 
     /// The page, if this plain request was answered the whole way before and everything that

@@ -30,8 +30,9 @@ struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
         let plain = pages.lane.plain(request.head)
         // Read before the chain decides who is asking: a sign-out meanwhile moves it.
         let stamp = plain?.sessionCookies == nil ? nil : stores.sessionStamp
-        let response = try await wrapped.respond(to: request, context: context)
-        if let plain { pages.lane.noteHeaders(of: response, to: request.head, plain, stamp: stamp) }
+        let note = plain == nil ? nil : KeptPageLane.Note()
+        let response = try await KeptPageLane.$current.withValue(note) { try await wrapped.respond(to: request, context: context) }
+        if let plain, let note { pages.lane.noteHeaders(of: response, to: request.head, plain, note: note, stamp: stamp) }
         guard response.status == .notFound, let refusal = methodNotAllowed(request) else { return response }
         try await Self.discard(response)
         return refusal
