@@ -238,7 +238,7 @@ extension DomainStore {
             guard let submission = prepare(submission, scores) else { continue }
             let decision = try ScoreRules.decide(
                 submission, round: snapshot.round, course: snapshot.course, playerName: snapshot.playerName,
-                existing: snapshot.events, newID: UUID(), deviceID: deviceID, recordedAt: clock,
+                existing: snapshot.events, newID: .random(), deviceID: deviceID, recordedAt: clock,
                 signed: Set(snapshot.signatures.map(\.playerID)), byCoach: byCoach, isCoach: { try Self.isCoach($0, db) })
             switch decision {
             case .failure(let rejection): throw rejection

@@ -10,56 +10,54 @@ struct PendingScore: Sendable {
 }
 
 extension DomainStore {
-    /// Records a batch of submissions in one write transaction, in order, each decided by the
+    /// Records a batch of submissions in the write transaction `db`, in order, each decided by the
     /// usual rules against the round as the earlier ones left it. A refused submission
     /// writes nothing and is answered with its refusal; the rest still commit. Their outbox
     /// entries and each round's version change are written in the same transaction. A
     /// database error fails the whole batch: nothing of it is acknowledged.
-    func commitScores(_ batch: [PendingScore]) async throws -> [Result<RecordedScore, any Error>] {
-        try await pool.write { db in
-            var rounds: [UUID: RoundState] = [:]
-            var added: [UUID: Int] = [:]
-            var outcomes: [Result<(ScoreEvent, duplicate: Bool), any Error>] = []
-            for pending in batch {
-                var round: RoundState
-                do {
-                    // Taken out while it grows, so appending copies nothing. The first read of a
-                    // round comes before this transaction writes to it: the board cache (only
-                    // events stored since its last read are read) never sees uncommitted rows.
-                    round = try rounds.removeValue(forKey: pending.roundID) ?? self.takeRoundState(pending.roundID, db)
-                } catch let error as StoreError {
-                    outcomes.append(.failure(error))
-                    continue
-                }
-                do {
-                    let (event, duplicate) = try self.recordOne(pending, into: &round, db)
-                    if !duplicate { added[pending.roundID, default: 0] += 1 }
-                    outcomes.append(.success((event, duplicate)))
-                } catch let rejection as ScoreRejection {
-                    outcomes.append(.failure(rejection))
-                }
-                rounds[pending.roundID] = round
+    func commitScores(_ batch: [PendingScore], _ db: Database) throws -> [Result<RecordedScore, any Error>] {
+        var rounds: [UUID: RoundState] = [:]
+        var added: [UUID: Int] = [:]
+        var outcomes: [Result<(ScoreEvent, duplicate: Bool), any Error>] = []
+        for pending in batch {
+            var round: RoundState
+            do {
+                // Taken out while it grows, so appending copies nothing. The first read of a
+                // round comes before this transaction writes to it: the board cache (only
+                // events stored since its last read are read) never sees uncommitted rows.
+                round = try rounds.removeValue(forKey: pending.roundID) ?? self.takeRoundState(pending.roundID, db)
+            } catch let error as StoreError {
+                outcomes.append(.failure(error))
+                continue
             }
-            for (roundID, count) in added {
-                try db.cachedStatement(sql: "UPDATE rounds SET version = version + ? WHERE id = ?").execute(arguments: [count, roundID.text])
+            do {
+                let (event, duplicate) = try self.recordOne(pending, into: &round, db)
+                if !duplicate { added[pending.roundID, default: 0] += 1 }
+                outcomes.append(.success((event, duplicate)))
+            } catch let rejection as ScoreRejection {
+                outcomes.append(.failure(rejection))
             }
-            let queued = outcomes.compactMap { try? $0.get() }.filter { !$0.duplicate }.map { (RecordType.scoreEvent, $0.0.id.text, $0.0.recordedAt) }
-            try Outbox.enqueue(queued, db)
-            self.crashPoints?.pass(.scoreWritten)
-            // Every score of the batch is answered with its round as the batch left it.
-            let answers: [Result<RecordedScore, any Error>] = zip(batch, outcomes).map { pending, outcome in
-                outcome.flatMap { event, duplicate in
-                    guard let round = rounds[pending.roundID] else { return .failure(StoreError.notFound("Round")) }
-                    return .success(RecordedScore(event: event, duplicate: duplicate, version: round.setup.version))
-                }
-            }
-            // Back into the board cache, grown by what the batch inserted. Until the commit a
-            // reader cannot see those rows: it finds the entry's last row missing and builds
-            // the round from what it sees (as after a rolled-back batch), never uncommitted
-            // scores.
-            for (roundID, round) in rounds { self.boards.store(round.entry, for: roundID) }
-            return answers
+            rounds[pending.roundID] = round
         }
+        for (roundID, count) in added {
+            try db.cachedStatement(sql: "UPDATE rounds SET version = version + ? WHERE id = ?").execute(arguments: [count, roundID.text])
+        }
+        let queued = outcomes.compactMap { try? $0.get() }.filter { !$0.duplicate }.map { (RecordType.scoreEvent, $0.0.id.text, $0.0.recordedAt) }
+        try Outbox.enqueue(queued, db)
+        self.crashPoints?.pass(.scoreWritten)
+        // Every score of the batch is answered with its round as the batch left it.
+        let answers: [Result<RecordedScore, any Error>] = zip(batch, outcomes).map { pending, outcome in
+            outcome.flatMap { event, duplicate in
+                guard let round = rounds[pending.roundID] else { return .failure(StoreError.notFound("Round")) }
+                return .success(RecordedScore(event: event, duplicate: duplicate, version: round.setup.version))
+            }
+        }
+        // Back into the board cache, grown by what the batch inserted. Until the commit a
+        // reader cannot see those rows: it finds the entry's last row missing and builds
+        // the round from what it sees (as after a rolled-back batch), never uncommitted
+        // scores.
+        for (roundID, round) in rounds { self.boards.store(round.entry, for: roundID) }
+        return answers
     }
 
     /// A round as a batch sees it: the round without its events (its current scores hold
@@ -112,7 +110,7 @@ extension DomainStore {
         let decision = try ScoreRules.decide(
             submission, round: round.setup.round, course: round.setup.course, playerName: round.setup.playerName,
             // No events: with the current scores the rules find every event through its hole.
-            existing: [], newID: UUID(), deviceID: deviceID, recordedAt: tick(),
+            existing: [], newID: .random(), deviceID: deviceID, recordedAt: tick(),
             signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores,
             isCoach: { try Self.isCoach($0, db) }
         )

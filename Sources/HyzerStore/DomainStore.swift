@@ -315,10 +315,11 @@ public final class DomainStore: Sendable {
     /// for the lot, one version change per round, and so one standings render and one live
     /// frame. Each is answered once that transaction is on disk.
     public func recordScore(_ submission: ScoreSubmission, in roundID: UUID, by reporter: Identity? = nil) async throws -> RecordedScore {
-        try await scores.submit(PendingScore(submission: submission, roundID: roundID, reporter: reporter)) { batch in
-            let results = try await self.commitScores(batch)
-            self.crashPoints?.pass(.scoreCommitted)
-            return results
+        try await scores.submit(PendingScore(submission: submission, roundID: roundID, reporter: reporter)) { batch, done in
+            self.pool.asyncWrite({ db in try self.commitScores(batch, db) }) { _, outcome in
+                if case .success = outcome { self.crashPoints?.pass(.scoreCommitted) }
+                done(outcome)
+            }
         }
     }
 }

@@ -31,10 +31,29 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
     /// A bound on one transaction: callers beyond it wait for the next.
     static var maximumBatch: Int { 256 }
 
+    /// What a batch's commit reports: one result per item, in order, or the error of the
+    /// whole transaction.
+    typealias Outcome = Result<[Result<Answer, any Error>], any Error>
+
     /// Commits `item` with whatever else is queued. `commit` gets the batch in arrival order
     /// and returns one result per item, in order; when it throws, every item of the batch
-    /// gets the error (nothing of a failed transaction is acknowledged).
+    /// gets the error (nothing of a failed transaction is acknowledged). It runs in a task
+    /// of its own: the leader's request being cancelled (its client gone, a shutdown) must
+    /// not interrupt the transaction that answers everyone else.
     func submit(_ item: Item, commit: @escaping @Sendable ([Item]) async throws -> [Result<Answer, any Error>]) async throws -> Answer {
+        try await submit(item) { items, done in
+            Task {
+                do { done(.success(try await commit(items))) } catch { done(.failure(error)) }
+            }
+        }
+    }
+
+    /// The same, with a commit that is started and reports once through `done`, whatever
+    /// becomes of the task that started it: a database queue's callback needs no task of
+    /// its own to outlive a cancelled leader (one hop less for every batch).
+    func submit(_ item: Item, startingCommit commit: @escaping @Sendable ([Item], @escaping @Sendable (Outcome) -> Void) -> Void) async throws
+        -> Answer
+    {
         var id: UInt64 = 0
         let turn: Turn = await withCheckedContinuation { continuation in
             let leadNow = state.withLock { state in
@@ -57,14 +76,16 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
             state.items += batch.count
             return batch
         }
+        let items = batch.map(\.item)
+        let outcome: Outcome = await withCheckedContinuation { continuation in
+            commit(items) { continuation.resume(returning: $0) }
+        }
         let results: [Result<Answer, any Error>]
-        do {
-            // In a task of its own: the leader's request being cancelled (its client gone, a
-            // shutdown) must not interrupt the transaction that answers everyone else.
-            let items = batch.map(\.item)
-            results = try await Task { try await commit(items) }.value
-            precondition(results.count == batch.count, "a group commit answers every item")
-        } catch {
+        switch outcome {
+        case .success(let answers):
+            precondition(answers.count == batch.count, "a group commit answers every item")
+            results = answers
+        case .failure(let error):
             results = Array(repeating: .failure(error), count: batch.count)
         }
         var mine: Result<Answer, any Error>?
