@@ -1,19 +1,53 @@
+import Dispatch
 import Hummingbird
 
-/// Hummingbird's `MetricsMiddleware`, finishing HEAD answers itself. The router answers HEAD
-/// for every GET route (`RouterOptions.autoGenerateHeadEndpoints`) by replacing the GET
-/// response's body unwritten, and the metrics middleware counts a request, times it and ends
-/// its "active" mark when the body has been written: every HEAD would climb the active gauge
-/// for good and never be counted. So a HEAD response's body (with that bookkeeping) is
-/// written here, to nowhere, and the answer goes on empty with the GET's status and headers,
-/// Content-Length included; a HEAD that matches no route (a 404 page) is emptied the same way.
+/// Counts and times every request by route and status, as Hummingbird's `MetricsMiddleware`
+/// does and under its names (`RequestMetrics`), with two differences:
+///
+/// - A body of known length (a rendered page, a JSON answer) is timed when it is handed to
+///   the server, not wrapped to be timed once written: Hummingbird writes a body it can see
+///   whole as one batch with its head (one socket write, no extra hop to the event loop),
+///   and a wrapped body loses that. Streams (live updates, downloads of unknown length) are
+///   still timed and ended when their last byte is written.
+/// - HEAD answers are finished here. The router answers HEAD for every GET route
+///   (`RouterOptions.autoGenerateHeadEndpoints`) by replacing the GET response's body
+///   unwritten: a wrapped body would never end its "active" mark nor be counted. A HEAD
+///   that matches no route (a 404 page) is emptied the same way.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let metrics = MetricsMiddleware<Context>()
+    let metrics = RequestMetrics.shared
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let response = try await metrics.handle(request, context: context, next: next)
-        guard request.method == .head else { return response }
-        try await response.body.write(DiscardingWriter())
-        return Response(status: response.status, headers: response.headers, body: .init())
+        let start = DispatchTime.now().uptimeNanoseconds
+        let active = metrics.activeRequests(request.method)
+        active.increment()
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            metrics.endpoint(route: context.endpointPath ?? "NotFound", method: request.method, status: status).answered(since: start, failed: true)
+            active.decrement()
+            throw error
+        }
+        let endpoint = metrics.endpoint(route: context.endpointPath ?? "Unknown", method: request.method, status: response.status)
+        if request.method == .head {
+            endpoint.answered(since: start)
+            active.decrement()
+            return Response(status: response.status, headers: response.headers, body: .init())
+        }
+        guard response.body.contentLength == nil else {
+            endpoint.answered(since: start)
+            active.decrement()
+            return response
+        }
+        let body = response.body
+        response.body = ResponseBody { writer in
+            defer {
+                endpoint.answered(since: start)
+                active.decrement()
+            }
+            try await body.write(writer)
+        }
+        return response
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HyzerStore
-import Metrics
 import Synchronization
 
 /// A viewer's GET of a kept page, answered in the connection's pipeline (`KeptPageHandler`):
@@ -36,9 +35,8 @@ final class KeptPageLane: Sendable {
 
     struct Route: Sendable {
         let key: PageCache.Key
-        /// Counted as Hummingbird's metrics middleware counts the route.
-        let requests: Counter
-        let duration: Metrics.Timer
+        /// Counted as the router's metrics middleware counts the route.
+        let metrics: RequestMetrics.Endpoint
         /// What the chain added to the page cache's own headers; nil until the first answer.
         var extra: HTTPFields?
         /// Signed in: the sessions as they were when the chain decided, and until when.
@@ -133,13 +131,11 @@ final class KeptPageLane: Sendable {
         }
         var extra = response.headers
         for name in PageCache.ownHeaders { extra[name] = nil }
-        let dimensions = [("http.route", route ?? "Unknown"), ("http.request.method", "GET"), ("http.response.status_code", "200")]
+        let metrics = RequestMetrics.shared.endpoint(route: route ?? "Unknown", method: .get, status: .ok)
         routes.withLock { routes in
             if routes[target]?.key != key {
                 if routes.count >= Self.capacity { routes.removeAll(keepingCapacity: true) }
-                routes[target] = Route(
-                    key: key, requests: Counter(label: "hb.requests", dimensions: dimensions),
-                    duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds))
+                routes[target] = Route(key: key, metrics: metrics)
             }
             routes[target]?.session = session
             if routes[target]?.extra != extra {
@@ -191,8 +187,7 @@ final class KeptPageLane: Sendable {
         }
         answer.head.headerFields[.date] = date
         answered.add(1, ordering: .relaxed)
-        route.requests.increment()
-        route.duration.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - start))
+        route.metrics.answered(since: start)
         return answer
     }
 

@@ -39,7 +39,8 @@ struct FrontResponder<Wrapped: HTTPResponder>: HTTPResponder {
     }
 
     /// Writes a response that is replaced nowhere, so whatever runs after its body is written
-    /// (the metrics middleware counts the request and ends its "active" mark there) still runs.
+    /// (for a stream, the metrics middleware counts the request and ends its "active" mark
+    /// there) still runs.
     private static func discard(_ response: Response) async throws {
         try await response.body.write(DiscardingWriter())
     }
