@@ -26,10 +26,29 @@ struct LoopBytes {
     let plain: ByteBuffer
     /// Only when one of the loop's streams takes gzip (nil too if zlib failed).
     let gzip: ByteBuffer?
+    /// The same as HTTP/1.1 chunks, framed once for all of the loop's streams (see
+    /// `EventStreamHandler.send`); nil where a stream frames its own.
+    var plainChunk: ByteBuffer? = nil
+    var gzipChunk: ByteBuffer? = nil
+
+    /// `bytes` as one chunk of a chunked HTTP/1.1 body: its length in hex, CRLF, the bytes,
+    /// CRLF, as NIO's `HTTPResponseEncoder` frames a body part.
+    static func chunk(_ bytes: ByteBuffer) -> ByteBuffer {
+        var chunk = ByteBuffer()
+        chunk.reserveCapacity(bytes.readableBytes + 20)
+        chunk.writeString(String(bytes.readableBytes, radix: 16))
+        chunk.writeStaticString("\r\n")
+        chunk.writeImmutableBuffer(bytes)
+        chunk.writeStaticString("\r\n")
+        return chunk
+    }
 }
 
 extension StreamBytes {
     func copied(gzip: Bool) -> LoopBytes {
-        LoopBytes(plain: ByteBuffer(buffer: plain), gzip: gzip ? gzipPiece.map { ByteBuffer(buffer: $0) } : nil)
+        let piece = gzip ? gzipPiece : nil
+        return LoopBytes(
+            plain: ByteBuffer(buffer: plain), gzip: piece.map { ByteBuffer(buffer: $0) }, plainChunk: LoopBytes.chunk(plain),
+            gzipChunk: piece.map(LoopBytes.chunk))
     }
 }
