@@ -61,6 +61,19 @@ struct BenchServer {
 
     /// Signs the bench admin in through the sign-in form, as a browser does: the Cookie header
     /// value of its session and form token.
+    /// CPU time the server process has used so far (user and system, all threads), from
+    /// /proc: the cost of a load divided by its requests, which a busy machine moves far less
+    /// than it moves a rate.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return .nan }
+        // Fields after the command name: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     func signIn() async throws -> String {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         defer { _ = client.shutdown() }
