@@ -6,9 +6,12 @@ import Synchronization
 extension DomainStore {
     /// Every round's version, delivered again after each committed transaction that changes
     /// one. Every writer bumps a round's version in the transaction that changes it (a local
-    /// score today, a sync apply tomorrow), so this is the one place that learns of them all.
-    public func roundVersions() -> some AsyncSequence<[UUID: Int], any Error> & Sendable {
-        changes(of: ["rounds"]) { db in
+    /// score, a sync apply, an edit), so this is the one place that learns of them all.
+    /// `wanted`: asked before each read; while it says no, commits cost nothing here.
+    public func roundVersions(while wanted: @escaping @Sendable () -> Bool = { true }) -> some AsyncSequence<[UUID: Int], any Error>
+        & Sendable
+    {
+        changes(of: ["rounds"], while: wanted) { db in
             var versions: [UUID: Int] = [:]
             let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, version FROM rounds"))
             while let row = try rows.next() {
@@ -18,34 +21,49 @@ extension DomainStore {
         }
     }
 
-    /// `fetch` now and after each commit that changed `tables`, each value once (repeats are
-    /// dropped), the newest kept for a slow reader. Watched with a region observation, which
-    /// GRDB calls on the writer after the commit as it is: a `ValueObservation` on the pool
-    /// brackets its fetch in `PRAGMA query_only`, and SQLite expires every prepared statement
-    /// after such a pragma, so each write compiled its SQL again (half a score's cost).
-    func changes<Value: Equatable & Sendable>(of tables: [String], _ fetch: @escaping @Sendable (Database) throws -> Value)
-        -> AsyncThrowingStream<Value, any Error>
-    {
+    /// `fetch` now and after commits that changed `tables`, each value once (repeats are
+    /// dropped), the newest kept for a slow reader.
+    ///
+    /// A region observation only marks that a commit happened: GRDB calls it on the writer,
+    /// so a read there would hold up the next commit (the scores of every scorer waiting for
+    /// it) by a read of every round. The read runs on a reader instead, one at a time, after
+    /// the commit (so it sees it) and once for however many commits came meanwhile; each read
+    /// starts after the previous one, so a value never arrives after a newer one. While
+    /// `wanted` says no (nobody follows what it is for), nothing is read.
+    func changes<Value: Equatable & Sendable>(
+        of tables: [String], while wanted: @escaping @Sendable () -> Bool = { true }, _ fetch: @escaping @Sendable (Database) throws -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let last = Mutex<Value?>(nil)
-        let publish: @Sendable (Database) -> Void = { db in
-            do {
-                let value = try fetch(db)
-                let changed = last.withLock { seen in
-                    defer { seen = value }
-                    return seen != value
+        let (commits, committed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let observation = DatabaseRegionObservation(tracking: tables.map { Table($0) })
+            .start(in: pool, onError: { continuation.finish(throwing: $0) }, onChange: { _ in committed.yield() })
+        // The first value: read after the observation started, so no commit falls between.
+        committed.yield()
+        let reader = Task { [pool] in
+            var last: Value?
+            for await _ in commits {
+                guard wanted() else {
+                    // Whoever wants it next gets a value even if it equals the last one sent.
+                    last = nil
+                    continue
                 }
-                if changed { continuation.yield(value) }
-            } catch {
-                continuation.finish(throwing: error)
+                do {
+                    let value = try await pool.read(fetch)
+                    if value != last { continuation.yield(value) }
+                    last = value
+                } catch is CancellationError {
+                    return
+                } catch {
+                    continuation.finish(throwing: error)
+                    return
+                }
             }
         }
-        let observation = DatabaseRegionObservation(tracking: tables.map { Table($0) })
-            .start(in: pool, onError: { continuation.finish(throwing: $0) }, onChange: publish)
-        // The first value is read on the writer too, after the observation started: serialized
-        // with the writes, it can never arrive after a newer one.
-        pool.asyncWriteWithoutTransaction { db in publish(db) }
-        continuation.onTermination = { _ in observation.cancel() }
+        continuation.onTermination = { _ in
+            observation.cancel()
+            committed.finish()
+            reader.cancel()
+        }
         return stream
     }
 

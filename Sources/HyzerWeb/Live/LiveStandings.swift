@@ -39,7 +39,8 @@ public actor LiveStandings: Service {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 do {
-                    for try await versions in self.store.roundVersions().cancelOnGracefulShutdown() {
+                    // With no stream open, a score costs nothing here (no read, no render).
+                    for try await versions in self.store.roundVersions(while: { [hub = self.hub] in hub.followsAny }).cancelOnGracefulShutdown() {
                         await self.apply(versions)
                     }
                 } catch {

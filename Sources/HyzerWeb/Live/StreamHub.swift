@@ -112,6 +112,11 @@ final class StreamHub: Sendable {
         }
     }
 
+    /// Whether any stream is open.
+    var followsAny: Bool {
+        shared.withLock { !$0.subscribers.isEmpty }
+    }
+
     /// Whether `topic` still needs its first frame (a request may be answered already).
     func needsFrame(_ topic: StreamTopic) -> Bool {
         shared.withLock { $0.latest[topic] == nil && $0.subscribers[topic] != nil }
