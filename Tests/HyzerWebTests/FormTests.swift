@@ -52,6 +52,22 @@ import Testing
         }
     }
 
+    /// A quote followed by a combining mark is one `Character`: swift-mustache's own escaping
+    /// compared characters and wrote it raw, so a name like this closed the attribute it was in
+    /// (a refused form's `value="…"`) and added its own attributes to the tag.
+    @Test func aQuoteWithACombiningMarkCannotLeaveItsAttribute() async throws {
+        try await withApp(seedDemo: false) { client in
+            let evil = "Ann\"\u{301} onfocus=alert(1) autofocus x=\"\u{301}"
+            let refused = try await client.postForm("/players", [("displayName", evil), ("handle", "not a handle")])
+            #expect(refused.status == .unprocessableContent)
+            // Outside the macros: #expect's expansion cannot quote a literal like these.
+            let kept = "value=\"Ann&quot;\u{301} onfocus=alert(1) autofocus x=&quot;\u{301}\""
+            let broken = "\"\u{301} onfocus"
+            #expect(refused.text.contains(kept))
+            #expect(!refused.text.contains(broken), "a raw quote before the name's own attributes")
+        }
+    }
+
     @Test func playersNeedAUniqueValidHandle() async throws {
         try await withApp(seedDemo: false) { client in
             #expect(try await client.postForm("/players", [("displayName", "Ann"), ("handle", "ann")]).status == .seeOther)

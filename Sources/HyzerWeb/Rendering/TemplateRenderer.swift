@@ -26,10 +26,28 @@ public struct TemplateRenderer: Sendable {
         guard FileManager.default.fileExists(atPath: directory.path) else {
             throw StartupError("Templates folder not found at \(directory.path). Run Hyzer from the repository folder or set HYZER_RESOURCES.")
         }
-        library = try await MustacheLibrary(directory: directory.path)
+        library = try Self.load(directory)
         for name in Self.required where library.getTemplate(named: name) == nil {
             throw StartupError("Template \(name).mustache is missing from \(directory.path).")
         }
+    }
+
+    /// Every `*.mustache` of `directory`, named without the extension, each parsed to escape
+    /// as `HTMLEscaping` does: its content type's pragma on a line of its own in front, which
+    /// the parser drops with that line.
+    static func load(_ directory: URL) throws -> MustacheLibrary {
+        HTMLEscaping.register()
+        var library = MustacheLibrary()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".mustache") }
+        for file in files {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            do {
+                library.register(try MustacheTemplate(string: HTMLEscaping.pragma + "\n" + text), named: String(file.dropLast(".mustache".count)))
+            } catch {
+                throw StartupError("Template \(file) in \(directory.path) cannot be read: \(error)")
+            }
+        }
+        return library
     }
 
     func render(_ context: Any, _ template: String) -> String {
