@@ -2,7 +2,7 @@
 card signed and then locked against the athlete, and the TV showing each division."""
 import re
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -31,8 +31,9 @@ def league_round(server):
 
 
 def wait(driver):
-    # A check may read the page while a form's answer replaces it: try again, never sleep.
-    return WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
+    # A check may read the page while a form's answer replaces it (Chromium then reports the
+    # node as stale, or as not in the document): try again, never sleep.
+    return WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException, WebDriverException))
 
 
 def standing(server, round_id, player_id):
