@@ -34,10 +34,12 @@ test: deps browser-deps system-deps bench-deps lint
 
 ## The code as `swift format` (the toolchain's) writes it, with `.swift-format`: fix with
 ## `swift format format --in-place --recursive Sources Tests Benchmarks Package.swift`;
-## and every target declares in Package.swift each module it imports.
+## every target declares in Package.swift each module it imports; and no `try?` in the store or
+## the sync engine hides a failure (scripts/check-quiet-failures.py).
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
 	python3 scripts/check-imports.py
+	python3 scripts/check-quiet-failures.py
 
 ## The fault and load tests at full size: 100 kill -9 trials, 500 three-device interleavings,
 ## 1,000 subscribers for 60 s, 200 schemathesis examples per operation, and a randomized league

@@ -7,8 +7,17 @@ import Foundation
 public enum ClusterMarker {
     static let fileName = "cluster-id"
 
-    public static func read(in directory: URL) -> String? {
-        (try? String(contentsOf: directory.appendingPathComponent(fileName), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// The cluster's id, nil when the folder is not marked. A marker that cannot be read
+    /// throws: taken as "not in a cluster", a token or reset would act on this instance alone,
+    /// the very case the marker exists to refuse.
+    public static func read(in directory: URL) throws -> String? {
+        let file = directory.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            return try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw StoreError.damaged("\(file.path) says this folder belongs to a cluster but cannot be read (\(error)); fix or remove it")
+        }
     }
 
     /// Marks the folder (`id`), or unmarks it (nil) when the server runs on its own.
@@ -18,7 +27,7 @@ public enum ClusterMarker {
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
             return
         }
-        guard read(in: directory) != id else { return }
+        guard (try? read(in: directory)) != id else { return }  // quiet: an unreadable marker is written again here
         try Data((id + "\n").utf8).write(to: file, options: .atomic)
     }
 }

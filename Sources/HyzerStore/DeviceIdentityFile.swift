@@ -7,16 +7,19 @@ import HyzerCore
 enum DeviceIdentityFile {
     static let name = "device-id"
 
-    static func read(in directory: URL) -> UUID? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)),
-            let text = String(data: data, encoding: .utf8)
-        else { return nil }
-        return UUID(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    /// The id kept, nil when there is no copy; throws when there is one that cannot be read.
+    static func read(in directory: URL) throws -> UUID? {
+        let file = directory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let id = UUID(text: text) else { throw StoreError.damaged("\(name) holds no device id") }
+        return id
     }
 
-    /// Written whenever it is missing or differs (a restore may bring another id along).
+    /// Written whenever it is missing, differs (a restore may bring another id along) or
+    /// cannot be read.
     static func keep(_ id: UUID, in directory: URL) throws {
-        guard read(in: directory) != id else { return }
+        guard (try? read(in: directory)) != id else { return }  // quiet: unreadable is rewritten here
         try Data((id.text + "\n").utf8).write(to: directory.appendingPathComponent(name), options: .atomic)
     }
 }

@@ -271,6 +271,19 @@ enum DomainMigrations {
         migrator.registerMigration("v16-event-played-on") { db in
             try db.alter(table: "events") { t in t.add(column: "playedOn", .text) }
         }
+        // Pulled records this build cannot read, as the cloud had them (`DomainStore+Quarantine`).
+        migrator.registerMigration("v17-sync-quarantine") { db in
+            try db.create(table: "quarantine") { t in
+                t.column("recordType", .text).notNull()
+                t.column("recordID", .text).notNull()
+                t.column("hlc", .text).notNull()
+                t.column("payload", .blob).notNull()
+                t.column("reason", .text).notNull()
+                t.column("firstSeenAt", .datetime).notNull()
+                t.column("lastSeenAt", .datetime).notNull()
+                t.primaryKey(["recordType", "recordID"])
+            }
+        }
         return migrator
     }
 }

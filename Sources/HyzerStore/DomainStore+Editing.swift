@@ -242,6 +242,7 @@ extension DomainStore {
             if text.isEmpty, let event = snapshot.event {
                 let checkedIn = try CheckInRecord.fetchOne(db, key: CheckIn.recordID(event: event.id, player: canonical))?.domain()
                 let last = try Self.lastDivision(of: canonical, season: event.seasonID, before: event.id, db)
+                // quiet: a division it cannot choose is none, and the guard below asks for one.
                 text = (try? Self.division(nil, for: player, existing: checkedIn?.cancelled == false ? checkedIn : nil, last: last, of: event)) ?? ""
             }
             if !divisions.isEmpty {
@@ -504,7 +505,8 @@ extension DomainStore {
                     ORDER BY a.at DESC LIMIT ?
                     """, arguments: [limit])
             return rows.map { row in
-                let type = RecordType(rawValue: row["recordType"])?.noun.lowercased() ?? "record"
+                // A type this build does not know (a dismissed unreadable record) by its own name.
+                let type = RecordType(rawValue: row["recordType"])?.noun.lowercased() ?? (row["recordType"] as String)
                 return ChangeEntry(at: row["at"], actor: row["actor"], record: "\(type) \(row["record"] as String)", change: row["change"])
             }
         }

@@ -163,7 +163,7 @@ extension DomainStore {
     static func saveRound(_ round: Round, _ db: Database) throws {
         guard var record = try RoundRecord.fetchOne(db, key: round.id.text) else { throw StoreError.notFound("Round") }
         let version = record.version + 1
-        record = RoundRecord(round, version: version)
+        record = try RoundRecord(round, version: version)
         try record.update(db)
         try RoundRecord.writePlayers(of: round, db)
     }

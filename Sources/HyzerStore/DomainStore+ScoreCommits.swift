@@ -42,7 +42,11 @@ extension DomainStore {
         for (roundID, count) in added {
             try db.cachedStatement(sql: "UPDATE rounds SET version = version + ? WHERE id = ?").execute(arguments: [count, roundID.text])
         }
-        let queued = outcomes.compactMap { try? $0.get() }.filter { !$0.duplicate }.map { (RecordType.scoreEvent, $0.0.id.text, $0.0.recordedAt) }
+        // Refused scores are answered to their callers below; only the stored ones are queued.
+        let queued = outcomes.compactMap { outcome -> (RecordType, String, HLC)? in
+            guard case .success((let event, let duplicate)) = outcome, !duplicate else { return nil }
+            return (.scoreEvent, event.id.text, event.recordedAt)
+        }
         try Outbox.enqueue(queued, db)
         self.crashPoints?.pass(.scoreWritten)
         // Every score of the batch is answered with its round as the batch left it.

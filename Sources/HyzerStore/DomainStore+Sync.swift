@@ -10,12 +10,18 @@ public struct PreparedRemote: Sendable {
     }
 
     let changes: [Change]
-    public var isEmpty: Bool { changes.isEmpty }
+    /// Records that cannot be read: kept in the quarantine in the same transaction.
+    let unreadable: [UnreadableRecord]
+    /// Kept records read at last (by a newer build): out of the quarantine as they apply.
+    let released: [UnreadableRecord]
+    public var isEmpty: Bool { changes.isEmpty && unreadable.isEmpty && released.isEmpty }
 }
 
 /// What applying a page of cloud records changed here.
 public struct RemoteApplyResult: Sendable {
     public var applied = 0
+    /// Records newly kept in the quarantine (or newer versions of kept ones).
+    public var quarantined = 0
     public var rounds: Set<UUID> = []
 }
 
@@ -180,7 +186,9 @@ extension DomainStore {
     /// changes are put in apply order, and score events (nearly all of a first sync) are put
     /// in their stored form. A pull does this while the page before is being written, so the
     /// single writer is left with the SQLite work alone.
-    public func prepareRemote(_ changes: [RemoteChange]) -> PreparedRemote {
+    public func prepareRemote(
+        _ changes: [RemoteChange], unreadable: [UnreadableRecord] = [], releasing released: [UnreadableRecord] = []
+    ) -> PreparedRemote {
         let wall = now().millisecondsSince1970
         clock.withLock { clock in
             for change in changes { clock.receive(change.hlc, wallMillis: wall) }
@@ -198,7 +206,7 @@ extension DomainStore {
                 }
             }
         }
-        return PreparedRemote(changes: prepared)
+        return PreparedRemote(changes: prepared, unreadable: unreadable, released: released)
     }
 
     public func applyRemote(_ prepared: PreparedRemote) async throws -> RemoteApplyResult {
@@ -227,6 +235,13 @@ extension DomainStore {
                 events.removeAll(keepingCapacity: true)
                 eventRounds.removeAll(keepingCapacity: true)
             }
+            for record in prepared.released {
+                try db.execute(
+                    sql: "DELETE FROM quarantine WHERE recordType = ? AND recordID = ? AND hlc = ?", arguments: [record.type, record.id, record.hlc])
+            }
+            // A readable version of a kept record makes the kept one moot. Score events are
+            // never in question: stored once, a readable one never follows an unreadable one.
+            let releasing = try Self.hasQuarantine(db)
             for change in prepared.changes {
                 switch change {
                 case .scoreEvent(let row, let roundID):
@@ -235,9 +250,11 @@ extension DomainStore {
                 case .other(let change):
                     try storeEvents()
                     if try Self.apply(change, db, into: &result) { result.applied += 1 }
+                    if releasing { try Self.release(change.type, change.recordID, through: change.hlc, db) }
                 }
             }
             try storeEvents()
+            result.quarantined = try Self.quarantine(prepared.unreadable, at: now(), db)
             for roundID in result.rounds {
                 try db.execute(sql: "UPDATE rounds SET version = version + 1 WHERE id = ?", arguments: [roundID.text])
             }

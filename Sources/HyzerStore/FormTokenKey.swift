@@ -22,6 +22,8 @@ public struct FormTokenKey: Sendable {
     /// The key kept in `directory`, made there first if missing or unreadable.
     public static func kept(in directory: URL) throws -> FormTokenKey {
         let file = directory.appendingPathComponent(fileName)
+        // quiet: a key that cannot be read is replaced (documented above); forms open in a
+        // browser then ask once again, nothing else is lost.
         if let data = try? Data(contentsOf: file), data.count == 32 { return FormTokenKey(bytes: data) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let data = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }

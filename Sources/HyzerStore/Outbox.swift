@@ -274,9 +274,10 @@ public final class Outbox: Sendable {
 
     public func failedEntries(limit: Int = 50) async throws -> [OutboxEntry] {
         try await pool.read { db in
-            // An entry this version cannot read was parked as failed by `claim` with its reason;
-            // it counts in the failed total, and the list shows what can be named.
+            // An entry this version cannot read was parked as failed by `claim` with its reason
+            // and counts in the failed total; the list shows what can be named.
             try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE status = 'failed' ORDER BY sequence LIMIT ?", arguments: [limit]).compactMap {
+                // quiet: counted, and its reason logged when it was parked (above).
                 try? Self.entry($0)
             }
         }

@@ -148,10 +148,11 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     var cards: String
     var archived: Bool
 
-    init(_ round: Round, version: Int) {
+    /// Throws when the cards cannot be encoded: an empty list stored instead would lose them.
+    init(_ round: Round, version: Int) throws {
         archived = round.archived
         eventID = round.eventID?.text
-        cards = (try? String(decoding: RecordCoding.encode(round.cards), as: UTF8.self)) ?? "[]"
+        cards = String(decoding: try RecordCoding.encode(round.cards), as: UTF8.self)
         id = round.id.text
         name = round.name
         courseID = round.courseID.text
@@ -257,15 +258,16 @@ struct EventRecord: Codable, FetchableRecord, PersistableRecord {
     var checkInOpenedAt: Date?
     var playedOn: String?
 
-    init(_ event: Event) {
+    /// Throws when divisions or playoffs cannot be encoded, rather than store them empty.
+    init(_ event: Event) throws {
         playedOn = event.playedOn
         seasonID = event.seasonID?.text
         checkInOpenedAt = event.checkInOpenedAt
         archived = event.archived
         id = event.id.text
         name = event.name
-        divisions = (try? String(decoding: RecordCoding.encode(event.divisions), as: UTF8.self)) ?? "[]"
-        playoffs = (try? String(decoding: RecordCoding.encode(event.playoffs), as: UTF8.self)) ?? "{}"
+        divisions = String(decoding: try RecordCoding.encode(event.divisions), as: UTF8.self)
+        playoffs = String(decoding: try RecordCoding.encode(event.playoffs), as: UTF8.self)
         createdBy = event.createdBy?.text
         createdAt = event.createdAt
         updatedAt = event.updatedAt.description

@@ -10,6 +10,8 @@ public struct StoreEvent: Sendable, Equatable {
         /// `domain.sqlite` was damaged and recovered from a backup and/or the cloud.
         case recoveredDomain = "recovered-domain"
         case restored
+        /// A file beside the stores could not be read, and what was done instead.
+        case unreadableFile = "unreadable-file"
     }
 
     public var at: Date

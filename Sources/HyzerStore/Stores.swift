@@ -60,8 +60,22 @@ public final class Stores: Sendable {
         let (operational, damaged) = try Self.openOperational(in: directory, mayRepair: mayRepair)
         // A new sync.sqlite (rebuilt, or deleted by hand) takes the device's id back; one
         // that has an id keeps it.
-        if let kept = DeviceIdentityFile.read(in: directory) {
-            try await operational.adopt(deviceID: kept)
+        do {
+            if let kept = try DeviceIdentityFile.read(in: directory) {
+                try await operational.adopt(deviceID: kept)
+            }
+        } catch {
+            // sync.sqlite's own id stands (a new one if it was rebuilt too); the copy is rewritten
+            // below. An open that repairs nothing (a command beside the server) leaves the news
+            // to the server's next start.
+            if mayRepair {
+                try await operational.note(
+                    StoreEvent(
+                        kind: .unreadableFile,
+                        detail:
+                            "\(DeviceIdentityFile.name) could not be read (\(error)); the device id in sync.sqlite is kept and the file written again."
+                    ))
+            }
         }
         let deviceID = try await operational.deviceID()
         if mayRepair { try DeviceIdentityFile.keep(deviceID, in: directory) }

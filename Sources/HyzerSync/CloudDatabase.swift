@@ -41,6 +41,9 @@ extension CloudDatabase {
 
 public struct ChangePage: Sendable {
     public var records: [CloudRecord]
+    /// Rows of the page this build cannot read (a type it does not know, a version that is
+    /// no clock reading): kept, never skipped in silence.
+    public var unreadable: [UnreadableRecord] = []
     /// The token to store once these records are applied.
     public var token: Int64
     /// More changes follow although this page holds fewer than asked for (a cloud that
@@ -50,8 +53,9 @@ public struct ChangePage: Sendable {
     /// (not `hasMore`) means everything through it has been seen, gaps included.
     public var newest: Int64?
 
-    public init(records: [CloudRecord], token: Int64, hasMore: Bool = false, newest: Int64? = nil) {
+    public init(records: [CloudRecord], unreadable: [UnreadableRecord] = [], token: Int64, hasMore: Bool = false, newest: Int64? = nil) {
         self.records = records
+        self.unreadable = unreadable
         self.token = token
         self.hasMore = hasMore
         self.newest = newest

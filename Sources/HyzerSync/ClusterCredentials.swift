@@ -216,6 +216,7 @@ public final class ClusterCredentials: CredentialStore, Service {
         // Instances given another secret form a cluster of their own on the same database, and
         // behind one load balancer sign their users out at random: say so where operators look.
         let (cluster, now) = (cluster, Date().timeIntervalSince1970)
+        // quiet: a warning for operators, best effort: the lookup failing changes nothing.
         let others = try? await quick(Self.lookupTimeout) {
             let rows = try await self.client.query(
                 "SELECT COUNT(DISTINCT cluster)::BIGINT FROM hyzer_sessions WHERE cluster <> \(cluster) AND (expires_at IS NULL OR expires_at > \(now))",

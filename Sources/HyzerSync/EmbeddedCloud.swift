@@ -145,13 +145,16 @@ public final class EmbeddedCloud: CloudDatabase {
                     db, sql: "SELECT type, id, hlc, payload, seq FROM records WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?",
                     arguments: [zone, token, limit])
                 var records: [CloudRecord] = []
+                var unreadable: [UnreadableRecord] = []
                 var last = token
                 while let row = try rows.next() {
                     last = row[4]
-                    guard let type = RecordType(rawValue: row[0]), let hlc = HLC(row[2]) else { continue }
-                    records.append(CloudRecord(type: type, id: row[1], hlc: hlc, payload: row[3]))
+                    switch UnreadableRecord.read(type: row[0], id: row[1], hlc: row[2], payload: row[3]) {
+                    case .success(let record): records.append(record)
+                    case .failure(let record): unreadable.append(record)
+                    }
                 }
-                return ChangePage(records: records, token: last)
+                return ChangePage(records: records, unreadable: unreadable, token: last)
             }
         } catch {
             throw classified(error)
@@ -176,8 +179,10 @@ public final class EmbeddedCloud: CloudDatabase {
             let task = Task {
                 var last: Int64?
                 while !Task.isCancelled {
+                    // quiet: a poll that fails only misses a hint; the next poll, the periodic
+                    // sync and the pull itself (which reports the cloud's state) come anyway.
                     if let pool = try? self.pool(),
-                        let seq = try? await pool.read({ db in
+                        let seq = try? await pool.read({ db in  // quiet: as above
                             try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM records WHERE zone = ?", arguments: [zone]) ?? 0
                         })
                     {

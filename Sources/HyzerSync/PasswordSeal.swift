@@ -37,15 +37,17 @@ public struct PasswordSeal: Sendable {
     /// The hash inside `text`, or nil when it does not open with this instance's key.
     func opened(_ text: String, player: String) -> String? {
         guard text.hasPrefix(Self.prefix) else { return text }
+        // A hash that does not open is the answer (nil), and the caller logs the refusal.
         guard let key, let combined = Data(base64Encoded: String(text.dropFirst(Self.prefix.count))),
-            let box = try? AES.GCM.SealedBox(combined: combined),
-            let plain = try? AES.GCM.open(box, using: key, authenticating: Data(player.utf8))
+            let box = try? AES.GCM.SealedBox(combined: combined),  // quiet: see above
+            let plain = try? AES.GCM.open(box, using: key, authenticating: Data(player.utf8))  // quiet: see above
         else { return nil }
         return String(decoding: plain, as: UTF8.self)
     }
 
     /// A player record as it leaves this instance: its hash sealed.
     func outgoing(_ record: CloudRecord) throws -> CloudRecord {
+        // quiet: a payload that does not decode leaves unchanged; the pull that reads it keeps it unread.
         guard seals, record.type == .player, var payload = try? RecordCoding.decode(PlayerPayload.self, record.payload),
             let hash = payload.passwordHash
         else { return record }
@@ -57,25 +59,26 @@ public struct PasswordSeal: Sendable {
 
     /// A player record as it is applied here: its hash opened, or, when it does not open, the
     /// hash this instance has for the player (`local`), and `refused` is true.
-    func incoming(_ record: CloudRecord, local: (String) async -> String?) async -> (record: CloudRecord, refused: Bool) {
+    func incoming(_ record: CloudRecord, local: (String) async throws -> String?) async throws -> (record: CloudRecord, refused: Bool) {
         guard record.type == .player, record.payload.range(of: Self.marker) != nil,
+            // quiet: a payload that does not decode goes on as it is: the pull keeps it unread.
             var payload = try? RecordCoding.decode(PlayerPayload.self, record.payload), let hash = payload.passwordHash
         else { return (record, false) }
         var refused = false
         if let opened = opened(hash, player: record.id) {
             payload.passwordHash = opened
         } else {
-            payload.passwordHash = await local(record.id)
+            payload.passwordHash = try await local(record.id)
             refused = true
         }
-        guard let data = try? RecordCoding.encode(payload) else { return (record, refused) }
         var record = record
-        record.payload = data
+        record.payload = try RecordCoding.encode(payload)
         return (record, refused)
     }
 
     /// Whether a stored payload carries a hash in the clear (written before hashes were sealed).
     static func carriesPlainHash(_ payload: Data) -> Bool {
+        // quiet: a payload that does not decode carries no hash to seal.
         guard let hash = (try? RecordCoding.decode(PlayerPayload.self, payload))?.passwordHash else { return false }
         return !hash.hasPrefix(prefix)
     }
@@ -127,8 +130,10 @@ public final class SealingCloud: CloudDatabase {
     public func changes(zone: String, after token: Int64, limit: Int) async throws -> ChangePage {
         var page = try await base.changes(zone: zone, after: token, limit: limit)
         for index in page.records.indices where page.records[index].type == .player {
-            let (record, refused) = await seal.incoming(page.records[index]) { id in
-                guard let id = UUID(text: id), let player = try? await self.stores.domain.player(id), player.id == id else { return nil }
+            // A failed read of the local player fails the pull (tried again at the next sync):
+            // taken as "no such player", it would wipe the password this instance has.
+            let (record, refused) = try await seal.incoming(page.records[index]) { id in
+                guard let id = UUID(text: id), let player = try await self.stores.domain.player(id), player.id == id else { return nil }
                 return player.passwordHash
             }
             if refused {

@@ -230,17 +230,22 @@ public final class PostgresCloud: CloudDatabase, Service {
                 WHERE z.zone = \(zone) ORDER BY r.seq
                 """, logger: self.logger)
             var records: [CloudRecord] = []
+            var unreadable: [UnreadableRecord] = []
             var last = token
             var newest = token
             for try await (zoneSeq, type, id, hlc, payload, seq) in rows.decode((Int64, String?, String?, String?, ByteBuffer?, Int64?).self) {
                 newest = zoneSeq
                 guard let seq else { continue }
                 last = seq
-                guard let type = type.flatMap(RecordType.init(rawValue:)), let id, let hlc = hlc.flatMap(HLC.init), let payload else { continue }
-                records.append(CloudRecord(type: type, id: id, hlc: hlc, payload: Data(payload.readableBytesView)))
+                // The columns are NOT NULL: a row of the join has them all.
+                guard let type, let id, let hlc, let payload else { continue }
+                switch UnreadableRecord.read(type: type, id: id, hlc: hlc, payload: Data(payload.readableBytesView)) {
+                case .success(let record): records.append(record)
+                case .failure(let record): unreadable.append(record)
+                }
             }
-            if newest > end { return ChangePage(records: records, token: end, hasMore: true) }
-            return ChangePage(records: records, token: last, newest: newest)
+            if newest > end { return ChangePage(records: records, unreadable: unreadable, token: end, hasMore: true) }
+            return ChangePage(records: records, unreadable: unreadable, token: last, newest: newest)
         }
     }
 

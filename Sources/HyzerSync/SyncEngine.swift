@@ -29,6 +29,9 @@ public actor SyncEngine: Service {
         public var hintDelay: Duration = .zero
         /// Fault tests only: where the process kills itself (see `CrashPoints`).
         public var crashPoints: CrashPoints?
+        /// Fault tests only: record types this engine reads as unknown, as a build older than
+        /// the device that wrote them would (`HYZER_TEST_UNKNOWN_TYPES`).
+        public var unknownTypes: Set<RecordType> = []
 
         public init() {}
     }
@@ -43,6 +46,8 @@ public actor SyncEngine: Service {
         public var initialSync: InitialSync?
         /// A pull has completed since the engine started: what the cloud holds is here.
         public var hasPulled = false
+        /// Pulled records kept unread (`DomainStore+Quarantine`).
+        public var quarantined = 0
     }
 
     public struct InitialSync: Sendable, Equatable {
@@ -62,6 +67,7 @@ public actor SyncEngine: Service {
     private var hasPulled = false
     private var lastSyncAt: Date?
     private var counts = OutboxCounts()
+    private var quarantined = 0
     private var initialSync: InitialSync?
     private var accountAttempts = 0
     /// "Identities wait for the account" is said once per outage, not at every sync.
@@ -98,6 +104,7 @@ public actor SyncEngine: Service {
         } catch {
             logger.error("Could not reconcile the outbox", metadata: ["error": "\(error)"])
         }
+        await applyQuarantined()
         await publish()
         guard let cloud else {
             try? await gracefulShutdown()
@@ -206,9 +213,13 @@ public actor SyncEngine: Service {
         } else if now >= nextPeriodic {
             nextPeriodic = now + configuration.fallbackInterval
             trigger(.periodic)
-        } else if let due = try? await stores.outbox.failedDue(now: Date()), due > 0 {
+        } else {
             // Failed records retry on their own schedule, not only on the next local write.
-            trigger(.localWrite)
+            do {
+                if try await stores.outbox.failedDue(now: Date()) > 0 { trigger(.localWrite) }
+            } catch {
+                logger.warning("Could not read which failed records are due; the next sync retries them", metadata: ["error": "\(error)"])
+            }
         }
         await publish()
     }
@@ -219,6 +230,7 @@ public actor SyncEngine: Service {
     public func resolveAccount() async {
         guard let cloud else { return }
         let resolved =
+            // quiet: the deadline's own error is the answer: the cloud did not say in time.
             (try? await Deadline.run(configuration.accountTimeout, orThrow: { CancellationError() }) {
                 await cloud.resolveAccount()
             }) ?? .temporarilyUnavailable
@@ -261,7 +273,14 @@ public actor SyncEngine: Service {
         }
         identityDeferralLogged = false
         var associated = 0
-        for (id, handle) in (try? await stores.domain.playersWithoutCloudIdentity()) ?? [] {
+        let waiting: [(id: UUID, handle: String)]
+        do {
+            waiting = try await stores.domain.playersWithoutCloudIdentity()
+        } catch {
+            logger.warning("Could not read which players wait for a cloud identity; retrying on the next sync", metadata: ["error": "\(error)"])
+            return 0
+        }
+        for (id, handle) in waiting {
             do {
                 let name = try await cloud.claimIdentity(handle: handle, proposed: "player-\(id.lowercasedText)", zone: configuration.zone)
                 try await stores.domain.associateCloudIdentity(id, recordName: name)
@@ -322,6 +341,7 @@ public actor SyncEngine: Service {
         guard let cloud, account.canPull else { return false }
         // A number the cloud has not reached was never seen: answer at once (a made-up one
         // must not hold a request for the whole wait).
+        // quiet: an unanswered position is "not seen yet", and the request is answered anyway.
         let cloudPosition = try? await Deadline.run(patience, orThrow: { CancellationError() }) {
             try await cloud.position(zone: self.configuration.zone)
         }
@@ -408,16 +428,16 @@ public actor SyncEngine: Service {
             } catch let error as CloudError {
                 switch error {
                 case .unreachable:
-                    try? await stores.outbox.release(batch)
+                    await settle(batch) { try await $0.release(batch) }
                     goOffline()
                 case .readOnly:
-                    try? await stores.outbox.release(batch)
+                    await settle(batch) { try await $0.release(batch) }
                     account = .restricted
                 case .failed(let detail):
-                    try? await stores.outbox.markFailed(batch, error: detail, now: Date())
+                    await settle(batch) { try await $0.markFailed(batch, error: detail, now: Date()) }
                     state = .error(detail)
                 case .damaged:
-                    try? await stores.outbox.release(batch)
+                    await settle(batch) { try await $0.release(batch) }
                     account = .damaged
                     state = .error(error.description)
                 }
@@ -425,7 +445,7 @@ public actor SyncEngine: Service {
                 await publish()
                 return pushed
             } catch {
-                try? await stores.outbox.markFailed(batch, error: "\(error)", now: Date())
+                await settle(batch) { try await $0.markFailed(batch, error: "\(error)", now: Date()) }
                 state = .error("\(error)")
                 await log("push", records: batch.count, since: started, result: "failed", message: "\(error)")
                 await publish()
@@ -435,6 +455,23 @@ public actor SyncEngine: Service {
             if batch.count < configuration.pushBatch { break }
         }
         return pushed
+    }
+
+    /// Hands a batch that did not reach the cloud back to the outbox (released or failed). If
+    /// that write fails, the batch stays in flight: said, and tried once more, since until it
+    /// is settled nothing pushes those records again before a restart (`reconcile`).
+    private func settle(_ batch: [OutboxEntry], _ write: (Outbox) async throws -> Void) async {
+        for attempt in 1...2 {
+            do {
+                try await write(stores.outbox)
+                return
+            } catch {
+                logger.error(
+                    "Could not hand a batch that did not reach the cloud back to the outbox",
+                    metadata: ["records": "\(batch.count)", "attempt": "\(attempt)", "error": "\(error)"])
+            }
+        }
+        state = .error("\(batch.count) records could not be handed back to the outbox; they are pushed again after a restart.")
     }
 
     // MARK: Pull
@@ -449,6 +486,7 @@ public actor SyncEngine: Service {
         let started = ContinuousClock.now
         var pulled = 0
         var applied = 0
+        var quarantined = 0
         var bulkLoading = false
         do {
             let limit = configuration.pullPage
@@ -462,14 +500,17 @@ public actor SyncEngine: Service {
                 }
             }
             // Pipelined: while one page is written, the next is fetched and decoded.
-            var page = try await Self.fetch(cloud, into: stores.domain, zone: zone, after: token, limit: limit)
+            let unknown = configuration.unknownTypes
+            var page = try await Self.fetch(cloud, into: stores.domain, zone: zone, after: token, limit: limit, unknown: unknown)
             while page.token > token {
                 let (more, after) = (page.count == limit || page.hasMore, page.token)
-                async let following = more ? Self.fetch(cloud, into: stores.domain, zone: zone, after: after, limit: limit) : nil
+                async let following = more ? Self.fetch(cloud, into: stores.domain, zone: zone, after: after, limit: limit, unknown: unknown) : nil
                 if !page.changes.isEmpty {
                     configuration.crashPoints?.pass(.pullFetched)
                     state = .syncing
-                    applied += try await stores.domain.applyRemote(page.changes).applied
+                    let result = try await stores.domain.applyRemote(page.changes)
+                    applied += result.applied
+                    quarantined += result.quarantined
                     configuration.crashPoints?.pass(.pullApplied)
                 }
                 try await stores.operational.setChangeToken(page.token, zone: zone)
@@ -491,7 +532,15 @@ public actor SyncEngine: Service {
             stores.finishRefill()
             if state == .syncing || state.message != nil { state = .idle }
             if pulled > 0 {
-                await log("pull", records: pulled, since: started, result: "ok", message: applied < pulled ? "\(pulled - applied) already here" : nil)
+                let here = pulled - applied - quarantined
+                let message = [here > 0 ? "\(here) already here" : nil, quarantined > 0 ? "\(quarantined) kept unread: see the sync page" : nil]
+                    .compactMap { $0 }.joined(separator: "; ")
+                await log("pull", records: pulled - quarantined, since: started, result: "ok", message: message.isEmpty ? nil : message)
+            }
+            if quarantined > 0 {
+                Counter(label: "hyzer_sync_records_total", dimensions: [("operation", "pull"), ("result", "quarantined")]).increment(by: quarantined)
+                logger.warning(
+                    "Pulled records this version cannot read are kept in the quarantine; see /sync", metadata: ["records": "\(quarantined)"])
             }
         } catch let error as CloudError {
             switch error {
@@ -523,14 +572,77 @@ public actor SyncEngine: Service {
         var newest: Int64?
     }
 
-    private static func fetch(_ cloud: any CloudDatabase, into domain: DomainStore, zone: String, after token: Int64, limit: Int) async throws
-        -> DecodedPage
-    {
+    private static func fetch(
+        _ cloud: any CloudDatabase, into domain: DomainStore, zone: String, after token: Int64, limit: Int, unknown: Set<RecordType>
+    ) async throws -> DecodedPage {
         var page = try await cloud.changes(zone: zone, after: token, limit: limit)
-        let count = page.records.count
-        let decoded = page.records.compactMap(RemoteChange.decode)
+        let count = page.records.count + page.unreadable.count
+        let (changes, unreadable) = read(page.records, unknown: unknown)
         page.records = []
-        return DecodedPage(count: count, changes: domain.prepareRemote(decoded), token: page.token, hasMore: page.hasMore, newest: page.newest)
+        return DecodedPage(
+            count: count, changes: domain.prepareRemote(changes, unreadable: page.unreadable + unreadable), token: page.token,
+            hasMore: page.hasMore, newest: page.newest)
+    }
+
+    /// The records as domain values, and those that cannot be read with the reason.
+    static func read(_ records: [CloudRecord], unknown: Set<RecordType>) -> ([RemoteChange], [UnreadableRecord]) {
+        var changes: [RemoteChange] = []
+        changes.reserveCapacity(records.count)
+        var unreadable: [UnreadableRecord] = []
+        for record in records {
+            guard !unknown.contains(record.type) else {
+                unreadable.append(UnreadableRecord(record, reason: UnreadableRecord.unknownType(record.type.rawValue)))
+                continue
+            }
+            do {
+                changes.append(try RemoteChange.read(record))
+            } catch {
+                unreadable.append(UnreadableRecord(record, reason: error.reason))
+            }
+        }
+        return (changes, unreadable)
+    }
+
+    // MARK: Quarantine
+
+    /// Reads the quarantine again and applies what this build can read now (a newer version
+    /// that knows the type, a fixed reader); what it still cannot read stays, with today's
+    /// reason. Runs at start: an upgrade is a restart.
+    @discardableResult
+    public func applyQuarantined() async -> Int {
+        do {
+            let kept = try await stores.domain.quarantined(limit: .max)
+            guard !kept.isEmpty else { return 0 }
+            var readable: [CloudRecord] = []
+            var released: [UnreadableRecord] = []
+            var still: [UnreadableRecord] = []
+            for entry in kept {
+                let row = entry.record
+                switch UnreadableRecord.read(type: row.type, id: row.id, hlc: row.hlc, payload: row.payload, unknown: configuration.unknownTypes) {
+                case .success(let record):
+                    readable.append(record)
+                    released.append(row)
+                case .failure(let unread): still.append(unread)
+                }
+            }
+            let (changes, unreadable) = Self.read(readable, unknown: configuration.unknownTypes)
+            let unreadKeys = Set(unreadable.map { "\($0.type)/\($0.id)" })
+            let freed = released.filter { !unreadKeys.contains("\($0.type)/\($0.id)") }
+            let result = try await stores.domain.applyRemote(stores.domain.prepareRemote(changes, unreadable: still + unreadable, releasing: freed))
+            if !freed.isEmpty {
+                logger.notice(
+                    "Applied quarantined records this version can read", metadata: ["records": "\(freed.count)", "changed": "\(result.applied)"])
+                await log("quarantine", records: freed.count, since: ContinuousClock.now, result: "ok", message: "applied records kept unread before")
+            }
+            if !(still + unreadable).isEmpty {
+                logger.warning("Pulled records still kept unread; see /sync", metadata: ["records": "\((still + unreadable).count)"])
+            }
+            await publish()
+            return freed.count
+        } catch {
+            logger.error("Could not read the quarantine again", metadata: ["error": "\(error)"])
+            return 0
+        }
     }
 
     // MARK: Commands and status
@@ -547,15 +659,26 @@ public actor SyncEngine: Service {
     }
 
     public func status() async -> Status {
-        counts = (try? await stores.outbox.counts()) ?? counts
+        await readCounts()
         return currentStatus()
+    }
+
+    /// The outbox's and the quarantine's counts, kept as last read when a read fails (it is
+    /// logged: the page then shows the counts a moment old rather than none).
+    private func readCounts() async {
+        do {
+            counts = try await stores.outbox.counts()
+            quarantined = try await stores.domain.quarantineCount()
+        } catch {
+            logger.warning("Could not read the outbox's counts", metadata: ["error": "\(error)"])
+        }
     }
 
     /// The status with the outbox counts as last read.
     private func currentStatus() -> Status {
         Status(
             cloud: cloud?.displayName ?? "none", account: account, state: state, lastSyncAt: lastSyncAt,
-            counts: counts, initialSync: initialSync, hasPulled: hasPulled
+            counts: counts, initialSync: initialSync, hasPulled: hasPulled, quarantined: quarantined
         )
     }
 
@@ -576,7 +699,7 @@ public actor SyncEngine: Service {
     }
 
     private func publish() async {
-        counts = (try? await stores.outbox.counts()) ?? counts
+        await readCounts()
         publishState()
     }
 
@@ -595,7 +718,12 @@ public actor SyncEngine: Service {
         Metrics.Timer(label: "hyzer_sync_duration_seconds", dimensions: [("operation", operation), ("result", result)]).recordNanoseconds(
             elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         Counter(label: "hyzer_sync_records_total", dimensions: [("operation", operation), ("result", result)]).increment(by: records)
-        try? await stores.operational.appendLog(
-            SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
+        do {
+            try await stores.operational.appendLog(
+                SyncLogEntry(at: Date(), operation: operation, records: records, durationMs: milliseconds, result: result, message: message))
+        } catch {
+            logger.warning(
+                "Could not write the sync log", metadata: ["operation": "\(operation)", "result": "\(result)", "error": "\(error)"])
+        }
     }
 }

@@ -42,7 +42,7 @@ struct Admin: AsyncParsableCommand {
         /// opens nothing behind the load balancer, and a reset there signs nobody out elsewhere.
         private func clusterCredentials() throws -> ClusterCredentials? {
             try Secrets.refuseEmpty()
-            let marked = ClusterMarker.read(in: URL(fileURLWithPath: dataDir))
+            let marked = try ClusterMarker.read(in: URL(fileURLWithPath: dataDir))
             guard let secret = clusterSecret ?? Environment.value("HYZER_CLUSTER_SECRET") else {
                 if let marked {
                     throw ValidationError(

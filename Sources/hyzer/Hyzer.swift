@@ -183,6 +183,14 @@ struct Serve: AsyncParsableCommand {
             guard let points = CrashPoints(spec) else { throw ValidationError("HYZER_TEST_CRASH_AT: points such as push.saved,pull.applied@0.3") }
             config.sync.crashPoints = points
         }
+        if let list = Environment.value("HYZER_TEST_UNKNOWN_TYPES") {
+            // Fault tests only: this build reads these types as a build older than them would.
+            let types = list.split(separator: ",").map { RecordType(rawValue: String($0)) }
+            guard !types.isEmpty, types.allSatisfy({ $0 != nil }) else {
+                throw ValidationError("HYZER_TEST_UNKNOWN_TYPES: record types such as feePayment,season")
+            }
+            config.sync.unknownTypes = Set(types.compactMap { $0 })
+        }
         config.allowedHosts = (allowedHosts ?? Environment.value("HYZER_ALLOWED_HOSTS")).map { $0.split(separator: ",").map(String.init) }
         config.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
         config.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))

@@ -57,19 +57,54 @@ import Testing
         #expect(CloudMerge.merge(existing: merged, incoming: incoming) == nil, "merging again changes nothing")
     }
 
-    @Test func malformedRemoteRecordsDecodeToNothing() throws {
+    @Test func malformedRemoteRecordsAreRefusedWithTheirReason() throws {
         let hlc = HLC(wallMillis: 1, counter: 0, deviceID: a)
         let event = ScoreEvent(id: UUID(), roundID: UUID(), playerID: UUID(), hole: 3, strokes: .count(4), deviceID: a, recordedAt: hlc)
         let good = CloudRecord(type: .scoreEvent, id: event.id.lowercasedText, hlc: hlc, payload: try RecordCoding.encode(ScoreEventPayload(event)))
-        #expect(RemoteChange.decode(good) != nil)
+        func reason(_ record: CloudRecord) -> String? {
+            do {
+                _ = try RemoteChange.read(record)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(reason(good) == nil)
         var wrongID = good
         wrongID.id = UUID().lowercasedText
-        #expect(RemoteChange.decode(wrongID) == nil, "a payload must describe its own record")
+        #expect(reason(wrongID)?.contains("describes another record") == true, "a payload must describe its own record")
         var outOfRange = ScoreEventPayload(event)
         outOfRange.strokes = 200
-        #expect(RemoteChange.decode(CloudRecord(type: .scoreEvent, id: good.id, hlc: hlc, payload: try RecordCoding.encode(outOfRange))) == nil)
-        #expect(RemoteChange.decode(CloudRecord(type: .player, id: "x", hlc: hlc, payload: Data("not json".utf8))) == nil)
-        #expect(RemoteChange.decode(CloudRecord(type: .clubSettings, id: "another-settings", hlc: hlc, payload: Data())) == nil)
+        let broken = CloudRecord(type: .scoreEvent, id: good.id, hlc: hlc, payload: try RecordCoding.encode(outOfRange))
+        #expect(reason(broken)?.contains("breaks the domain's rules") == true)
+        #expect(reason(CloudRecord(type: .player, id: "x", hlc: hlc, payload: Data("not json".utf8))) == "Its payload is not JSON.")
+        #expect(reason(CloudRecord(type: .player, id: "x", hlc: hlc, payload: Data("{}".utf8)))?.contains("lacks the field") == true)
+        #expect(reason(CloudRecord(type: .clubSettings, id: "another-settings", hlc: hlc, payload: Data())) != nil)
+    }
+
+    @Test func aRowOfAnUnknownTypeOrVersionIsKeptUnread() {
+        let hlc = HLC(wallMillis: 1, counter: 0, deviceID: a).description
+        let payload = Data("{}".utf8)
+        guard case .failure(let newer) = UnreadableRecord.read(type: "tagMove", id: "t1", hlc: hlc, payload: payload) else {
+            Issue.record("a type this build does not know is not read")
+            return
+        }
+        #expect(newer.type == "tagMove" && newer.payload == payload && newer.reason.contains("newer version"))
+        guard case .failure(let forgotten) = UnreadableRecord.read(type: "player", id: "p", hlc: hlc, payload: payload, unknown: [.player]) else {
+            Issue.record("a type treated as unknown is not read")
+            return
+        }
+        #expect(forgotten.reason == newer.reason.replacingOccurrences(of: "tagMove", with: "player"))
+        guard case .failure(let badClock) = UnreadableRecord.read(type: "player", id: "p", hlc: "yesterday", payload: payload) else {
+            Issue.record("an unreadable version is not read")
+            return
+        }
+        #expect(badClock.reason.contains("not a clock reading"))
+        guard case .success(let record) = UnreadableRecord.read(type: "player", id: "p", hlc: hlc, payload: payload) else {
+            Issue.record("a readable row is read")
+            return
+        }
+        #expect(record.type == .player && record.hlc.description == hlc)
     }
 
     @Test func backoffGrowsIsCappedAndJittered() {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import HyzerCore
 import HyzerStore
 import HyzerSync
 import HyzerWeb
@@ -20,6 +21,33 @@ import Testing
             #expect(Set(json.keys).isSuperset(of: ["account", "state", "lastSyncAt", "pending", "inFlight", "failed"]))
             #expect(json["account"] as? String == "noAccount")
             #expect(json["state"] as? String == "idle")
+        }
+    }
+
+    @Test func recordsKeptUnreadAreListedEscapedAndAnAdminDismissesThem() async throws {
+        try await withApp { client in
+            let stores = try await Stores(directory: client.users.directory)
+            let hostile = UnreadableRecord(
+                type: "tagMove", id: "<b>tag-3</b>", hlc: "x", payload: Data(#"{"note":"<script>alert(1)</script>"}"#.utf8),
+                reason: UnreadableRecord.unknownType("tagMove"))
+            _ = try await stores.domain.applyRemote(stores.domain.prepareRemote([], unreadable: [hostile]))
+
+            let sync = try await client.get("/sync")
+            #expect(sync.text.contains("Records kept unread (1)"))
+            #expect(sync.text.contains("&lt;script&gt;") && !sync.text.contains("<script>alert"))
+            #expect(sync.text.contains("&lt;b&gt;tag-3") && !sync.text.contains("<b>tag-3"))
+            #expect(!sync.text.contains("/admin/quarantine/dismiss"), "the sync page, shown to every member, has no dismiss button")
+            #expect(try await client.get("/api/v1/sync").json()["quarantined"] as? Int == 1)
+            #expect(try await client.as(.admin).get("/admin").text.contains("action=\"/admin/quarantine/dismiss\""))
+
+            let fields = [("type", "tagMove"), ("id", "<b>tag-3</b>")]
+            #expect(try await client.postForm("/admin/quarantine/dismiss", fields).status == .forbidden, "a coach may not")
+            let dismissed = try await client.as(.admin).postForm("/admin/quarantine/dismiss", fields)
+            #expect(dismissed.status == .seeOther)
+            #expect(try await stores.domain.quarantineCount() == 0)
+            #expect(try await client.as(.admin).postForm("/admin/quarantine/dismiss", fields).status == .notFound)
+            #expect(try await client.as(.admin).postForm("/admin/quarantine/dismiss", []).status == .unprocessableContent)
+            #expect(try await client.as(.admin).get("/admin").text.contains("dismissed an unreadable record"))
         }
     }
 

@@ -16,6 +16,8 @@ import sqlite3
 import subprocess
 import tempfile
 import time
+import urllib.parse
+import uuid
 
 import pytest
 import resource
@@ -246,3 +248,87 @@ def read_only(path):
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
     connection.execute("PRAGMA busy_timeout = 10000")
     return connection
+
+
+# PostgreSQL: a throwaway cluster (as scripts/with-postgres), or a fresh database beside
+# $HYZER_TEST_PG_URL's.
+
+class Postgres:
+    def __init__(self):
+        self.folder = None
+        self.control = None
+        self.database = None
+        self.admin_url = os.environ.get("HYZER_TEST_PG_URL")
+        self.url = None
+
+    def start(self):
+        if self.admin_url:
+            self.database = f"hyzer_cluster_{uuid.uuid4().hex[:12]}"
+            self.psql(f'CREATE DATABASE "{self.database}"')
+            self.url = urllib.parse.urlunsplit(urllib.parse.urlsplit(self.admin_url)._replace(path=f"/{self.database}"))
+            return
+        found = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True) if shutil.which("pg_config") else None
+        bindir = pathlib.Path(found.stdout.strip()) if found and found.returncode == 0 else None
+        if not bindir or not (bindir / "initdb").exists():
+            pytest.fail("PostgreSQL's server binaries are missing (apt-get install postgresql; scripts/with-postgres does it)")
+        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="hyzer-cluster-pg-"))
+        owner = []
+        if os.geteuid() == 0:
+            # initdb refuses to run as root.
+            if subprocess.run(["id", "postgres"], capture_output=True).returncode != 0:
+                subprocess.run(["useradd", "--system", "--no-create-home", "postgres"], check=True)
+            shutil.chown(self.folder, "postgres")
+            owner = ["runuser", "-u", "postgres", "--"]
+        port = free_port()
+        with open(self.folder / "initdb.log", "wb") as log:
+            done = subprocess.run([*owner, str(bindir / "initdb"), "-D", str(self.folder / "data"), "--no-sync", "-A", "trust",
+                                   "-U", "postgres"], stdout=log, stderr=subprocess.STDOUT, timeout=60)
+        assert done.returncode == 0, f"initdb failed: {(self.folder / 'initdb.log').read_text()}"
+        self.control = [*owner, str(bindir / "pg_ctl"), "-D", str(self.folder / "data"), "-l", str(self.folder / "server.log"), "-w",
+                        "-o", f"-p {port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"]
+        # Output to files, never pipes: the server pg_ctl leaves behind would hold a pipe open.
+        with open(self.folder / "pg_ctl.log", "wb") as log:
+            done = subprocess.run([*self.control, "start"], stdout=log, stderr=subprocess.STDOUT, timeout=60)
+        assert done.returncode == 0, f"PostgreSQL did not start: {self.log_text()}"
+        self.url = f"postgres://postgres@127.0.0.1:{port}/postgres"
+
+    def psql(self, statement, url=None):
+        """Runs SQL with psql: on the admin database (the server's own, for a throwaway one),
+        or on `url`. Returns what it printed, unaligned and without headers."""
+        found = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
+        psql = pathlib.Path(found.stdout.strip()) / "psql" if found.returncode == 0 else pathlib.Path("psql")
+        target = url or self.admin_url or self.url
+        done = subprocess.run([str(psql), target, "-v", "ON_ERROR_STOP=1", "-qAtc", statement], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, f"psql {statement!r} failed: {done.stderr}"
+        return done.stdout
+
+    def pause(self):
+        """Stops the server (the instances see the database go away); `resume` starts it again."""
+        assert self.control, "the outage test needs its own PostgreSQL: run it without HYZER_TEST_PG_URL"
+        with open(self.folder / "pg_ctl.log", "ab") as log:
+            done = subprocess.run([*self.control, "stop", "-m", "fast"], stdout=log, stderr=subprocess.STDOUT, timeout=60)
+        assert done.returncode == 0, f"PostgreSQL did not stop: {self.log_text()}"
+
+    def resume(self):
+        with open(self.folder / "pg_ctl.log", "ab") as log:
+            done = subprocess.run([*self.control, "start"], stdout=log, stderr=subprocess.STDOUT, timeout=60)
+        assert done.returncode == 0, f"PostgreSQL did not start again: {self.log_text()}"
+
+    def log_text(self):
+        path = self.folder / "server.log" if self.folder else None
+        return path.read_text(errors="replace") if path and path.exists() else ""
+
+    def stop(self):
+        if self.database:
+            try:
+                self.psql(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+            except AssertionError:
+                pass
+        if self.control:
+            with open(self.folder / "pg_ctl.log", "ab") as log:
+                subprocess.run([*self.control, "stop", "-m", "immediate"], stdout=log, stderr=subprocess.STDOUT, timeout=60)
+            LOGS.mkdir(parents=True, exist_ok=True)
+            (LOGS / "cluster-postgres.log").write_text(self.log_text())
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)

@@ -17,63 +17,57 @@ public enum RemoteChange: Sendable {
     /// A player, course, event or round deleted on another device (`RemovalPayload`).
     case removed(RecordType, id: String, hlc: HLC)
 
-    /// The value, or nil when the payload is malformed, breaks the domain's rules, or names
-    /// another id than its record: such a record is skipped, never half-applied.
-    public static func decode(_ record: CloudRecord) -> RemoteChange? {
+    /// The value, or why it cannot be had: the payload is malformed, breaks the domain's
+    /// rules, or names another id than its record. Such a record is never half-applied.
+    public static func read(_ record: CloudRecord) throws(RecordUnreadable) -> RemoteChange {
         if Removals.removable(record.type), RemovalPayload.isRemoval(record.payload) {
-            return UUID(text: record.id).map { .removed(record.type, id: $0.lowercasedText, hlc: record.hlc) }
+            guard let id = UUID(text: record.id) else { throw .otherID(record.id) }
+            return .removed(record.type, id: id.lowercasedText, hlc: record.hlc)
         }
-        do {
-            switch record.type {
-            case .scoreEvent:
-                let payload = try ScoreEventPayload(plainJSON: record.payload) ?? RecordCoding.decode(ScoreEventPayload.self, record.payload)
-                let event = payload.event(recordedAt: record.hlc)
-                guard let event, event.id.lowercasedText == record.id else { return nil }
+        /// The payload decoded, the rules of its conversion met, and its own id.
+        func value<Payload: Decodable, Value>(
+            _ type: Payload.Type, _ convert: (Payload) -> Value?, id: (Value) -> String
+        ) throws(RecordUnreadable) -> Value {
+            let payload: Payload
+            do { payload = try RecordCoding.decode(type, record.payload) } catch { throw .decoding(error) }
+            guard let value = convert(payload) else { throw .rules }
+            guard id(value) == record.id else { throw .otherID(record.id) }
+            return value
+        }
+        switch record.type {
+        case .scoreEvent:
+            if let payload = ScoreEventPayload(plainJSON: record.payload) {
+                // The fast reader's answer; anything it does not take is read the slow way.
+                guard let event = payload.event(recordedAt: record.hlc) else { throw .rules }
+                guard event.id.lowercasedText == record.id else { throw .otherID(record.id) }
                 return .scoreEvent(event)
-            case .player:
-                let player = try RecordCoding.decode(PlayerPayload.self, record.payload).player(updatedAt: record.hlc)
-                guard let player, player.id.lowercasedText == record.id else { return nil }
-                return .player(player)
-            case .course:
-                let course = try RecordCoding.decode(CoursePayload.self, record.payload).course(updatedAt: record.hlc)
-                guard course.id.lowercasedText == record.id, Course.holeCountRange.contains(course.holes.count),
-                    course.holes.allSatisfy({ Course.parRange.contains($0.par) })
-                else { return nil }
-                return .course(course)
-            case .round:
-                let round = try RecordCoding.decode(RoundPayload.self, record.payload).round(updatedAt: record.hlc)
-                guard round.id.lowercasedText == record.id else { return nil }
-                return .round(round)
-            case .clubSettings:
-                guard record.id == ClubSettingsPayload.sentinelID else { return nil }
-                return .clubSettings(try RecordCoding.decode(ClubSettingsPayload.self, record.payload))
-            case .event:
-                let event = try RecordCoding.decode(EventPayload.self, record.payload).event(updatedAt: record.hlc)
-                guard let event, event.id.lowercasedText == record.id else { return nil }
-                return .event(event)
-            case .signature:
-                let signature = try RecordCoding.decode(SignaturePayload.self, record.payload).signature(signedAt: record.hlc)
-                guard signature.id.lowercasedText == record.id else { return nil }
-                return .signature(signature)
-            case .season:
-                let season = try RecordCoding.decode(SeasonPayload.self, record.payload).season(updatedAt: record.hlc)
-                guard let season, season.id.lowercasedText == record.id else { return nil }
-                return .season(season)
-            case .checkIn:
-                let checkIn = try RecordCoding.decode(CheckInPayload.self, record.payload).checkIn(updatedAt: record.hlc)
-                guard let checkIn, checkIn.recordID == record.id else { return nil }
-                return .checkIn(checkIn)
-            case .frozenHandicap:
-                let frozen = try RecordCoding.decode(FrozenHandicapPayload.self, record.payload).frozen(at: record.hlc)
-                guard let frozen, frozen.recordID == record.id else { return nil }
-                return .frozenHandicap(frozen)
-            case .feePayment:
-                let payment = try RecordCoding.decode(FeePaymentPayload.self, record.payload).payment(recordedAt: record.hlc)
-                guard payment.id.lowercasedText == record.id else { return nil }
-                return .feePayment(payment)
             }
-        } catch {
-            return nil
+            return .scoreEvent(try value(ScoreEventPayload.self, { $0.event(recordedAt: record.hlc) }, id: \.id.lowercasedText))
+        case .player:
+            return .player(try value(PlayerPayload.self, { $0.player(updatedAt: record.hlc) }, id: \.id.lowercasedText))
+        case .course:
+            let course = try value(CoursePayload.self, { $0.course(updatedAt: record.hlc) }, id: \.id.lowercasedText)
+            guard Course.holeCountRange.contains(course.holes.count), course.holes.allSatisfy({ Course.parRange.contains($0.par) }) else {
+                throw .rules
+            }
+            return .course(course)
+        case .round:
+            return .round(try value(RoundPayload.self, { $0.round(updatedAt: record.hlc) }, id: \.id.lowercasedText))
+        case .clubSettings:
+            guard record.id == ClubSettingsPayload.sentinelID else { throw .otherID(record.id) }
+            return .clubSettings(try value(ClubSettingsPayload.self, { $0 }, id: { _ in record.id }))
+        case .event:
+            return .event(try value(EventPayload.self, { $0.event(updatedAt: record.hlc) }, id: \.id.lowercasedText))
+        case .signature:
+            return .signature(try value(SignaturePayload.self, { $0.signature(signedAt: record.hlc) }, id: \.id.lowercasedText))
+        case .season:
+            return .season(try value(SeasonPayload.self, { $0.season(updatedAt: record.hlc) }, id: \.id.lowercasedText))
+        case .checkIn:
+            return .checkIn(try value(CheckInPayload.self, { $0.checkIn(updatedAt: record.hlc) }, id: \.recordID))
+        case .frozenHandicap:
+            return .frozenHandicap(try value(FrozenHandicapPayload.self, { $0.frozen(at: record.hlc) }, id: \.recordID))
+        case .feePayment:
+            return .feePayment(try value(FeePaymentPayload.self, { $0.payment(recordedAt: record.hlc) }, id: \.id.lowercasedText))
         }
     }
 
@@ -91,6 +85,24 @@ public enum RemoteChange: Sendable {
         case .frozenHandicap: .frozenHandicap
         case .feePayment: .feePayment
         case .removed(let type, _, _): type
+        }
+    }
+
+    /// The id of the cloud record it came from.
+    public var recordID: String {
+        switch self {
+        case .player(let player): player.id.lowercasedText
+        case .course(let course): course.id.lowercasedText
+        case .round(let round): round.id.lowercasedText
+        case .scoreEvent(let event): event.id.lowercasedText
+        case .clubSettings: ClubSettingsPayload.sentinelID
+        case .event(let event): event.id.lowercasedText
+        case .signature(let signature): signature.id.lowercasedText
+        case .season(let season): season.id.lowercasedText
+        case .checkIn(let checkIn): checkIn.recordID
+        case .frozenHandicap(let frozen): frozen.recordID
+        case .feePayment(let payment): payment.id.lowercasedText
+        case .removed(_, let id, _): id
         }
     }
 

@@ -68,7 +68,7 @@ enum BackupArchive {
             progress(BackupProgress(step: "decompress", done: read, total: archiveBytes))
         }
         let names = try Tar.extract(tar, into: work, allowed: entryNames)
-        try? FileManager.default.removeItem(at: tar)
+        try? FileManager.default.removeItem(at: tar)  // quiet: scratch; the work folder goes as a whole
         guard names.contains(manifestName) else { throw BackupError.damaged("it has no manifest") }
         let manifest: BackupManifest
         do {

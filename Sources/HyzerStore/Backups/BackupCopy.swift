@@ -10,13 +10,13 @@ extension Stores {
         try files.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent(record.id)
         let partial = folder.appendingPathComponent(".\(record.id).partial")
-        try? files.removeItem(at: partial)
+        try? files.removeItem(at: partial)  // quiet: an earlier partial, if any; the copy below fails loudly
         try files.copyItem(at: backups.archive(record.id), to: partial)
         guard try BackupArchive.sha256(of: partial) == record.archiveSHA256 else {
-            try? files.removeItem(at: partial)
+            try? files.removeItem(at: partial)  // quiet: the mismatch is thrown; a partial is never offered
             throw BackupError.damaged("the copy in \(folder.path) does not match the backup it was copied from")
         }
-        try? files.removeItem(at: target)
+        try? files.removeItem(at: target)  // quiet: an older copy of the same backup; the move below fails loudly
         try files.moveItem(at: partial, to: target)
         return target
     }

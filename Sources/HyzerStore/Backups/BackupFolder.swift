@@ -53,13 +53,26 @@ public struct BackupFolder: Sendable {
         try BackupCoding.encoder.encode(record).write(to: sidecar(record.id), options: .atomic)
     }
 
+    /// The backup's record, nil when it has none. A record that cannot be read is listed as
+    /// a failed backup saying why: never hidden, never offered for restore.
     public func record(_ name: String) -> BackupRecord? {
-        guard Self.isValidName(name), let data = try? Data(contentsOf: sidecar(name)) else { return nil }
-        return try? BackupCoding.decoder.decode(BackupRecord.self, from: data)
+        guard Self.isValidName(name) else { return nil }
+        let file = sidecar(name)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do {
+            return try BackupCoding.decoder.decode(BackupRecord.self, from: Data(contentsOf: file))
+        } catch {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)  // quiet: only the date shown
+            return BackupRecord(
+                id: name, createdAt: attributes?[.modificationDate] as? Date ?? .distantPast, archiveBytes: 0, archiveSHA256: "",
+                status: .failed, failure: "its record \(file.lastPathComponent) cannot be read: \(error)", manifest: nil)
+        }
     }
 
     /// Every finished backup, newest first.
     public func records() -> [BackupRecord] {
+        // quiet: the folder is made at start; if it cannot be listed, the next backup fails
+        // writing into it, with the reason, on the admin page and in the log.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.filter { $0.hasSuffix(Self.archiveSuffix + ".json") }
             .compactMap { record(String($0.dropLast(5))) }
@@ -79,13 +92,14 @@ public struct BackupFolder: Sendable {
     /// uploads, and archives whose sidecar was never written. Only for the process that
     /// holds the data directory's lock (nothing else can be writing here then).
     func removeLeftovers() {
+        // quiet: tidying scratch files; what is not removed now is removed at the next start.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         let names_ = Set(names)
         for name in names
         where name.hasPrefix(".work-") || name.hasPrefix(".upload-")
             || (name.hasSuffix(Self.archiveSuffix) && !names_.contains(name + ".json"))
         {
-            try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
+            try? FileManager.default.removeItem(at: url.appendingPathComponent(name))  // quiet: as above
         }
     }
 
@@ -97,8 +111,9 @@ public struct BackupFolder: Sendable {
         var deleted: [String] = []
         for record in all where !keep.contains(record.id) {
             // The sidecar goes first: a leftover archive without one is never offered.
+            // quiet: a file not deleted is a backup kept longer, never one lost.
             try? FileManager.default.removeItem(at: sidecar(record.id))
-            try? FileManager.default.removeItem(at: archive(record.id))
+            try? FileManager.default.removeItem(at: archive(record.id))  // quiet: as above
             deleted.append(record.id)
         }
         return deleted

@@ -65,8 +65,10 @@ extension Stores {
             throw error
         } catch {
             // Kept with its reason, never offered for restore.
+            // quiet: the backup's own error is thrown below; its record is best effort.
             try? folder.save(
                 BackupRecord(
+                    // quiet: a size unknown is 0 on a record of a failed backup.
                     id: name, createdAt: now, archiveBytes: (try? BackupArchive.size(of: archive)) ?? 0,
                     archiveSHA256: "", status: .failed, failure: "\(error)", manifest: nil))
             throw error
@@ -113,7 +115,9 @@ extension Stores {
         defer { end() }
         let folder = backups
         let work = try folder.workFolder()
-        defer { try? FileManager.default.removeItem(at: work) }
+        // Left in place when it holds the only copy of the data before the restore (below).
+        var keepWork = false
+        defer { if !keepWork { try? FileManager.default.removeItem(at: work) } }
         let (copy, manifest) = try await folder.prepareRestore(file, work: work, progress: progress)
         activity.withLock { $0 = .restoring(since: now) }
         progress(BackupProgress(step: "replace data", done: 0, total: 1))
@@ -133,8 +137,14 @@ extension Stores {
             safety = try await makeBackup(reason: .safety, now: now, domainCopy: current, progress: { _ in })
         } catch {
             // The data before the restore must not vanish with a failed archive.
-            let kept = folder.url.appendingPathComponent("before-restore-\(Int(now.timeIntervalSince1970)).sqlite")
-            try? FileManager.default.moveItem(at: current, to: kept)
+            var kept = folder.url.appendingPathComponent("before-restore-\(Int(now.timeIntervalSince1970)).sqlite")
+            do {
+                try FileManager.default.moveItem(at: current, to: kept)
+            } catch {
+                // Not moved: it stays where it is, and so does the folder around it.
+                keepWork = true
+                kept = current
+            }
             throw BackupError.damaged(
                 "the restore is done, but the safety backup could not be written (\(error)); the data before it is kept as \(kept.path)")
         }
@@ -226,6 +236,7 @@ extension BackupFolder {
             record.status = .failed
             record.failure = (error as? BackupError)?.reason ?? "\(error)"
             record.verifiedAt = Date()
+            // quiet: the verification's own error is thrown; the record saying so is best effort.
             try? save(record)
             throw error
         }

@@ -63,7 +63,7 @@ enum Tar {
             var left = size
             while left > 0 {
                 guard let data = try input.read(upToCount: Int(min(left, Int64(Gzip.chunk)))), !data.isEmpty else {
-                    try? output.close()
+                    try? output.close()  // quiet: the truncation is thrown
                     throw BackupError.damaged("entry \(name) is cut short (truncated archive)")
                 }
                 try output.write(contentsOf: data)

@@ -18,6 +18,7 @@ struct AdminController {
         groups.admin.post("/admin/users/:id/enable", use: enable)
         groups.admin.post("/admin/tokens/:id/revoke", use: revokeToken)
         groups.admin.post("/admin/settings", use: settings)
+        groups.admin.post("/admin/quarantine/dismiss", use: dismissQuarantined)
     }
 
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -27,7 +28,7 @@ struct AdminController {
     private static func messages(_ key: String) -> String? {
         [
             "role": "Role changed.", "disabled": "Account disabled.", "enabled": "Account enabled.", "revoked": "Token revoked.",
-            "settings": "Settings saved.",
+            "settings": "Settings saved.", "dismissed": "Record dismissed. The change log below says which.",
             "backup": "Backup made and verified.", "restored": "Backup restored. The data before it is in the safety backup listed below.",
         ][key]
     }
@@ -53,6 +54,9 @@ struct AdminController {
             AdminPage.Audit(at: Format.date($0.at), actor: $0.actor, player: $0.record, change: $0.change)
         }
         page.hasChanges = !page.changes.isEmpty
+        page.quarantinedCount = try await stores.domain.quarantineCount()
+        page.quarantined = try await stores.domain.quarantined(limit: QuarantineRow.listed).map(QuarantineRow.init)
+        page.hasQuarantined = !page.quarantined.isEmpty
         page.hasDemoData = try await stores.domain.hasDemoData()
         let current = try await publicAddress.current()
         page.publicURL = current ?? ""
@@ -124,6 +128,18 @@ struct AdminController {
     }
 
     /// Runs a user change; the last-admin guard answers with the page and its reason (409).
+    /// Lets a record kept unread go: deleted here, kept in the cloud, named in the change log.
+    @Sendable func dismissQuarantined(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: RetryForm.self, context: context)
+        guard let type = form.type, let id = form.id, !type.isEmpty, !id.isEmpty else {
+            throw Problem(status: .unprocessableContent, title: "Invalid input", detail: "Name the record by its type and id.")
+        }
+        guard try await stores.domain.dismissQuarantined(type: type, id: id, by: context.identity?.playerID) else {
+            throw Problem(status: .notFound, title: "Not found", detail: "No record \(type) \(id) is kept unread.")
+        }
+        return .redirect(to: "/admin?done=dismissed#quarantine", type: .normal)
+    }
+
     private func guarded(_ request: Request, _ context: AppRequestContext, _ change: () async throws -> String) async throws -> Response {
         do {
             return .redirect(to: "/admin?done=\(try await change())", type: .normal)

@@ -123,6 +123,11 @@ struct AdminPage: Sendable {
     /// Edits and removals of courses, events and rounds (`player` names the record).
     var changes: [Audit] = []
     var hasChanges = false
+    /// Pulled records kept unread, each with a Dismiss button.
+    var quarantined: [QuarantineRow] = []
+    var quarantinedCount = 0
+    var hasQuarantined = false
+    let dismissible = true
     var hasDemoData = false
     /// Where check-in and invite links start ("" when not set: the address each page was
     /// opened at), and whether `--public-url` set it (then it is not edited here).

@@ -45,14 +45,19 @@ struct SyncStatusView: Sendable {
     var hasLog: Bool
     var failed: [FailedRecord]
     var hasFailed: Bool
+    var quarantinedCount: Int
+    var quarantined: [QuarantineRow]
+    var hasQuarantined: Bool
     var canSync: Bool
 
-    /// The status with the last 50 log entries and failed records, as the page shows them.
+    /// The status with the last 50 log entries, failed and quarantined records, as the page shows them.
     init(status: SyncEngine.Status, stores: Stores) async throws {
-        self.init(status: status, log: try await stores.operational.recentLog(limit: 50), failed: try await stores.outbox.failedEntries(limit: 50))
+        self.init(
+            status: status, log: try await stores.operational.recentLog(limit: 50), failed: try await stores.outbox.failedEntries(limit: 50),
+            quarantined: status.quarantined > 0 ? try await stores.domain.quarantined(limit: QuarantineRow.listed) : [])
     }
 
-    init(status: SyncEngine.Status, log: [SyncLogEntry], failed: [OutboxEntry], now: Date = Date()) {
+    init(status: SyncEngine.Status, log: [SyncLogEntry], failed: [OutboxEntry], quarantined: [QuarantinedRecord] = [], now: Date = Date()) {
         cloud = status.cloud
         account = status.account.rawValue
         accountTitle = status.account.title
@@ -81,6 +86,9 @@ struct SyncStatusView: Sendable {
                 nextAttempt: $0.nextAttemptAt.map { $0.formatted(date: .omitted, time: .standard) } ?? "now")
         }
         hasFailed = !failed.isEmpty
+        quarantinedCount = max(status.quarantined, quarantined.count)
+        self.quarantined = quarantined.map(QuarantineRow.init)
+        hasQuarantined = !quarantined.isEmpty
         canSync = status.account != .noAccount
     }
 
@@ -107,6 +115,8 @@ struct SyncResponse: ResponseCodable, Sendable {
     var pending: Int
     var inFlight: Int
     var failed: Int
+    /// Pulled records kept unread (an extra key).
+    var quarantined: Int
     @NullWhenNone var message: String?
     var cloud: String
     @NullWhenNone var initialSync: Progress?
@@ -123,6 +133,7 @@ struct SyncResponse: ResponseCodable, Sendable {
         pending = status.counts.pending
         inFlight = status.counts.inFlight
         failed = status.counts.failed
+        quarantined = status.quarantined
         message = status.state.message
         cloud = status.cloud
         initialSync = status.initialSync.map { Progress(pulled: $0.pulled, total: $0.total) }
