@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the README's benchmark tables from what the benchmarks measured, between markers:
+"""Writes the benchmark tables of docs/benchmarks.md from what the benchmarks measured, between markers:
 
     <!-- bench-table -->   ... <!-- /bench-table -->    bench-results.json (make bench)
     <!-- budget-table -->  ... <!-- /budget-table -->   Benchmarks/budget.json (make bench-budget)
@@ -44,7 +44,7 @@ def budget_table(budget):
 def replace(text, marker, table):
     pattern = re.compile(rf"(<!-- {marker} -->\n).*?(\n<!-- /{marker} -->)", re.S)
     if not pattern.search(text):
-        raise SystemExit(f"README.md has no <!-- {marker} --> … <!-- /{marker} --> section")
+        raise SystemExit(f"docs/benchmarks.md has no <!-- {marker} --> … <!-- /{marker} --> section")
     return pattern.sub(lambda m: m.group(1) + table + m.group(2), text)
 
 
@@ -52,7 +52,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--results", default=str(ROOT / "bench-results.json"))
     parser.add_argument("--budget", default=str(ROOT / "Benchmarks" / "budget.json"))
-    parser.add_argument("--readme", default=str(ROOT / "README.md"))
+    parser.add_argument("--readme", default=str(ROOT / "docs" / "benchmarks.md"))
     arguments = parser.parse_args()
     readme = pathlib.Path(arguments.readme)
     text = readme.read_text()

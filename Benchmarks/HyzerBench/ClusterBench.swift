@@ -147,7 +147,7 @@ enum ClusterBench {
     }
 }
 
-/// nginx in front of the instances, configured with the file the README gives operators.
+/// nginx in front of the instances, configured with the file docs/operating.md gives operators.
 struct Nginx {
     let process: Process
     let port: Int

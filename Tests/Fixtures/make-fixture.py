@@ -2,7 +2,7 @@
 """Writes a fixture data folder through a running Hyzer server, with a real round from
 ../shared/data/real-rounds: course, players, round, every hole score, one correction and a
 DNF. Kept for provenance: each released schema's fixture was written this way by the code of
-that release (see README.md here). Usage: make-fixture.py BASE_URL ROUND_JSON [PLAYERS]
+that release (see docs/developing.md, "Adding a migration"). Usage: make-fixture.py BASE_URL ROUND_JSON [PLAYERS]
 Since accounts (v3), HYZER_TOKEN holds a coach's or admin's API token: it signs every request,
 and forms also carry the double-submit token the server hands out."""
 import http.cookiejar

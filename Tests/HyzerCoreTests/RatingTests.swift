@@ -41,7 +41,7 @@ import Testing
         }.sorted()
     }
 
-    /// The figures reached (README "Ratings and statistics"), kept as bounds: DDO MPO median 6,
+    /// The figures reached (docs/league-night.md, "Ratings and statistics"), kept as bounds: DDO MPO median 6,
     /// p90 7; DDO FPO 5 and 6; Heinola MPO 3 and 3; all three together 4 and 6.
     @Test func thePublishedRoundsAreRatedWithinAFewPoints() throws {
         let bounds: [(String, Double, Int)] = [("77763-MPO-1", 6, 7), ("77763-FPO-1", 5, 6), ("78666-MPO-1", 3, 3)]

@@ -3,7 +3,7 @@ scripts would drive them: two divisions, walk-ups added at check-in (one comes b
 entry fees, a DNF, handicaps, and both points rules — season A places on net by the club's
 table with points for taking part and the best 6 nights counting, season B on gross by field
 size. Every table is checked against an independent computation of the rules in
-README ("League seasons"), and the season pages, CSV, round boards and handicap history agree."""
+docs/league-night.md ("League seasons"), and the season pages, CSV, round boards and handicap history agree."""
 import csv
 import io
 import math

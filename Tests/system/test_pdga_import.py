@@ -1,4 +1,4 @@
-"""`scripts/import-pdga-round.py`, as the README tells a club to try ratings on real rounds:
+"""`scripts/import-pdga-round.py`, as docs/league-night.md tells a club to try ratings on real rounds:
 it loads a published PDGA round into a running server through the API and prints how close
 Hyzer's round ratings land to the PDGA's; the figures are the ones the Swift tests keep."""
 import pathlib
