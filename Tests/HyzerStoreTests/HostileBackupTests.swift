@@ -165,7 +165,8 @@ import Testing
                 try await group.waitForAll()
             }
         }
-        try await Task.sleep(for: .milliseconds(5))
+        // The restore starts while the writers are writing.
+        try await waitFor { !accepted.ids.withLock(\.isEmpty) }
         let report = try await fixture.stores.restore(from: fixture.stores.backups.archive(backup.id))
         try await writers.value
 

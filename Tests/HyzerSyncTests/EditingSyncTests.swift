@@ -59,8 +59,8 @@ import Testing
         #expect(try await b.domain.players().contains { $0.id == spare.id })
 
         // B renames the spare while A deletes it; A's deletion is newer.
-        _ = try await b.domain.editPlayer(spare.id, displayName: "Spare Renamed", handle: nil, actor: nil)
-        try await Task.sleep(for: .milliseconds(5))
+        let renamed = try await b.domain.editPlayer(spare.id, displayName: "Spare Renamed", handle: nil, actor: nil)
+        try await waitForTheClock(toPass: renamed.updatedAt)
         #expect(try await a.domain.remove(.player, spare.id, actor: nil) == .deleted)
         #expect(try await a.domain.remove(.course, empty.id, actor: nil) == .deleted)
         let courseOfRound = try await a.domain.snapshot(of: round).course.id

@@ -197,6 +197,12 @@ final class FaultyCloud: CloudDatabase, @unchecked Sendable {
     }
 }
 
+/// Waits until this machine's wall clock is past `hlc`, so that a write made next is newer
+/// than the one stamped `hlc` on any device of this process (last writer wins by clock).
+func waitForTheClock(toPass hlc: HLC) async throws {
+    while Int64(Date().timeIntervalSince1970 * 1000) <= hlc.wallMillis { try await Task.sleep(for: .milliseconds(1)) }
+}
+
 /// Polls `condition` until it holds or `seconds` pass; true if it held.
 func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)

@@ -214,10 +214,13 @@ import Testing
             #expect(refused <= 66 && refused >= 60, "refused at \(refused)")
             #expect(try await held[refused].readToEnd(timeout: 5), "closed at once")
             held[0].close()
-            try await Task.sleep(for: .milliseconds(200))
-            let again = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            held.append(again)
-            #expect(try await again.readUntil("200 OK", timeout: 10), "a connection given back makes room")
+            // A connection given back makes room, once the server has seen it close: until
+            // then a new one is refused at once, so ask until one is served.
+            try await waitUntil {
+                let again = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                held.append(again)
+                return try await again.readUntil("200 OK", timeout: 10)
+            }
         }
     }
 
@@ -254,10 +257,12 @@ import Testing
             #expect(try await client.get("/healthz").status == .ok)
             // A share is given back when its stream closes.
             open[0].close()
-            try await Task.sleep(for: .milliseconds(200))
-            let again = try Self.openStream(port, roundID, from: "203.0.113.9")
-            open.append(again)
-            #expect(try await again.readUntil("event: standings", timeout: 10))
+            // Given back once the server has seen the close: until then a new one is refused.
+            try await waitUntil {
+                let again = try Self.openStream(port, roundID, from: "203.0.113.9")
+                open.append(again)
+                return try await again.readUntil("event: standings", timeout: 10)
+            }
         }
     }
 

@@ -48,6 +48,18 @@ def binary():
     return path
 
 
+def steady(probe, reads=3, interval=0.05, timeout=10):
+    """Waits until `probe()` gives the same value `reads` times in a row (a process done
+    starting up, memory given back) and returns it; fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    values = [probe()]
+    while len(values) < reads or len(set(values[-reads:])) > 1:
+        assert time.monotonic() < deadline, f"never steady: {values[-reads:]}"
+        time.sleep(interval)
+        values.append(probe())
+    return values[-1]
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -11,7 +11,7 @@ import socket
 import threading
 import time
 
-from conftest import OUTPUT
+from conftest import OUTPUT, steady
 
 SECONDS = float(os.environ.get("HYZER_LOAD_SECONDS", "10"))
 SUBSCRIBERS = int(os.environ.get("HYZER_LOAD_SUBSCRIBERS", "1000"))
@@ -101,8 +101,7 @@ def test_a_thousand_subscribers_follow_scores_to_the_final_state(servers):
     # Warm up (templates, caches, the first frames) before the baseline.
     for _ in range(3):
         server.request("GET", f"/rounds/{round_id}", auth=False)
-    time.sleep(0.5)
-    baseline = rss_kib(server.process.pid)
+    baseline = steady(lambda: rss_kib(server.process.pid), interval=0.1)
 
     crowd = Crowd(server, path, SUBSCRIBERS)
     subscribers = crowd.members
@@ -147,8 +146,7 @@ def test_a_thousand_subscribers_follow_scores_to_the_final_state(servers):
     closed = sum(not s.open for s in subscribers)
     # The hub lets go of every stream: the count the server reports returns to zero.
     left_open = crowd.leave()
-    time.sleep(1)
-    after = rss_kib(server.process.pid)
+    after = steady(lambda: rss_kib(server.process.pid), interval=0.2)
 
     # A second crowd, with no new scores: what stays after it leaves is what a crowd keeps
     # (nothing, when streams give their memory back); the first crowd's remainder also holds
@@ -158,8 +156,7 @@ def test_a_thousand_subscribers_follow_scores_to_the_final_state(servers):
     second_peak = rss_kib(server.process.pid)
     second_behind = sum(m.last_id != final for m in second.members)
     second.leave()
-    time.sleep(1)
-    second_after = rss_kib(server.process.pid)
+    second_after = steady(lambda: rss_kib(server.process.pid), interval=0.2)
 
     summary = (f"load: subscribers={SUBSCRIBERS} seconds={SECONDS:g} posted={len(posted)} failed={len(failures)} "
                f"final_version={final} behind={len(behind)} closed_early={closed} "

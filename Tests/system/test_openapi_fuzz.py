@@ -425,7 +425,10 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                         try:
                             status, _, parsed = server.exchange(method.upper(), concrete, body, content_type="application/json")
                         except OSError as error:
-                            time.sleep(0.5)
+                            # The crash's own lines, once the process has written them (or in 2 s).
+                            deadline = time.monotonic() + 2
+                            while server.alive() and "Fatal error" not in server.log_text() and time.monotonic() < deadline:
+                                time.sleep(0.05)
                             fatal = [line for line in server.log_text().splitlines() if "Fatal error" in line or " at /" in line][:4]
                             raise AssertionError(
                                 f"{method.upper()} {path} with the body {body!r} got no answer ({error}); the server "

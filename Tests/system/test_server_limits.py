@@ -8,7 +8,7 @@ import socket
 import subprocess
 import time
 
-from conftest import binary
+from conftest import binary, steady
 
 REQUEST = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow"
@@ -89,7 +89,7 @@ def test_a_burst_of_connections_never_exceeds_the_limit(servers):
     server = servers.server("limits-burst", extra=["--cloud", "none", "--backup-interval", "off", "--max-connections", "5",
                                                    "--max-streams-per-client", "0"])
     assert server.start()
-    time.sleep(0.5)  # let start-up settle before counting sockets
+    steady(server.fd_count)  # start-up done (sync service, observers) before counting sockets
 
     def sockets():
         # Sockets only: database files opened by the requests are not connections. A
@@ -140,7 +140,7 @@ def test_a_burst_of_connections_never_exceeds_the_limit(servers):
 def test_header_timeout_closes_silent_and_slow_connections(servers):
     server = servers.server("limits-header-timeout", extra=["--cloud", "none", "--backup-interval", "off", "--header-timeout", "1"])
     assert server.start()
-    time.sleep(0.5)  # let start-up settle (sync service, observers) before counting descriptors
+    steady(server.fd_count)  # start-up done (sync service, observers) before counting descriptors
     before = server.fd_count()
     silent = [connect(server) for _ in range(50)]
     slow = [connect(server) for _ in range(10)]
