@@ -49,17 +49,17 @@ enum BackupBench {
         var club = BenchClub()
         let (device, course, players) = (club.device, club.course, club.players)
         func stamp() -> HLC { club.stamp() }
-        var batch: [RemoteChange] = [.course(course)] + players.map { .player($0) }
+        var batch: [RemoteChange] = [.record(course)] + players.map { .record($0) }
         var made = 0
         while made < events {
             let round = Round(
                 id: UUID(), name: "Round \(made)", courseID: course.id, playerIDs: players.map(\.id), status: .completed, startedAt: Date(),
                 createdAt: Date(), updatedAt: stamp())
-            batch.append(.round(round))
+            batch.append(.record(round))
             for hole in 1...18 {
                 for player in players where made < events {
                     batch.append(
-                        .scoreEvent(
+                        .record(
                             ScoreEvent(
                                 id: UUID(), roundID: round.id, playerID: player.id, hole: hole, strokes: .count(2 + made % 4), deviceID: device,
                                 recordedAt: stamp())))
@@ -75,7 +75,7 @@ enum BackupBench {
         let live = Round(
             id: UUID(), name: "Bench live", courseID: course.id, playerIDs: players.map(\.id), status: .active, startedAt: Date(), createdAt: Date(),
             updatedAt: stamp())
-        batch.append(.round(live))
+        batch.append(.record(live))
         _ = try await stores.domain.applyRemote(batch)
         return (live.id, players.map(\.id))
     }

@@ -343,7 +343,7 @@ extension DomainStore {
     /// Removes a player, course, event or round: deleted when nothing refers to it (a tombstone
     /// carries the removal to other devices), archived when something does.
     public func remove(_ type: RecordType, _ id: UUID, actor: UUID?) async throws -> Removal {
-        guard Removals.removable(type) else { throw StoreError.notFound("Record") }
+        guard type.declaration.removable else { throw StoreError.notFound("Record") }
         let stamp = tick()
         let moment = now()
         return try await write(queueing: { _ in [(type, id.text, stamp)] }) { db in
@@ -352,7 +352,7 @@ extension DomainStore {
     }
 
     static func remove(_ type: RecordType, _ id: String, at stamp: HLC, actor: UUID?, moment: Date, _ db: Database) throws -> Removal {
-        guard Removals.removable(type) else { throw StoreError.notFound("Record") }
+        guard type.declaration.removable else { throw StoreError.notFound("Record") }
         let table = try Self.table(of: type)
         guard let row = try Row.fetchOne(db, sql: "SELECT archived FROM \(table) WHERE id = ?", arguments: [id]) else {
             throw StoreError.notFound(type.noun)
@@ -509,25 +509,6 @@ extension DomainStore {
                 let type = RecordType(rawValue: row["recordType"])?.noun.lowercased() ?? (row["recordType"] as String)
                 return ChangeEntry(at: row["at"], actor: row["actor"], record: "\(type) \(row["record"] as String)", change: row["change"])
             }
-        }
-    }
-}
-
-extension RecordType {
-    /// How a message names a record of this type.
-    public var noun: String {
-        switch self {
-        case .player: "Player"
-        case .course: "Course"
-        case .round: "Round"
-        case .event: "Event"
-        case .scoreEvent: "Score"
-        case .signature: "Signature"
-        case .clubSettings: "Club settings"
-        case .season: "Season"
-        case .checkIn: "Check-in"
-        case .frozenHandicap: "Handicap"
-        case .feePayment: "Fee payment"
         }
     }
 }

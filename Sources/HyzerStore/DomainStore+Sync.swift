@@ -87,48 +87,10 @@ extension DomainStore {
     // MARK: Pushing
 
     static func cloudRecord(_ type: RecordType, _ id: String, _ db: Database) throws -> CloudRecord? {
-        if Removals.removable(type), let removed = try tombstone(type, id, db) {
+        if type.declaration.removable, let removed = try tombstone(type, id, db) {
             return CloudRecord(type: type, id: id, hlc: removed, payload: try RecordCoding.encode(RemovalPayload()))
         }
-        switch type {
-        case .player:
-            guard let player = try PlayerRecord.fetchOne(db, key: id)?.domain() else { return nil }
-            return CloudRecord(type: type, id: id, hlc: player.updatedAt, payload: try RecordCoding.encode(PlayerPayload(player)))
-        case .course:
-            guard let record = try CourseRecord.fetchOne(db, key: id) else { return nil }
-            let course = try course(record, db)
-            return CloudRecord(type: type, id: id, hlc: course.updatedAt, payload: try RecordCoding.encode(CoursePayload(course)))
-        case .round:
-            guard let round = try RoundRecord.round(id, db) else { return nil }
-            return CloudRecord(type: type, id: id, hlc: round.updatedAt, payload: try RecordCoding.encode(RoundPayload(round)))
-        case .scoreEvent:
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(ScoreEventRecord.columns) FROM score_events WHERE id = ?", arguments: [id]) else {
-                return nil
-            }
-            let event = try ScoreEventRecord.event(row)
-            return CloudRecord(type: type, id: id, hlc: event.recordedAt, payload: try RecordCoding.encode(ScoreEventPayload(event)))
-        case .clubSettings:
-            guard let settings = try settings(db) else { return nil }
-            return CloudRecord(type: type, id: id, hlc: settings.newest, payload: try RecordCoding.encode(settings))
-        case .event:
-            guard let event = try EventRecord.fetchOne(db, key: id)?.domain() else { return nil }
-            return CloudRecord(type: type, id: id, hlc: event.updatedAt, payload: try RecordCoding.encode(EventPayload(event)))
-        case .signature:
-            guard let signature = try SignatureRecord.fetchOne(db, key: id)?.domain() else { return nil }
-            return CloudRecord(type: type, id: id, hlc: signature.signedAt, payload: try RecordCoding.encode(SignaturePayload(signature)))
-        case .season:
-            guard let season = try SeasonRecord.fetchOne(db, key: id)?.domain() else { return nil }
-            return CloudRecord(type: type, id: id, hlc: season.updatedAt, payload: try RecordCoding.encode(SeasonPayload(season)))
-        case .checkIn:
-            guard let checkIn = try CheckInRecord.fetchOne(db, key: id)?.domain() else { return nil }
-            return CloudRecord(type: type, id: id, hlc: checkIn.updatedAt, payload: try RecordCoding.encode(CheckInPayload(checkIn)))
-        case .feePayment:
-            guard let payment = try FeePaymentRecord.fetchOne(db, key: id)?.domain() else { return nil }
-            return CloudRecord(type: type, id: id, hlc: payment.recordedAt, payload: try RecordCoding.encode(FeePaymentPayload(payment)))
-        case .frozenHandicap:
-            guard let frozen = try FrozenHandicapRecord.fetchOne(db, key: id)?.domain() else { return nil }
-            return CloudRecord(type: type, id: id, hlc: frozen.frozenAt, payload: try RecordCoding.encode(FrozenHandicapPayload(frozen)))
-        }
+        return try type.stored.stored(id, db)?.cloudRecord()
     }
 
     /// When this device deleted (or learnt of the deletion of) a record, if it did.
@@ -199,7 +161,7 @@ extension DomainStore {
         prepared.reserveCapacity(changes.count)
         for order in Set(changes.map(\.type.applyOrder)).sorted() {
             for change in changes where change.type.applyOrder == order {
-                if case .scoreEvent(let event) = change {
+                if change.type == .scoreEvent, let event = change.value as? ScoreEvent {
                     prepared.append(.scoreEvent(ScoreEventRecord(event), roundID: event.roundID))
                 } else {
                     prepared.append(.other(change))
@@ -264,106 +226,26 @@ extension DomainStore {
 
     /// Applies one change; true when it changed something.
     static func apply(_ change: RemoteChange, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
-        switch change {
-        case .scoreEvent(let event):
-            guard try ScoreEventRecord(event).insert(ifAbsent: true, db) else { return false }
-            result.rounds.insert(event.roundID)
-            return true
+        guard let value = change.value else { return try applyRemoval(change.type, change.recordID, change.hlc, db, into: &result) }
+        guard let stored = value as? any StoredRecord else { throw StoreError.notFound("A record type this store does not keep") }
+        return try stored.apply(db, into: &result)
+    }
 
-        case .player(let player):
-            let id = player.id.text
-            if let local = try PlayerRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= player.updatedAt { return false }
-            if try buried(.player, id, olderThan: player.updatedAt, db) { return false }
-            // The same handle on another player is the same person created on two devices
-            // apart: `savePlayer` merges them into one identity, keeping both records.
-            try savePlayer(player, db)
-            return true
-
-        case .course(let course):
-            let id = course.id.text
-            if let local = try CourseRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= course.updatedAt { return false }
-            if try buried(.course, id, olderThan: course.updatedAt, db) { return false }
-            try saveCourse(course, db)
-            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ?", arguments: [id])
-            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
-            return true
-
-        case .round(let round):
-            let id = round.id.text
-            let local = try RoundRecord.fetchOne(db, key: id)
-            if let local, let stamp = HLC(local.updatedAt), stamp >= round.updatedAt { return false }
-            if try buried(.round, id, olderThan: round.updatedAt, db) { return false }
-            try RoundRecord(round, version: local?.version ?? 0).save(db)
-            try RoundRecord.writePlayers(of: round, db)
-            result.rounds.insert(round.id)
-            return true
-
-        case .event(let event):
-            let id = event.id.text
-            if let local = try EventRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= event.updatedAt { return false }
-            if try buried(.event, id, olderThan: event.updatedAt, db) { return false }
-            try EventRecord(event).save(db)
-            // Its rounds' boards show the event's divisions and playoff.
-            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [id])
-            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
-            return true
-
-        case .season(let season):
-            let id = season.id.text
-            if let local = try SeasonRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= season.updatedAt { return false }
-            try SeasonRecord(season).save(db)
-            let rounds = try String.fetchAll(
-                db, sql: "SELECT r.id FROM rounds r JOIN events e ON e.id = r.eventID WHERE e.seasonID = ?", arguments: [id])
-            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
-            return true
-
-        case .checkIn(let checkIn):
-            let id = checkIn.recordID
-            if let local = try CheckInRecord.fetchOne(db, key: id), let stamp = HLC(local.updatedAt), stamp >= checkIn.updatedAt { return false }
-            try CheckInRecord(checkIn).save(db)
-            return true
-
-        case .frozenHandicap(let frozen):
-            // The earlier freeze stands (`CloudMerge`).
-            let id = frozen.recordID
-            if let local = try FrozenHandicapRecord.fetchOne(db, key: id), let stamp = HLC(local.frozenAt), stamp <= frozen.frozenAt { return false }
-            try FrozenHandicapRecord(frozen).save(db)
-            // The night's boards show the handicap: their kept copies are out of date.
-            let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [frozen.eventID.text])
-            result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
-            return true
-
-        case .feePayment(let payment):
-            try FeePaymentRecord(payment).insert(db, onConflict: .ignore)
-            return db.changesCount > 0
-
-        case .signature(let signature):
-            try SignatureRecord(signature).insert(db, onConflict: .ignore)
-            guard db.changesCount > 0 else { return false }
-            result.rounds.insert(signature.roundID)
-            return true
-
-        case .removed(let type, let id, let hlc):
-            let table = try Self.table(of: type)
-            if let local = try String.fetchOne(db, sql: "SELECT updatedAt FROM \(table) WHERE id = ?", arguments: [id]).flatMap(HLC.init),
-                local >= hlc
-            {
-                return false
-            }
-            if let removed = try tombstone(type, id, db), removed >= hlc { return false }
-            if type == .round { result.rounds.remove(UUID(text: id) ?? UUID()) }
-            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)",
-                arguments: [type.rawValue, id, hlc.description])
-            return true
-
-        case .clubSettings(let offered):
-            let stored = try settings(db)
-            let merged = stored.map { $0.merged(with: offered) } ?? offered
-            guard merged != stored else { return false }
-            try writeSettings(merged, db)
-            return true
+    /// A record removed on another device: deleted here unless a newer version or removal is.
+    static func applyRemoval(_ type: RecordType, _ id: String, _ hlc: HLC, _ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
+        let table = try Self.table(of: type)
+        if let local = try String.fetchOne(db, sql: "SELECT \(type.stored.versionColumn) FROM \(table) WHERE id = ?", arguments: [id]).flatMap(
+            HLC.init),
+            local >= hlc
+        {
+            return false
         }
+        if let removed = try tombstone(type, id, db), removed >= hlc { return false }
+        if type == .round { result.rounds.remove(UUID(text: id) ?? UUID()) }
+        try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO tombstones (recordType, recordID, removedAt) VALUES (?, ?, ?)",
+            arguments: [type.rawValue, id, hlc.description])
+        return true
     }
 }

@@ -77,17 +77,17 @@ import Testing
                 id: UUID(), roundID: round, playerID: fixture.players[index % fixture.players.count].id, hole: index % 18 + 1,
                 strokes: .count(3 + index % 2), deviceID: device, recordedAt: HLC(wallMillis: Int64(1_000 + index), counter: 0, deviceID: device))
         }
-        let first = try await fixture.store.applyRemote(events[20..<60].map { .scoreEvent($0) })
+        let first = try await fixture.store.applyRemote(events[20..<60].map { .record($0) })
         #expect(first.applied == 40 && first.rounds == [round])
         let version = try await fixture.store.snapshot(of: round).version
 
-        let page = try await fixture.store.applyRemote(events.map { .scoreEvent($0) })
+        let page = try await fixture.store.applyRemote(events.map { .record($0) })
         #expect(page.applied == 110)
         #expect(page.rounds == [round])
         #expect(try await fixture.store.snapshot(of: round).events.count == before + 150)
         #expect(try await fixture.store.snapshot(of: round).version == version + 1)
 
-        let copies = try await fixture.store.applyRemote(events.map { .scoreEvent($0) })
+        let copies = try await fixture.store.applyRemote(events.map { .record($0) })
         #expect(copies.applied == 0 && copies.rounds.isEmpty)
         #expect(try await fixture.store.snapshot(of: round).version == version + 1)
     }
@@ -109,7 +109,7 @@ import Testing
                 recordedAt: HLC(wallMillis: Int64(5_000 + index), counter: UInt32(index % 5), deviceID: device),
                 penalties: dnf ? 0 : index % 3)
         }
-        #expect(try await fixture.store.applyRemote(events.map { .scoreEvent($0) }).applied == 150)
+        #expect(try await fixture.store.applyRemote(events.map { .record($0) }).applied == 150)
         let stored = Dictionary(uniqueKeysWithValues: try await fixture.store.snapshot(of: round).events.map { ($0.id, $0) })
         for event in events {
             #expect(stored[event.id] == event)
@@ -146,7 +146,7 @@ import Testing
         let remote = ScoreEvent(
             id: UUID(), roundID: round, playerID: fixture.players[0].id, hole: 4, strokes: .count(5), deviceID: UUID(),
             supersedes: corrected, recordedAt: HLC(wallMillis: Date().millisecondsSince1970 + 5, counter: 0, deviceID: UUID()))
-        _ = try await fixture.store.applyRemote([.scoreEvent(remote)])
+        _ = try await fixture.store.applyRemote([.record(remote)])
         try await expectFresh("a remote conflict")
         #expect(try await fixture.store.board(of: round).standings.conflicts.count == 1)
 
@@ -154,7 +154,7 @@ import Testing
         var renamed = fixture.players[2]
         renamed.displayName = "Cleo Renamed"
         renamed.updatedAt = HLC(wallMillis: Date().millisecondsSince1970 + 10, counter: 0, deviceID: UUID())
-        _ = try await fixture.store.applyRemote([.player(renamed)])
+        _ = try await fixture.store.applyRemote([.record(renamed)])
         try await expectFresh("a rename")
         #expect(try await fixture.store.board(of: round).leaderboard.rows.contains { $0.displayName == "Cleo Renamed" })
 
@@ -171,7 +171,7 @@ import Testing
         var twin = fixture.players[1]
         twin.id = try #require(UUID(uuidString: "00000000-0000-0000-0000-000000000001"))
         twin.updatedAt = HLC(wallMillis: Date().millisecondsSince1970 + 20, counter: 0, deviceID: UUID())
-        _ = try await fixture.store.applyRemote([.player(twin)])
+        _ = try await fixture.store.applyRemote([.record(twin)])
         try await expectFresh("a merged identity")
         #expect(try await fixture.store.board(of: round).standings.entries.contains { $0.playerID == twin.id })
     }

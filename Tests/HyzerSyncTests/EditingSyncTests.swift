@@ -82,7 +82,7 @@ import Testing
         let stale = Player(
             id: spare.id, displayName: "Stale", handle: Handle(trusted: "spare"), role: .athlete, createdAt: Date(),
             updatedAt: HLC(wallMillis: 1, counter: 0, deviceID: b.domain.deviceID))
-        #expect(try await b.domain.applyRemote([.player(stale)]).applied == 0)
+        #expect(try await b.domain.applyRemote([.record(stale)]).applied == 0)
         #expect(try await b.domain.player(spare.id) == nil)
     }
 

@@ -40,7 +40,7 @@ import Testing
                 id: UUID(), roundID: board.snapshot.round.id, playerID: scored.key.playerID, hole: scored.key.hole,
                 strokes: .count((scored.value.winner.strokes.count ?? 3) + 1), deviceID: UUID(),
                 recordedAt: HLC(wallMillis: Date().millisecondsSince1970, counter: 0, deviceID: UUID()))
-            _ = try await stores.domain.applyRemote([.scoreEvent(other)])
+            _ = try await stores.domain.applyRemote([.record(other)])
             let listed = try await client.as(.admin).get("/admin").text
             #expect(listed.contains("Scorekeepers disagree") && listed.contains("hole \(scored.key.hole)"))
             #expect(listed.contains("/rounds/\(roundID)/scores/"))

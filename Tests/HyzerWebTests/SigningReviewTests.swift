@@ -83,7 +83,7 @@ import Testing
                 id: UUID(), roundID: board.snapshot.round.id, playerID: scored.key.playerID, hole: scored.key.hole,
                 strokes: .count((scored.value.winner.strokes.count ?? 3) + 1), reportedBy: athlete.playerID, deviceID: UUID(),
                 recordedAt: HLC(wallMillis: Date().millisecondsSince1970, counter: 0, deviceID: UUID()))
-            _ = try await stores.domain.applyRemote([.scoreEvent(other)])
+            _ = try await stores.domain.applyRemote([.record(other)])
             let path = "/rounds/\(roundID)/scores/\(scored.value.winner.id.lowercasedText)/correct"
             let athletePage = try await client.as(.athlete).get(path).text
             #expect(athletePage.contains("entered by \(athlete.handle.capitalized)"))

@@ -106,3 +106,24 @@ public struct FeePaymentPayload: Codable, Hashable, Sendable {
         FeePayment(id: id, eventID: eventID, playerID: playerID, paid: paid, recordedBy: recordedBy, recordedAt: recordedAt)
     }
 }
+
+extension CheckIn: SyncedRecord {
+    public static let noun = "Check-in"
+    public static let recordType = RecordType.checkIn
+    public static let merge = MergeRule.lastWriterWins
+    public static let applyOrder = 5
+    public var recordVersion: HLC { updatedAt }
+    public var recordPayload: CheckInPayload { CheckInPayload(self) }
+    public static func value(_ payload: CheckInPayload, version: HLC) -> CheckIn? { payload.checkIn(updatedAt: version) }
+}
+
+extension FeePayment: SyncedRecord {
+    public static let noun = "Fee payment"
+    public static let recordType = RecordType.feePayment
+    public static let merge = MergeRule.insertOnly
+    public static let applyOrder = 10
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { recordedAt }
+    public var recordPayload: FeePaymentPayload { FeePaymentPayload(self) }
+    public static func value(_ payload: FeePaymentPayload, version: HLC) -> FeePayment? { payload.payment(recordedAt: version) }
+}

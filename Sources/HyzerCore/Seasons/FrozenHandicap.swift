@@ -54,3 +54,13 @@ public struct FrozenHandicapPayload: Codable, Hashable, Sendable {
         }
     }
 }
+
+extension FrozenHandicap: SyncedRecord {
+    public static let noun = "Handicap"
+    public static let recordType = RecordType.frozenHandicap
+    public static let merge = MergeRule.firstWriterWins
+    public static let applyOrder = 9
+    public var recordVersion: HLC { frozenAt }
+    public var recordPayload: FrozenHandicapPayload { FrozenHandicapPayload(self) }
+    public static func value(_ payload: FrozenHandicapPayload, version: HLC) -> FrozenHandicap? { payload.frozen(at: version) }
+}

@@ -3,24 +3,33 @@ import Foundation
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
     case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment
+}
+
+extension RecordType {
+    /// The registry: each type's one declaration. A new type is a new case here and a
+    /// conformance beside its value; the compiler finds every other place (`RecordType.stored`).
+    public var declaration: any SyncedRecord.Type {
+        switch self {
+        case .player: Player.self
+        case .course: Course.self
+        case .round: Round.self
+        case .scoreEvent: ScoreEvent.self
+        case .clubSettings: ClubSettingsPayload.self
+        case .event: Event.self
+        case .signature: Signature.self
+        case .season: Season.self
+        case .checkIn: CheckIn.self
+        case .frozenHandicap: FrozenHandicap.self
+        case .feePayment: FeePayment.self
+        }
+    }
 
     /// The order a batch applies in, so a round's course and players precede it and a
     /// score its round.
-    public var applyOrder: Int {
-        switch self {
-        case .clubSettings: 0
-        case .player: 1
-        case .course: 2
-        case .season: 3
-        case .event: 4
-        case .checkIn: 5
-        case .round: 6
-        case .scoreEvent: 7
-        case .signature: 8
-        case .frozenHandicap: 9
-        case .feePayment: 10
-        }
-    }
+    public var applyOrder: Int { declaration.applyOrder }
+
+    /// How a message names a record of this type.
+    public var noun: String { declaration.noun }
 }
 
 /// One record as the cloud stores it: identity, version (HLC) and a JSON payload.
@@ -44,31 +53,17 @@ public struct CloudRecord: Hashable, Sendable {
 /// merges field by field.
 public enum CloudMerge {
     /// Records stored once and never replaced: the first copy to arrive is the record.
-    public static func isInsertOnly(_ type: RecordType) -> Bool {
-        switch type {
-        case .scoreEvent, .signature, .feePayment: true
-        case .player, .course, .round, .event, .clubSettings, .season, .checkIn, .frozenHandicap: false
-        }
-    }
+    public static func isInsertOnly(_ type: RecordType) -> Bool { type.declaration.merge == .insertOnly }
 
     /// The record to store, or nil when what is stored already says as much.
     public static func merge(existing: CloudRecord?, incoming: CloudRecord) -> CloudRecord? {
         guard let existing else { return incoming }
-        switch incoming.type {
-        case .scoreEvent, .signature, .feePayment:
-            return nil
-        case .clubSettings:
-            guard let stored = try? RecordCoding.decode(ClubSettingsPayload.self, existing.payload),
-                let offered = try? RecordCoding.decode(ClubSettingsPayload.self, incoming.payload)
-            else { return incoming.hlc > existing.hlc ? incoming : nil }
-            let merged = stored.merged(with: offered)
-            guard merged != stored, let payload = try? RecordCoding.encode(merged) else { return nil }
-            return CloudRecord(type: .clubSettings, id: incoming.id, hlc: merged.newest, payload: payload)
-        case .player, .course, .round, .event, .season, .checkIn:
-            return incoming.hlc > existing.hlc ? incoming : nil
-        case .frozenHandicap:
-            // Frozen once: of two devices that froze a night's handicap, the earlier freeze stands.
-            return incoming.hlc < existing.hlc ? incoming : nil
+        let declaration = incoming.type.declaration
+        switch declaration.merge {
+        case .insertOnly: return nil
+        case .lastWriterWins: return incoming.hlc > existing.hlc ? incoming : nil
+        case .firstWriterWins: return incoming.hlc < existing.hlc ? incoming : nil
+        case .fieldByField: return declaration.merged(existing: existing, incoming: incoming)
         }
     }
 }

@@ -532,3 +532,121 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
         [clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc, openSignUp?.hlc, publicURL?.hlc].compactMap { $0 }.max() ?? clubName.hlc
     }
 }
+
+// MARK: Declarations (`SyncedRecord`)
+
+extension Player: SyncedRecord {
+    public static let noun = "Player"
+    public static let recordType = RecordType.player
+    public static let merge = MergeRule.lastWriterWins
+    public static let applyOrder = 1
+    public static var removable: Bool { true }
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { updatedAt }
+    public var recordPayload: PlayerPayload { PlayerPayload(self) }
+    public static func value(_ payload: PlayerPayload, version: HLC) -> Player? { payload.player(updatedAt: version) }
+}
+
+extension Course: SyncedRecord {
+    public static let noun = "Course"
+    public static let recordType = RecordType.course
+    public static let merge = MergeRule.lastWriterWins
+    public static let applyOrder = 2
+    public static var removable: Bool { true }
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { updatedAt }
+    public var recordPayload: CoursePayload { CoursePayload(self) }
+    public static func value(_ payload: CoursePayload, version: HLC) -> Course? {
+        let course = payload.course(updatedAt: version)
+        guard Course.holeCountRange.contains(course.holes.count), course.holes.allSatisfy({ Course.parRange.contains($0.par) }) else { return nil }
+        return course
+    }
+}
+
+extension Round: SyncedRecord {
+    public static let noun = "Round"
+    public static let recordType = RecordType.round
+    public static let merge = MergeRule.lastWriterWins
+    public static let applyOrder = 6
+    public static var removable: Bool { true }
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { updatedAt }
+    public var recordPayload: RoundPayload { RoundPayload(self) }
+    public static func value(_ payload: RoundPayload, version: HLC) -> Round? { payload.round(updatedAt: version) }
+}
+
+extension ScoreEvent: SyncedRecord {
+    public static let noun = "Score"
+    public static let recordType = RecordType.scoreEvent
+    public static let merge = MergeRule.insertOnly
+    public static let applyOrder = 7
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { recordedAt }
+    public var recordPayload: ScoreEventPayload { ScoreEventPayload(self) }
+    public static func value(_ payload: ScoreEventPayload, version: HLC) -> ScoreEvent? { payload.event(recordedAt: version) }
+
+    /// Nearly every record of a first sync: read by the plain-JSON reader when it can.
+    public static func read(_ record: CloudRecord) throws(RecordUnreadable) -> ScoreEvent {
+        guard let payload = ScoreEventPayload(plainJSON: record.payload) else { return try readDecoding(record) }
+        guard let event = payload.event(recordedAt: record.hlc) else { throw .rules }
+        guard event.id.lowercasedText == record.id else { throw .otherID(record.id) }
+        return event
+    }
+}
+
+extension Event: SyncedRecord {
+    public static let noun = "Event"
+    public static let recordType = RecordType.event
+    public static let merge = MergeRule.lastWriterWins
+    public static let applyOrder = 4
+    public static var removable: Bool { true }
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { updatedAt }
+    public var recordPayload: EventPayload { EventPayload(self) }
+    public static func value(_ payload: EventPayload, version: HLC) -> Event? { payload.event(updatedAt: version) }
+}
+
+extension Season: SyncedRecord {
+    public static let noun = "Season"
+    public static let recordType = RecordType.season
+    public static let merge = MergeRule.lastWriterWins
+    public static let applyOrder = 3
+    public static var removable: Bool { true }
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { updatedAt }
+    public var recordPayload: SeasonPayload { SeasonPayload(self) }
+    public static func value(_ payload: SeasonPayload, version: HLC) -> Season? { payload.season(updatedAt: version) }
+}
+
+extension Signature: SyncedRecord {
+    public static let noun = "Signature"
+    public static let recordType = RecordType.signature
+    public static let merge = MergeRule.insertOnly
+    public static let applyOrder = 8
+    public var recordID: String { id.lowercasedText }
+    public var recordVersion: HLC { signedAt }
+    public var recordPayload: SignaturePayload { SignaturePayload(self) }
+    public static func value(_ payload: SignaturePayload, version: HLC) -> Signature? { payload.signature(signedAt: version) }
+}
+
+extension ClubSettingsPayload: SyncedRecord {
+    public static let noun = "Club settings"
+    public static let recordType = RecordType.clubSettings
+    public static let merge = MergeRule.fieldByField
+    public static let applyOrder = 0
+    public var recordID: String { Self.sentinelID }
+    public var recordVersion: HLC { newest }
+    public var recordPayload: ClubSettingsPayload { self }
+    public static func value(_ payload: ClubSettingsPayload, version: HLC) -> ClubSettingsPayload? { payload }
+
+    /// Field by field, each field's newer value: what either side set last stays.
+    public static func merged(existing: CloudRecord, incoming: CloudRecord) -> CloudRecord? {
+        // quiet: a side that does not decode leaves last-writer-wins on the whole record.
+        guard let stored = try? RecordCoding.decode(ClubSettingsPayload.self, existing.payload),
+            let offered = try? RecordCoding.decode(ClubSettingsPayload.self, incoming.payload)
+        else { return incoming.hlc > existing.hlc ? incoming : nil }
+        let merged = stored.merged(with: offered)
+        guard merged != stored, let payload = try? RecordCoding.encode(merged) else { return nil }
+        return CloudRecord(type: .clubSettings, id: incoming.id, hlc: merged.newest, payload: payload)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import HyzerCore
+
+struct FeePaymentRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "fee_payments"
+    var id: String
+    var eventID: String
+    var playerID: String
+    var paid: Bool
+    var recordedBy: String?
+    var recordedAt: String
+
+    init(_ payment: FeePayment) {
+        id = payment.id.text
+        eventID = payment.eventID.text
+        playerID = payment.playerID.text
+        paid = payment.paid
+        recordedBy = payment.recordedBy?.text
+        recordedAt = payment.recordedAt.description
+    }
+
+    func domain() throws -> FeePayment {
+        FeePayment(
+            id: try StoredValue.uuid(id, "fee_payments.id"), eventID: try StoredValue.uuid(eventID, "fee_payments.eventID"),
+            playerID: try StoredValue.uuid(playerID, "fee_payments.playerID"), paid: paid, recordedBy: recordedBy.flatMap(UUID.init(text:)),
+            recordedAt: try StoredValue.hlc(recordedAt, "fee_payments.recordedAt"))
+    }
+}
+
+extension FeePaymentRecord {
+    enum Columns {
+        static let eventID = Column(CodingKeys.eventID)
+        static let recordedAt = Column(CodingKeys.recordedAt)
+    }
+}
+
+extension FeePayment: StoredRecord {
+    static let table = "fee_payments"
+    static let versionColumn = "recordedAt"
+
+    static func stored(_ id: String, _ db: Database) throws -> FeePayment? { try FeePaymentRecord.fetchOne(db, key: id)?.domain() }
+
+    func apply(_ db: Database, into result: inout RemoteApplyResult) throws -> Bool {
+        try FeePaymentRecord(self).insert(db, onConflict: .ignore)
+        return db.changesCount > 0
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import HyzerCore
+import Testing
+
+@testable import HyzerStore
+
+/// Every synced record type is declared once (`RecordType.declaration`, `RecordType.stored`)
+/// and goes through the cloud and back whole. A type added without a sample here, a table,
+/// a version column or a round trip fails.
+@Suite struct RecordRegistryTests {
+    @Test func everyTypeIsDeclaredOnceWithItsTableAndVersionColumn() async throws {
+        let directory = try TemporaryDirectory()
+        let stores = try await Stores(directory: directory.url)
+        for type in RecordType.allCases {
+            #expect(type.declaration.recordType == type, "\(type)'s declaration names another type")
+            guard type.declaration is any StoredRecord.Type else {
+                Issue.record("\(type.declaration) is not a StoredRecord: add its conformance in Sources/HyzerStore/Records")
+                continue
+            }
+            let columns = try await stores.domain.pool.read { db in try db.columns(in: type.stored.table).map(\.name) }
+            #expect(columns.contains("id") && columns.contains(type.stored.versionColumn), "\(type): \(type.stored.table) \(columns)")
+        }
+        #expect(Set(RecordType.allCases.map(\.applyOrder)).count == RecordType.allCases.count, "one place in a batch per type")
+    }
+
+    /// A club with at least one record of every type, written through the store.
+    static func clubOfEveryType(_ store: DomainStore) async throws {
+        _ = try await store.updateClubSettings(clubName: "Pine Loop DGC")
+        let course = try await store.createCourse(CourseDraft(name: "Pine Loop", holeCount: "9").validated())
+        let ann = try await store.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
+        let season = try await store.createSeason(SeasonDraft(name: "Summer", startsOn: "2026-05-05", divisions: ["MPO"]).validated(), createdBy: nil)
+        let night = try await store.createEvent(EventDraft(name: "Week 1", divisions: ["MPO"], seasonID: season.id.lowercasedText).validated())
+        _ = try await store.checkIn(.player(ann.id), division: "MPO", paid: true, at: night.id, by: nil)
+        let round = try await store.createRound(
+            RoundDraft.Valid(name: "Week 1", courseID: course.id, playerIDs: [ann.id], startNow: true, eventID: night.id, divisions: [ann.id: "MPO"]))
+        for hole in 1...9 {
+            _ = try await store.recordScore(ScoreSubmission(playerID: ann.id, hole: hole, strokes: .count(3)), in: round.id)
+        }
+        _ = try await store.sign(playerID: ann.id, in: round.id, by: nil)
+        let frozen = FrozenHandicap(eventID: night.id, playerID: ann.id, handicap: nil, frozenAt: store.tick())
+        _ = try await store.applyRemote([.record(frozen)])
+    }
+
+    @Test func everyTypeGoesThroughTheCloudAndBackWhole() async throws {
+        let first = try TemporaryDirectory()
+        let second = try TemporaryDirectory()
+        let a = try await Stores(directory: first.url).domain
+        let b = try await Stores(directory: second.url).domain
+        try await Self.clubOfEveryType(a)
+
+        let sent: [CloudRecord] = try await a.pool.read { db in
+            var records: [CloudRecord] = []
+            for (type, table, _) in VersionedTables.all {
+                let ids = try String.fetchAll(db, sql: "SELECT id FROM \(table)")
+                #expect(!ids.isEmpty, "no \(type) in the sample club: add one to clubOfEveryType")
+                for id in ids {
+                    records.append(try #require(try DomainStore.cloudRecord(type, id, db), "\(type) \(id) has no cloud form"))
+                }
+            }
+            return records
+        }
+        // What B holds first (its own club settings): each record must come back as the
+        // cloud's merge of the two says, which for every other type is the record itself.
+        let before = try await b.pool.read { db in try sent.map { try DomainStore.cloudRecord($0.type, $0.id, db) } }
+        _ = try await b.applyRemote(sent.map { try RemoteChange.read($0) })
+        for (record, held) in zip(sent, before) {
+            let expected = CloudMerge.merge(existing: held, incoming: record) ?? held
+            let back = try await b.pool.read { db in try DomainStore.cloudRecord(record.type, record.id, db) }
+            #expect(back == expected, "\(record.type) \(record.id) came back otherwise")
+        }
+    }
+}
