@@ -669,6 +669,8 @@ public actor SyncEngine: Service {
         do {
             counts = try await stores.outbox.counts()
             quarantined = try await stores.domain.quarantineCount()
+        } catch is CancellationError {
+            return  // shutting down: nobody reads the counts any more
         } catch {
             logger.warning("Could not read the outbox's counts", metadata: ["error": "\(error)"])
         }

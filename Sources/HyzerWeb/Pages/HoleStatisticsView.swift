@@ -1,4 +1,5 @@
 import Foundation
+import HyzerCore
 
 /// A layout's hole statistics as the round page, the event page and the TV show them: each
 /// hole's average to par, difficulty rank and its scores as a bar (drawn by the template as

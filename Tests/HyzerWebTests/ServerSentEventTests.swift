@@ -1,6 +1,8 @@
 import HyzerCore
 import Testing
 
+@testable import HyzerWeb
+
 /// Live frames as the EventSource format reads them: every line break of the data starts a
 /// `data:` line (a client joins them back with newlines), and a rendered fragment loses its
 /// indentation and blank lines, nothing else.

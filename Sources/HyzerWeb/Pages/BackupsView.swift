@@ -111,13 +111,3 @@ struct BackupsView: Sendable {
             .map { Event(at: Format.timestamp($0.at), kind: $0.kind.rawValue, detail: $0.detail) }
     }
 }
-
-struct RestoreConfirmPage: Sendable {
-    var title = "Restore a backup"
-    var backup: BackupsView.Item
-    /// The backup was made from this server's own data.
-    var thisDevice: Bool
-    var current: String
-    var hasCloud: Bool
-    var error: String?
-}

@@ -1,0 +1,9 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+
+struct EventItem: Sendable {
+    var id: String
+    var name: String
+    var divisions: String
+}

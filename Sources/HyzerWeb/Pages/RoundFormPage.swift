@@ -1,0 +1,51 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+
+struct RoundFormPage: Sendable {
+    struct PlayerChoice: Sendable {
+        var id: String
+        var displayName: String
+        var handle: String
+        var checked: Bool
+        var hasDivisions: Bool
+        var divisions: [Option]
+    }
+
+    var title = "New round"
+    var courses: [Option]
+    var players: [PlayerChoice]
+    var hasCourses: Bool
+    var hasPlayers: Bool
+    var startNow: Bool
+    var form: FormState
+    var events: [Option]
+
+    init(
+        courses: [Course], players: [Player], form: FormState, chosenPlayers: Set<String>, startNow: Bool, events: [Event] = [],
+        chosenDivisions: [String: String] = [:]
+    ) {
+        let chosenEvent = form.values["eventID"]
+        self.events = events.map { Option(value: Format.id($0.id), label: $0.name, selected: Format.id($0.id) == chosenEvent) }
+        let divisionNames = events.first { Format.id($0.id) == chosenEvent }?.divisions ?? []
+        // The club's only course is the one: chosen for the director.
+        let asked = form.values["courseID"].flatMap { $0.isEmpty ? nil : $0 }
+        let chosenCourse = asked ?? (courses.count == 1 ? courses.first.map { Format.id($0.id) } : nil)
+        self.courses = courses.map {
+            Option(
+                value: Format.id($0.id), label: "\($0.name) · \($0.holes.count) holes, par \($0.totalPar)", selected: Format.id($0.id) == chosenCourse
+            )
+        }
+        self.players = players.map { player in
+            let id = Format.id(player.id)
+            return PlayerChoice(
+                id: id, displayName: player.displayName, handle: player.handle.value, checked: chosenPlayers.contains(id),
+                hasDivisions: !divisionNames.isEmpty,
+                divisions: divisionNames.map { Option(value: $0, label: $0, selected: (chosenDivisions[id] ?? player.division) == $0) })
+        }
+        hasCourses = !courses.isEmpty
+        hasPlayers = !players.isEmpty
+        self.startNow = startNow
+        self.form = form
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+
+/// The round page: scorecard, score entry, conflicts and the leaderboard.
+struct RoundPage: Sendable {
+    var title: String
+    var round: RoundHeader
+    var scorecard: ScorecardView
+    var leaderboard: LeaderboardView
+    var playerOptions: [Option]
+    var holeOptions: [Option]
+    var form: FormState
+    var cards: [CardLink]
+    var hasCards: Bool
+    /// Cards are planned before the first score; after it they stay (pages open on phones).
+    var canPlanCards: Bool
+    var hasEvent: Bool
+    var eventID: String
+    var eventName: String
+    /// How each hole plays in this round, once someone has finished one.
+    var holeStats: HoleStatisticsView?
+
+    struct CardLink: Sendable {
+        var id: String
+        var name: String
+        var startingHole: Int
+        var players: String
+        var mine: Bool
+    }
+
+    init(board: RoundBoard, form: FormState = FormState(), viewer: UUID? = nil, viewerRole: Role? = nil) {
+        let snapshot = board.snapshot
+        let names = snapshot.playerNames
+        cards = snapshot.round.cards.map { card in
+            CardLink(
+                id: Format.id(card.id), name: card.name, startingHole: card.startingHole,
+                players: card.playerIDs.compactMap { names[$0] }.joined(separator: ", "), mine: viewer.map(card.playerIDs.contains) ?? false)
+        }
+        hasCards = !cards.isEmpty
+        canPlanCards = snapshot.events.isEmpty && snapshot.round.status != .completed
+        hasEvent = snapshot.event != nil
+        eventID = snapshot.event.map { Format.id($0.id) } ?? ""
+        eventName = snapshot.event?.name ?? ""
+        title = snapshot.round.name
+        round = board.header
+        scorecard = board.scorecard
+        leaderboard = board.leaderboard
+        let holes = HoleStatisticsView(course: snapshot.course, statistics: .of([board], course: snapshot.course))
+        holeStats = holes.hasScores ? holes : nil
+        let chosenPlayer = form.values["playerID"]
+        let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: board.scores)
+        // An athlete scores themselves and the players of their card: offer only those.
+        let scorable = viewer.flatMap { id in
+            viewerRole == .athlete
+                ? Set(snapshot.round.cards.filter { $0.playerIDs.contains(id) }.flatMap(\.playerIDs).map(Format.id) + [Format.id(id)]) : nil
+        }
+        // A withdrawn player takes no more scores (the store refuses them): not offered.
+        let withdrawn = Set(snapshot.round.withdrawn.map(Format.id))
+        playerOptions = scorecard.rows.filter { (scorable?.contains($0.playerID) ?? true) && !withdrawn.contains($0.playerID) }
+            .map { Option(value: $0.playerID, label: $0.displayName, selected: $0.playerID == chosenPlayer) }
+        holeOptions = snapshot.course.holes.map {
+            Option(value: String($0.number), label: "Hole \($0.number) · par \($0.par)", selected: String($0.number) == chosenHole)
+        }
+        self.form = form
+    }
+
+    /// The first hole nobody has scored yet: where a group scoring together most likely is.
+    static func nextHole(_ snapshot: RoundSnapshot, scores: CurrentScores) -> String {
+        let scored = Set(scores.holes.keys.map(\.hole))
+        return String(snapshot.course.holes.first { !scored.contains($0.number) }?.number ?? 1)
+    }
+}

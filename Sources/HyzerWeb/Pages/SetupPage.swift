@@ -1,0 +1,9 @@
+import Foundation
+import HyzerCore
+import HyzerStore
+
+struct SetupPage: Sendable {
+    var title = "Create the first admin"
+    var token: String
+    var form: FormState
+}
