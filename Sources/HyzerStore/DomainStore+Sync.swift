@@ -201,8 +201,8 @@ extension DomainStore {
                 try db.execute(
                     sql: "DELETE FROM quarantine WHERE recordType = ? AND recordID = ? AND hlc = ?", arguments: [record.type, record.id, record.hlc])
             }
-            // A readable version of a kept record makes the kept one moot. Score events are
-            // never in question: stored once, a readable one never follows an unreadable one.
+            // A readable row of a kept record makes the kept one moot. Score events are never in
+            // question: stored once, a readable one never follows an unreadable one.
             let releasing = try Self.hasQuarantine(db)
             for change in prepared.changes {
                 switch change {
@@ -212,7 +212,7 @@ extension DomainStore {
                 case .other(let change):
                     try storeEvents()
                     if try Self.apply(change, db, into: &result) { result.applied += 1 }
-                    if releasing { try Self.release(change.type, change.recordID, through: change.hlc, db) }
+                    if releasing { try Self.release(change.type, change.recordID, db) }
                 }
             }
             try storeEvents()

@@ -121,6 +121,8 @@ public final class EmbeddedCloud: CloudDatabase {
                         return CloudRecord(type: record.type, id: record.id, hlc: hlc, payload: row["payload"])
                     }
                     guard let merged = CloudMerge.merge(existing: existing, incoming: record) else { continue }
+                    // A damaged or hostile row may hold the largest number: refuse, never trap.
+                    guard seq < Int64.max else { throw CloudError.damaged("the change numbers of zone \(zone) are used up") }
                     seq += 1
                     changed += 1
                     try db.execute(

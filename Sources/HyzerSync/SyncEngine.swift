@@ -533,7 +533,7 @@ public actor SyncEngine: Service {
             if state == .syncing || state.message != nil { state = .idle }
             if pulled > 0 {
                 let here = pulled - applied - quarantined
-                let message = [here > 0 ? "\(here) already here" : nil, quarantined > 0 ? "\(quarantined) kept unread: see the sync page" : nil]
+                let message = [here > 0 ? "\(here) already here" : nil, quarantined > 0 ? "\(quarantined) kept unread (listed below)" : nil]
                     .compactMap { $0 }.joined(separator: "; ")
                 await log("pull", records: pulled - quarantined, since: started, result: "ok", message: message.isEmpty ? nil : message)
             }
@@ -610,39 +610,54 @@ public actor SyncEngine: Service {
     /// reason. Runs at start: an upgrade is a restart.
     @discardableResult
     public func applyQuarantined() async -> Int {
+        var (freed, still, key) = (0, 0, Int64(0))
         do {
-            let kept = try await stores.domain.quarantined(limit: .max)
-            guard !kept.isEmpty else { return 0 }
-            var readable: [CloudRecord] = []
-            var released: [UnreadableRecord] = []
-            var still: [UnreadableRecord] = []
-            for entry in kept {
-                let row = entry.record
-                switch UnreadableRecord.read(type: row.type, id: row.id, hlc: row.hlc, payload: row.payload, unknown: configuration.unknownTypes) {
-                case .success(let record):
-                    readable.append(record)
-                    released.append(row)
-                case .failure(let unread): still.append(unread)
-                }
+            // In batches: the quarantine may hold many records, some of them large.
+            while true {
+                let kept = try await stores.domain.everyQuarantined(after: key, batch: 500)
+                guard let last = kept.last else { break }
+                key = last.key
+                let (applied, unread) = try await applyAgain(kept)
+                (freed, still) = (freed + applied, still + unread)
             }
-            let (changes, unreadable) = Self.read(readable, unknown: configuration.unknownTypes)
-            let unreadKeys = Set(unreadable.map { "\($0.type)/\($0.id)" })
-            let freed = released.filter { !unreadKeys.contains("\($0.type)/\($0.id)") }
-            let result = try await stores.domain.applyRemote(stores.domain.prepareRemote(changes, unreadable: still + unreadable, releasing: freed))
-            if !freed.isEmpty {
-                logger.notice(
-                    "Applied quarantined records this version can read", metadata: ["records": "\(freed.count)", "changed": "\(result.applied)"])
-                await log("quarantine", records: freed.count, since: ContinuousClock.now, result: "ok", message: "applied records kept unread before")
-            }
-            if !(still + unreadable).isEmpty {
-                logger.warning("Pulled records still kept unread; see /sync", metadata: ["records": "\((still + unreadable).count)"])
-            }
-            await publish()
-            return freed.count
         } catch {
             logger.error("Could not read the quarantine again", metadata: ["error": "\(error)"])
-            return 0
         }
+        if freed > 0 {
+            logger.notice("Applied quarantined records this version can read", metadata: ["records": "\(freed)"])
+            await log("quarantine", records: freed, since: ContinuousClock.now, result: "ok", message: "applied records kept unread before")
+        }
+        if still > 0 { logger.warning("Pulled records still kept unread; see /sync", metadata: ["records": "\(still)"]) }
+        await publish()
+        return freed
+    }
+
+    /// Reads `kept` again: what reads now is applied and let go, the rest stays with today's
+    /// reason. Returns how many of each.
+    private func applyAgain(_ kept: [QuarantinedRecord]) async throws -> (applied: Int, unread: Int) {
+        var readable: [CloudRecord] = []
+        var released: [UnreadableRecord] = []
+        var still: [UnreadableRecord] = []
+        for entry in kept {
+            let row = entry.record
+            switch UnreadableRecord.read(type: row.type, id: row.id, hlc: row.hlc, payload: row.payload, unknown: configuration.unknownTypes) {
+            case .success(let record):
+                readable.append(record)
+                released.append(row)
+            case .failure(let unread): still.append(unread)
+            }
+        }
+        let (changes, unreadable) = Self.read(readable, unknown: configuration.unknownTypes)
+        let unreadKeys = Set(unreadable.map { "\($0.type)/\($0.id)" })
+        let freed = released.filter { !unreadKeys.contains("\($0.type)/\($0.id)") }
+        // Only a changed reason is written again; the rest of what stays is left as it is.
+        let changed = (still + unreadable).filter { unread in
+            kept.first { $0.record.type == unread.type && $0.record.id == unread.id }?.record.reason != unread.reason
+        }
+        if !changes.isEmpty || !changed.isEmpty || !freed.isEmpty {
+            _ = try await stores.domain.applyRemote(stores.domain.prepareRemote(changes, unreadable: changed, releasing: freed))
+        }
+        return (freed.count, still.count + unreadable.count)
     }
 
     // MARK: Commands and status

@@ -331,7 +331,7 @@ import Testing
             Row(route: "POST /admin/settings", method: .post, path: "/admin/settings", body: .form([]), expected: (303, 403, 403, 422)),
             Row(
                 route: "POST /admin/quarantine/dismiss", method: .post, path: "/admin/quarantine/dismiss",
-                body: .form([("type", "tagMove"), ("id", "none")]), expected: (303, 403, 403, 404)),
+                body: .form([("key", "999999")]), expected: (303, 403, 403, 404)),
             Row(route: "POST /admin/backups", method: .post, path: "/admin/backups", body: .form([]), expected: (303, 403, 403, 303)),
             Row(route: "POST /admin/backups/upload", method: .post, path: "/admin/backups/upload", body: .form([]), expected: (303, 403, 403, 415)),
             Row(

@@ -55,8 +55,9 @@ struct AdminController {
         }
         page.hasChanges = !page.changes.isEmpty
         page.quarantinedCount = try await stores.domain.quarantineCount()
-        page.quarantined = try await stores.domain.quarantined(limit: QuarantineRow.listed).map(QuarantineRow.init)
+        page.quarantined = try await stores.domain.quarantined(limit: QuarantineRow.listed).map { QuarantineRow($0, preview: true) }
         page.hasQuarantined = !page.quarantined.isEmpty
+        page.moreQuarantined = page.quarantinedCount > page.quarantined.count
         page.hasDemoData = try await stores.domain.hasDemoData()
         let current = try await publicAddress.current()
         page.publicURL = current ?? ""
@@ -130,12 +131,12 @@ struct AdminController {
     /// Runs a user change; the last-admin guard answers with the page and its reason (409).
     /// Lets a record kept unread go: deleted here, kept in the cloud, named in the change log.
     @Sendable func dismissQuarantined(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let form = try await request.decode(as: RetryForm.self, context: context)
-        guard let type = form.type, let id = form.id, !type.isEmpty, !id.isEmpty else {
-            throw Problem(status: .unprocessableContent, title: "Invalid input", detail: "Name the record by its type and id.")
+        let form = try await request.decode(as: DismissForm.self, context: context)
+        guard let key = form.key.flatMap(Int64.init) else {
+            throw Problem(status: .unprocessableContent, title: "Invalid input", detail: "Name the record by the key its row gives.")
         }
-        guard try await stores.domain.dismissQuarantined(type: type, id: id, by: context.identity?.playerID) else {
-            throw Problem(status: .notFound, title: "Not found", detail: "No record \(type) \(id) is kept unread.")
+        guard try await stores.domain.dismissQuarantined(key: key, by: context.identity?.playerID) else {
+            throw Problem(status: .notFound, title: "Not found", detail: "No record with key \(key) is kept unread.")
         }
         return .redirect(to: "/admin?done=dismissed#quarantine", type: .normal)
     }

@@ -103,6 +103,11 @@ struct RetryForm: Decodable, Sendable {
     var id: String?
 }
 
+/// A record kept unread, named by its row's key.
+struct DismissForm: Decodable, Sendable {
+    var key: String?
+}
+
 struct SignInForm: Decodable, Sendable {
     var handle: String?
     var password: String?

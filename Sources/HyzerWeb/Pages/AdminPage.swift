@@ -58,6 +58,8 @@ struct AdminPage: Sendable {
     var quarantined: [QuarantineRow] = []
     var quarantinedCount = 0
     var hasQuarantined = false
+    var moreQuarantined = false
+    var quarantinedListed = QuarantineRow.listed
     let dismissible = true
     var hasDemoData = false
     /// Where check-in and invite links start ("" when not set: the address each page was

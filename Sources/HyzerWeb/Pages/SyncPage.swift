@@ -48,6 +48,8 @@ struct SyncStatusView: Sendable {
     var quarantinedCount: Int
     var quarantined: [QuarantineRow]
     var hasQuarantined: Bool
+    var moreQuarantined = false
+    var quarantinedListed = QuarantineRow.listed
     var canSync: Bool
 
     /// The status with the last 50 log entries, failed and quarantined records, as the page shows them.
@@ -87,8 +89,9 @@ struct SyncStatusView: Sendable {
         }
         hasFailed = !failed.isEmpty
         quarantinedCount = max(status.quarantined, quarantined.count)
-        self.quarantined = quarantined.map(QuarantineRow.init)
+        self.quarantined = quarantined.map { QuarantineRow($0, preview: false) }
         hasQuarantined = !quarantined.isEmpty
+        moreQuarantined = quarantinedCount > quarantined.count
         canSync = status.account != .noAccount
     }
 
