@@ -36,6 +36,15 @@ enum VersionedTables {
     }
 }
 
+extension RemoteApplyResult {
+    /// Adds the rounds `filter` picks: their boards show a record that changed, so their kept
+    /// boards and live pages must follow.
+    mutating func addRounds(where filter: some SQLSpecificExpressible, _ db: Database) throws {
+        let ids = try String.fetchAll(db, RoundRecord.filter(filter).select(RoundRecord.Columns.id))
+        rounds.formUnion(ids.compactMap(UUID.init(text:)))
+    }
+}
+
 extension StoredRecord {
     /// Last writer wins: true when the stored version (`local`) or a removal at least as new
     /// already says as much, and the incoming one changes nothing.

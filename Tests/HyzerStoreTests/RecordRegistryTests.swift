@@ -70,4 +70,31 @@ import Testing
             #expect(back == expected, "\(record.type) \(record.id) came back otherwise")
         }
     }
+
+    /// A pulled change to what a round's board shows names that round, so its kept board and
+    /// live pages follow: the course, the night, the night's season, a frozen handicap.
+    @Test func aPulledChangeNamesTheRoundsWhoseBoardsShowIt() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await Stores(directory: directory.url).domain
+        try await Self.clubOfEveryType(store)
+        let round = try #require(try await store.roundSummaries().first).id
+        let snapshot = try await store.snapshot(of: round)
+        let night = try #require(snapshot.event)
+        let season = try #require(try await store.seasons().first)
+        var course = snapshot.course
+        course.name = "Pine Loop (new tees)"
+        course.updatedAt = store.tick()
+        var event = night
+        event.name = "Week 1 (rain)"
+        event.updatedAt = store.tick()
+        var renamed = season
+        renamed.name = "Summer 2026"
+        renamed.updatedAt = store.tick()
+        let player = try #require(snapshot.round.playerIDs.first)
+        let earlier = FrozenHandicap(eventID: night.id, playerID: player, handicap: nil, frozenAt: HLC(wallMillis: 1, counter: 0, deviceID: UUID()))
+        for change in [RemoteChange.record(course), .record(event), .record(renamed), .record(earlier)] {
+            let result = try await store.applyRemote([change])
+            #expect(result.applied == 1 && result.rounds == [round], "\(change.type) did not name its round")
+        }
+    }
 }

@@ -51,8 +51,7 @@ extension Course: StoredRecord {
         if try Self.isNotNewer(updatedAt, than: CourseRecord.fetchOne(db, key: id)?.updatedAt, db, id: id) { return false }
         try DomainStore.saveCourse(self, db)
         // Its rounds' boards show its holes and pars.
-        let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE courseID = ?", arguments: [id])
-        result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
+        try result.addRounds(where: RoundRecord.Columns.courseID == id, db)
         return true
     }
 }

@@ -73,8 +73,7 @@ extension Event: StoredRecord {
         if try Self.isNotNewer(updatedAt, than: EventRecord.fetchOne(db, key: id)?.updatedAt, db, id: id) { return false }
         try EventRecord(self).save(db)
         // Its rounds' boards show the event's divisions and playoff.
-        let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [id])
-        result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
+        try result.addRounds(where: RoundRecord.Columns.eventID == id, db)
         return true
     }
 }

@@ -46,8 +46,7 @@ extension FrozenHandicap: StoredRecord {
         if let local = try FrozenHandicapRecord.fetchOne(db, key: recordID), let stamp = HLC(local.frozenAt), stamp <= frozenAt { return false }
         try FrozenHandicapRecord(self).save(db)
         // The night's boards show the handicap: their kept copies are out of date.
-        let rounds = try String.fetchAll(db, sql: "SELECT id FROM rounds WHERE eventID = ?", arguments: [eventID.text])
-        result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
+        try result.addRounds(where: RoundRecord.Columns.eventID == eventID.text, db)
         return true
     }
 }

@@ -65,9 +65,8 @@ extension Season: StoredRecord {
         if try Self.isNotNewer(updatedAt, than: SeasonRecord.fetchOne(db, key: id)?.updatedAt, db, id: id) { return false }
         try SeasonRecord(self).save(db)
         // Its nights' boards show its handicaps and points.
-        let rounds = try String.fetchAll(
-            db, sql: "SELECT r.id FROM rounds r JOIN events e ON e.id = r.eventID WHERE e.seasonID = ?", arguments: [id])
-        result.rounds.formUnion(rounds.compactMap(UUID.init(text:)))
+        let nights = EventRecord.filter(EventRecord.Columns.seasonID == id).select(EventRecord.Columns.id)
+        try result.addRounds(where: nights.contains(RoundRecord.Columns.eventID), db)
         return true
     }
 }
