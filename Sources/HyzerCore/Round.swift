@@ -35,6 +35,8 @@ public struct Round: Identifiable, Hashable, Sendable {
     /// Players who left the round after scoring: they stay on the card as history and count
     /// as did-not-finish (a player withdrawn before scoring leaves the round altogether).
     public var withdrawn: Set<UUID> = []
+    /// The bag-tag pool whose tags this round exchanges once completed (`BagTags`).
+    public var tagsID: UUID?
 
     public static let playerCountRange = 1...200
 
@@ -76,11 +78,14 @@ public struct RoundDraft: Sendable, Hashable {
     public var eventID: String?
     /// Player id text → division name, for a round with divisions.
     public var divisions: [String: String]
+    /// The bag-tag pool a tag round exchanges.
+    public var tagsID: String?
 
     public init(
         name: String? = nil, courseID: String? = nil, playerIDs: [String] = [], startNow: Bool = true, eventID: String? = nil,
-        divisions: [String: String] = [:]
+        divisions: [String: String] = [:], tagsID: String? = nil
     ) {
+        self.tagsID = tagsID
         self.eventID = eventID
         self.divisions = divisions
         self.name = name
@@ -96,8 +101,13 @@ public struct RoundDraft: Sendable, Hashable {
         public var startNow: Bool
         public var eventID: UUID?
         public var divisions: [UUID: String]
+        public var tagsID: UUID?
 
-        public init(name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool, eventID: UUID? = nil, divisions: [UUID: String] = [:]) {
+        public init(
+            name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool, eventID: UUID? = nil, divisions: [UUID: String] = [:],
+            tagsID: UUID? = nil
+        ) {
+            self.tagsID = tagsID
             self.eventID = eventID
             self.divisions = divisions
             self.name = name
@@ -110,7 +120,8 @@ public struct RoundDraft: Sendable, Hashable {
     /// Checks the draft against what exists; `defaultName` names the round (by its course and
     /// event) when the person left it blank.
     public func validated(
-        knownCourses: Set<UUID>, knownPlayers: Set<UUID>, events: [UUID: Event] = [:], defaultName: (UUID, Event?) -> String
+        knownCourses: Set<UUID>, knownPlayers: Set<UUID>, events: [UUID: Event] = [:], knownPools: Set<UUID> = [],
+        defaultName: (UUID, Event?) -> String
     )
         throws(FieldErrors) -> Valid
     {
@@ -164,6 +175,7 @@ public struct RoundDraft: Sendable, Hashable {
             errors.add("divisions", "Choose a division for every player: \(event.name) has divisions.")
         }
 
+        let pool = Self.validatedPool(tagsID, knownPools: knownPools, into: &errors)
         var name = TextRules.cleaned(self.name)
         if name.isEmpty, let course, knownCourses.contains(course) {
             name = defaultName(course, event)
@@ -172,6 +184,18 @@ public struct RoundDraft: Sendable, Hashable {
         }
         try errors.throwIfAny()
         // `course` is non-nil here: a missing or unknown course added an error above.
-        return Valid(name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow, eventID: event?.id, divisions: divisions)
+        return Valid(
+            name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow, eventID: event?.id, divisions: divisions, tagsID: pool)
+    }
+
+    /// A tag round's pool: blank for none, else one that exists.
+    public static func validatedPool(_ raw: String?, knownPools: Set<UUID>, into errors: inout FieldErrors) -> UUID? {
+        let text = TextRules.cleaned(raw)
+        guard !text.isEmpty else { return nil }
+        guard let pool = UUID(text: text), knownPools.contains(pool) else {
+            errors.add("tagsID", "That bag-tag pool does not exist.")
+            return nil
+        }
+        return pool
     }
 }

@@ -284,6 +284,32 @@ enum DomainMigrations {
                 t.primaryKey(["recordType", "recordID"])
             }
         }
+        // Bag tags: pools and a coach's moves; who holds which tag is derived (`BagTags`).
+        migrator.registerMigration("v18-bag-tags") { db in
+            try db.create(table: "tag_pools") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                // Space-separated, ascending.
+                t.column("numbers", .text).notNull()
+                t.column("seasonID", .text)
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+                t.column("archived", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "tag_moves") { t in
+                t.primaryKey("id", .text)
+                t.column("poolID", .text).notNull().indexed()
+                t.column("kind", .text).notNull()
+                t.column("tag", .integer)
+                t.column("playerID", .text)
+                t.column("otherPlayerID", .text)
+                t.column("recordedBy", .text)
+                t.column("recordedAt", .text).notNull()
+            }
+            try db.alter(table: "rounds") { t in t.add(column: "tagsID", .text) }
+            try db.create(index: "rounds_by_tags", on: "rounds", columns: ["tagsID"], condition: Column("tagsID") != nil)
+        }
         return migrator
     }
 }

@@ -6,17 +6,19 @@ import HyzerCore
 extension DomainStore {
     public func createRound(_ valid: RoundDraft.Valid, createdBy: UUID? = nil) async throws -> Round {
         let created = now()
-        let round = Round(
+        var round = Round(
             id: UUID(), name: valid.name, courseID: valid.courseID, playerIDs: valid.playerIDs,
             status: valid.startNow ? .active : .scheduled, startedAt: valid.startNow ? created : nil,
             createdBy: createdBy, createdAt: created, updatedAt: tick(),
             eventID: valid.eventID, divisions: valid.divisions
         )
+        round.tagsID = valid.tagsID
+        let made = round
         return try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
-            try RoundRecord(round, version: 1).insert(db)
-            try RoundRecord.writePlayers(of: round, db)
-            try self.freezeHandicaps(of: round.id, db)
-            return round
+            try RoundRecord(made, version: 1).insert(db)
+            try RoundRecord.writePlayers(of: made, db)
+            try self.freezeHandicaps(of: made.id, db)
+            return made
         }
     }
 
@@ -29,7 +31,10 @@ extension DomainStore {
         let names = Dictionary(courses.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let today = now().formatted(.dateTime.weekday(.wide).day().month(.abbreviated))
         let byID = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let valid = try draft.validated(knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)), events: byID) { course, event in
+        let pools = try await tagPools()
+        let valid = try draft.validated(
+            knownCourses: Set(courses.map(\.id)), knownPlayers: Set(players.map(\.id)), events: byID, knownPools: Set(pools.map(\.id))
+        ) { course, event in
             // A round of a dated night is named by the night's day, not the day it was set up.
             "\(names[course] ?? "Round") — \(event?.playedOn.flatMap(Format.day) ?? today)"
         }

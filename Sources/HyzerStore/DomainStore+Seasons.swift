@@ -295,13 +295,15 @@ extension DomainStore {
 
     /// Changes whenever a check-in, a night or a season does: the TV's league part follows it.
     public func leagueChanges() -> some AsyncSequence<String, any Error> & Sendable {
-        changes(of: ["checkins", "events", "seasons"]) { db in
+        changes(of: ["checkins", "events", "seasons", "tag_pools", "tag_moves"]) { db in
             try String.fetchOne(
                 db.cachedStatement(
                     sql: """
                         SELECT (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM checkins) || '|'
                             || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM events) || '|'
-                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM seasons)
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM seasons) || '|'
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM tag_pools) || '|'
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(recordedAt), '') FROM tag_moves)
                         """)) ?? ""
         }
     }

@@ -85,16 +85,16 @@ import Testing
     @Test func aRowOfAnUnknownTypeOrVersionIsKeptUnread() {
         let hlc = HLC(wallMillis: 1, counter: 0, deviceID: a).description
         let payload = Data("{}".utf8)
-        guard case .failure(let newer) = UnreadableRecord.read(type: "tagMove", id: "t1", hlc: hlc, payload: payload) else {
+        guard case .failure(let newer) = UnreadableRecord.read(type: "trophy", id: "t1", hlc: hlc, payload: payload) else {
             Issue.record("a type this build does not know is not read")
             return
         }
-        #expect(newer.type == "tagMove" && newer.payload == payload && newer.reason.contains("newer version"))
+        #expect(newer.type == "trophy" && newer.payload == payload && newer.reason.contains("newer version"))
         guard case .failure(let forgotten) = UnreadableRecord.read(type: "player", id: "p", hlc: hlc, payload: payload, unknown: [.player]) else {
             Issue.record("a type treated as unknown is not read")
             return
         }
-        #expect(forgotten.reason == newer.reason.replacingOccurrences(of: "tagMove", with: "player"))
+        #expect(forgotten.reason == newer.reason.replacingOccurrences(of: "trophy", with: "player"))
         guard case .failure(let badClock) = UnreadableRecord.read(type: "player", id: "p", hlc: "yesterday", payload: payload) else {
             Issue.record("an unreadable version is not read")
             return

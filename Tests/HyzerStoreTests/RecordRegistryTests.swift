@@ -40,6 +40,9 @@ import Testing
         _ = try await store.sign(playerID: ann.id, in: round.id, by: nil)
         let frozen = FrozenHandicap(eventID: night.id, playerID: ann.id, handicap: nil, frozenAt: store.tick())
         _ = try await store.applyRemote([.record(frozen)])
+        let tags = try await store.createTagPool(name: "Club tags", numbers: [1, 2, 3], seasonID: season.id, actor: nil)
+        _ = try await store.recordTagMove(.assign(tag: 1, player: ann.id), in: tags.id, actor: nil)
+        _ = try await store.editRound(round.id, name: nil, tagsID: .some(tags.id), actor: nil)
     }
 
     @Test func everyTypeGoesThroughTheCloudAndBackWhole() async throws {

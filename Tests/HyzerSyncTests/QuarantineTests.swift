@@ -40,7 +40,7 @@ import Testing
         let stamp = HLC(wallMillis: Int64(Date().timeIntervalSince1970 * 1000), counter: 0, deviceID: UUID()).description
         let damaged = UUID().lowercasedText
         try Self.writeRaw(path, type: "player", id: damaged, hlc: stamp, payload: Data("not json".utf8))
-        try Self.writeRaw(path, type: "tagMove", id: "tag-3", hlc: stamp, payload: Data(#"{"tag":3}"#.utf8))
+        try Self.writeRaw(path, type: "trophy", id: "trophy-3", hlc: stamp, payload: Data(#"{"tag":3}"#.utf8))
 
         await b.sync()
         // Everything readable arrived; what is not is kept, each with its reason.
@@ -48,10 +48,10 @@ import Testing
         #expect(try await b.domain.checkIns(of: night.id).count == 1)
         #expect(try await b.domain.feeLedger(of: night.id).isEmpty)
         let kept = Dictionary(uniqueKeysWithValues: try await b.domain.quarantined().map { ($0.record.type, $0.record) })
-        #expect(Set(kept.keys) == ["feePayment", "player", "tagMove"])
+        #expect(Set(kept.keys) == ["feePayment", "player", "trophy"])
         #expect(kept["player"]?.reason == "Its payload is not JSON." && kept["player"]?.id == damaged)
-        #expect(kept["tagMove"]?.reason.contains("does not know the record type \"tagMove\"") == true)
-        #expect(kept["tagMove"]?.payload == Data(#"{"tag":3}"#.utf8), "kept as the cloud had it")
+        #expect(kept["trophy"]?.reason.contains("does not know the record type \"trophy\"") == true)
+        #expect(kept["trophy"]?.payload == Data(#"{"tag":3}"#.utf8), "kept as the cloud had it")
         #expect(await b.engine.status().quarantined == 3)
         let log = try await b.stores.operational.recentLog(limit: 5)
         #expect(log.contains { $0.operation == "pull" && $0.message?.contains("3 kept unread") == true }, "\(log)")
@@ -65,14 +65,14 @@ import Testing
         let upgraded = SyncEngine(stores: b.stores, cloud: cloud, logger: Logger(label: "test.upgraded"))
         #expect(await upgraded.applyQuarantined() == 1)
         #expect(try await b.domain.feeLedger(of: night.id).map(\.payment.paid) == [true])
-        #expect(Set(try await b.domain.quarantined().map(\.record.type)) == ["player", "tagMove"])
+        #expect(Set(try await b.domain.quarantined().map(\.record.type)) == ["player", "trophy"])
         #expect(await upgraded.applyQuarantined() == 0, "what it still cannot read stays")
 
         // An admin lets the unknown one go; the change log names it.
-        let tag = try #require(try await b.domain.quarantined().first { $0.record.type == "tagMove" })
+        let tag = try #require(try await b.domain.quarantined().first { $0.record.type == "trophy" })
         #expect(try await b.domain.dismissQuarantined(key: tag.key, by: nil))
         #expect(try await b.domain.dismissQuarantined(key: tag.key, by: nil) == false)
-        #expect(try await b.domain.changeLog().contains { $0.record == "tagMove tag-3" && $0.change.contains("dismissed") })
+        #expect(try await b.domain.changeLog().contains { $0.record == "trophy trophy-3" && $0.change.contains("dismissed") })
         #expect(try await b.domain.quarantineCount() == 1)
     }
 
@@ -87,17 +87,17 @@ import Testing
         let device = UUID()
         let newer = HLC(wallMillis: 2_000_000_000_000, counter: 0, deviceID: device).description
         let older = HLC(wallMillis: 1_000_000_000_000, counter: 0, deviceID: device).description
-        try Self.writeRaw(path, type: "tagMove", id: "tag-1", hlc: newer, payload: Data(#"{"v":1}"#.utf8))
+        try Self.writeRaw(path, type: "trophy", id: "trophy-1", hlc: newer, payload: Data(#"{"v":1}"#.utf8))
         await b.sync()
-        try Self.writeRaw(path, type: "tagMove", id: "tag-1", hlc: older, payload: Data(#"{"v":2}"#.utf8))
+        try Self.writeRaw(path, type: "trophy", id: "trophy-1", hlc: older, payload: Data(#"{"v":2}"#.utf8))
         await b.sync()
         let kept = try await b.domain.quarantined()
         #expect(kept.map(\.record.hlc) == [older] && kept.map(\.record.payload) == [Data(#"{"v":2}"#.utf8)])
         // A version that is no clock reading sorts above every real one as text: it must not
         // keep a later row out either.
-        try Self.writeRaw(path, type: "tagMove", id: "tag-1", hlc: "zzz-not-a-clock", payload: Data("{}".utf8))
+        try Self.writeRaw(path, type: "trophy", id: "trophy-1", hlc: "zzz-not-a-clock", payload: Data("{}".utf8))
         await b.sync()
-        try Self.writeRaw(path, type: "tagMove", id: "tag-1", hlc: newer, payload: Data(#"{"v":3}"#.utf8))
+        try Self.writeRaw(path, type: "trophy", id: "trophy-1", hlc: newer, payload: Data(#"{"v":3}"#.utf8))
         await b.sync()
         #expect(try await b.domain.quarantined().map(\.record.hlc) == [newer])
     }
@@ -110,7 +110,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
             try db.execute(
-                sql: "INSERT INTO records (zone, type, id, hlc, payload, seq) VALUES ('club', 'tagMove', 'last', 'x', x'7B7D', ?)",
+                sql: "INSERT INTO records (zone, type, id, hlc, payload, seq) VALUES ('club', 'trophy', 'last', 'x', x'7B7D', ?)",
                 arguments: [Int64.max])
         }
         let record = CloudRecord(type: .player, id: "p", hlc: HLC(wallMillis: 1, counter: 0, deviceID: UUID()), payload: Data("{}".utf8))

@@ -122,6 +122,27 @@ import Testing
                 route: "GET /seasons/{id}/standings.csv", method: .get, path: "/seasons/{missing}/standings.csv", body: .none,
                 expected: (404, 404, 404, 404)),
             Row(route: "GET /seasons", method: .get, path: "/seasons", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /api/v1/tags", method: .get, path: "/api/v1/tags", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "POST /api/v1/tags", method: .post, path: "/api/v1/tags", body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(route: "GET /api/v1/tags/{id}", method: .get, path: "/api/v1/tags/{missing}", body: .none, expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/tags/{id}/moves", method: .post, path: "/api/v1/tags/{missing}/moves",
+                body: .json(#"{"kind":"reclaim","tag":1}"#),
+                expected: (401, 403, 404, 404)),
+            Row(
+                route: "GET /api/v1/tags/{id}/history", method: .get, path: "/api/v1/tags/{missing}/history", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "GET /api/v1/players/{id}/tags", method: .get, path: "/api/v1/players/{missing}/tags", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(route: "GET /tags", method: .get, path: "/tags", body: .none, expected: (200, 200, 200, 200)),
+            Row(route: "GET /tags/new", method: .get, path: "/tags/new", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /tags", method: .post, path: "/tags", body: .form([]), expected: (303, 403, 422, 422)),
+            Row(route: "GET /tags/{id}", method: .get, path: "/tags/{missing}", body: .none, expected: (404, 404, 404, 404)),
+            Row(route: "GET /tags/{id}/holders.csv", method: .get, path: "/tags/{missing}/holders.csv", body: .none, expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /tags/{id}/moves", method: .post, path: "/tags/{missing}/moves", body: .form([("kind", "reclaim"), ("tag", "1")]),
+                expected: (303, 403, 404, 404)),
             Row(
                 route: "POST /events/{id}/checkins", method: .post, path: "/events/{missing}/checkins", body: .form([]),
                 expected: (303, 404, 404, 404)),

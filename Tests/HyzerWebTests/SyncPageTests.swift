@@ -28,14 +28,14 @@ import Testing
         try await withApp { client in
             let stores = try await Stores(directory: client.users.directory)
             let hostile = UnreadableRecord(
-                type: "tagMove", id: "<b>tag-3</b>", hlc: "x", payload: Data(#"{"note":"<script>alert(1)</script>"}"#.utf8),
-                reason: UnreadableRecord.unknownType("tagMove"))
+                type: "trophy", id: "<b>trophy-3</b>", hlc: "x", payload: Data(#"{"note":"<script>alert(1)</script>"}"#.utf8),
+                reason: UnreadableRecord.unknownType("trophy"))
             _ = try await stores.domain.applyRemote(stores.domain.prepareRemote([], unreadable: [hostile]))
 
             let sync = try await client.get("/sync")
             #expect(sync.text.contains("Records kept unread (1)"))
             #expect(!sync.text.contains("alert(1)"), "the payload is not on the sync page, which every member sees")
-            #expect(sync.text.contains("&lt;b&gt;tag-3") && !sync.text.contains("<b>tag-3"))
+            #expect(sync.text.contains("&lt;b&gt;trophy-3") && !sync.text.contains("<b>trophy-3"))
             #expect(!sync.text.contains("/admin/quarantine/dismiss"), "the sync page, shown to every member, has no dismiss button")
             #expect(try await client.get("/api/v1/sync").json()["quarantined"] as? Int == 1)
             let admin = try await client.as(.admin).get("/admin").text

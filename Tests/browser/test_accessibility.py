@@ -37,9 +37,19 @@ def club(server):
     # buttons, and the TV's check-in page.
     server.patch(f"/api/v1/events/{event['id']}", {"checkInOpen": True})
     server.post(f"/api/v1/events/{event['id']}/checkins", {"playerID": demo["players"][0]["id"], "division": "MPO", "paid": True})
-    public = ["/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
+    # Bag tags: a pool with the demo's players holding tags, and a completed tag round.
+    _, tags = server.post("/api/v1/tags", {"name": "Club tags", "tags": 10})
+    for number, player in enumerate(demo["players"][:4], start=1):
+        server.post(f"/api/v1/tags/{tags['id']}/moves", {"kind": "assign", "tag": number, "playerID": player["id"]})
+    _, tag_round = server.post("/api/v1/rounds", {"courseID": course, "name": "Tag round", "tagsID": tags["id"],
+                                                  "players": [{"playerID": p["id"]} for p in demo["players"][:4]]})
+    for index, player in enumerate(demo["players"][:4]):
+        for hole in demo["holes"]:
+            server.post(f"/api/v1/rounds/{tag_round['id']}/scores", {"playerID": player["id"], "hole": hole["number"], "strokes": 3 + index % 2})
+    server.post(f"/api/v1/rounds/{tag_round['id']}/complete", {})
+    public = ["/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
-    coach = public + ["/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
+    coach = public + ["/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites"]
     return public, coach, demo_id, demo["players"]
 

@@ -238,6 +238,9 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         samples["enterPlayerRating"] = {"rating": 900}
         checked_night = fuzz.api("POST", "/api/v1/events", {"name": "Route Check-in Night"})["id"]
         fuzz.api("POST", f"/api/v1/events/{checked_night}/checkins", {"playerID": late})
+        tags = fuzz.api("POST", "/api/v1/tags", {"name": "Route Tags", "tags": 5})["id"]
+        samples["createTagPool"] = {"name": "Route Check Tags", "tags": [1, 2, 7]}
+        samples["recordTagMove"] = {"kind": "assign", "tag": 1, "playerID": players[0]}
         overrides = {("completeRound", "id"): world["scheduled_round"],
                      ("editPlayer", "id"): edited, ("removePlayer", "id"): edited,
                      ("editCourse", "id"): course, ("removeCourse", "id"): course,
@@ -248,7 +251,8 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                      ("getSeason", "id"): season, ("getSeasonStandings", "id"): season, ("getPlayerHandicaps", "id"): players[0],
                      ("editSeason", "id"): spare_season, ("removeSeason", "id"): spare_season,
                      ("cancelCheckIn", "id"): checked_night, ("cancelCheckIn", "playerID"): late,
-                     ("getPlayerRatings", "id"): players[0], ("enterPlayerRating", "id"): late, ("getCourseStats", "id"): world["course"]}
+                     ("getPlayerRatings", "id"): players[0], ("enterPlayerRating", "id"): late, ("getCourseStats", "id"): world["course"],
+                     ("getTagPool", "id"): tags, ("recordTagMove", "id"): tags, ("getTagHistory", "id"): tags, ("getPlayerTags", "id"): players[0]}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():

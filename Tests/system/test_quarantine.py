@@ -2,7 +2,7 @@
 
 Two `hyzer serve` instances share the cloud. The cloud also gets two rows no build of today
 reads, written straight into PostgreSQL: a player whose payload is damaged, and a record of
-a type a newer version would write ("tagMove"). Instance B runs as a build that does not know
+a type a newer version would write ("trophy"). Instance B runs as a build that does not know
 fee payments yet (HYZER_TEST_UNKNOWN_TYPES: a newer build cannot be made on demand, so this
 one reads a type it knows as unknown).
 
@@ -74,7 +74,7 @@ def test_unreadable_rows_are_kept_and_a_build_that_reads_them_applies_them(serve
     a.api("POST", f"/api/v1/rounds/{round_['id']}/scores", {"playerID": dee["id"], "hole": 1, "strokes": 3})
     damaged = str(uuid.uuid4())
     inject(postgres, "player", damaged, "not json")
-    inject(postgres, "tagMove", "tag-3", '{"tag": 3}')
+    inject(postgres, "trophy", "trophy-3", '{"tag": 3}')
 
     # Everything readable reaches B; the three others are kept, not skipped.
     wait_for("B to keep three records", lambda: b.request("POST", "/api/v1/sync/now") and quarantined(b) == 3)
@@ -87,7 +87,7 @@ def test_unreadable_rows_are_kept_and_a_build_that_reads_them_applies_them(serve
     assert b.api("GET", f"/api/v1/events/{night['id']}/fees")["payments"] == [], "B reads no fee payments yet"
     status, page = b.request("GET", "/sync")
     assert status == 200 and "Records kept unread (3)" in page, page
-    assert "not JSON" in page and "tagMove" in page and damaged in page
+    assert "not JSON" in page and "trophy" in page and damaged in page
     assert "does not know the record type &quot;feePayment&quot;" in page
     status, metrics = b.request("GET", "/metrics", auth=False)
     assert re.search(r'(?m)^hyzer_sync_records_total\{[^}]*result="quarantined"[^}]*\} 3(\.0)?$', metrics), metrics

@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
-    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment
+    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment, tagPool, tagMove
 }
 
 extension RecordType {
@@ -21,6 +21,8 @@ extension RecordType {
         case .checkIn: CheckIn.self
         case .frozenHandicap: FrozenHandicap.self
         case .feePayment: FeePayment.self
+        case .tagPool: TagPool.self
+        case .tagMove: TagMove.self
         }
     }
 

@@ -99,8 +99,11 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     public var archived: Bool?
     /// Withdrawn players' ids, sorted (so a round always has the same bytes); absent when none.
     public var withdrawn: [String]?
+    /// The bag-tag pool of a tag round; absent otherwise.
+    public var tagsID: UUID?
 
     public init(_ round: Round) {
+        tagsID = round.tagsID
         archived = round.archived ? true : nil
         withdrawn = round.withdrawn.isEmpty ? nil : round.withdrawn.map(\.uppercasedText).sorted()
         eventID = round.eventID
@@ -129,6 +132,7 @@ public struct RoundPayload: Codable, Hashable, Sendable {
             eventID: eventID, divisions: divisions, cards: cards ?? [])
         round.archived = archived ?? false
         round.withdrawn = Set((withdrawn ?? []).compactMap(UUID.init(text:))).intersection(playerIDs)
+        round.tagsID = tagsID
         return round
     }
 }

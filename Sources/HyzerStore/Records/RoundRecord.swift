@@ -19,10 +19,12 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     /// JSON: a short list that is only ever read whole.
     var cards: String
     var archived: Bool
+    var tagsID: String?
 
     /// Throws when the cards cannot be encoded: an empty list stored instead would lose them.
     init(_ round: Round, version: Int) throws {
         archived = round.archived
+        tagsID = round.tagsID?.text
         eventID = round.eventID?.text
         cards = String(decoding: try RecordCoding.encode(round.cards), as: UTF8.self)
         id = round.id.text
@@ -51,6 +53,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
             cards: try StoredValue.json(cards, [Card].self, "rounds.cards", of: id)
         )
         round.archived = archived
+        round.tagsID = tagsID.flatMap(UUID.init(text:))
         round.withdrawn = Set(withdrawn.compactMap(UUID.init(text:)))
         return round
     }
@@ -103,6 +106,7 @@ extension RoundRecord {
         static let eventID = Column(CodingKeys.eventID)
         static let cards = Column(CodingKeys.cards)
         static let archived = Column(CodingKeys.archived)
+        static let tagsID = Column(CodingKeys.tagsID)
     }
 }
 

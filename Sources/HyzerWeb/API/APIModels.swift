@@ -52,9 +52,12 @@ struct RoundDetailResponse: ResponseEncodable {
     var players: [PlayerItem]
     /// Present for a round of an event.
     var eventID: String?
+    /// Present for a tag round: its bag-tag pool.
+    var tagsID: String?
 
     init(_ snapshot: RoundSnapshot) {
         eventID = snapshot.round.eventID.map(Format.id)
+        tagsID = snapshot.round.tagsID.map(Format.id)
         id = Format.id(snapshot.round.id)
         name = snapshot.round.name
         status = snapshot.round.status.rawValue

@@ -53,6 +53,8 @@ struct EventPatchBody: Decodable {
 
 struct RoundPatchBody: Decodable {
     var name: String?
+    /// A bag-tag pool's id makes it a tag round; "" makes it an ordinary round again.
+    var tagsID: String?
 }
 
 struct LateArrivalBody: Decodable {
@@ -90,6 +92,8 @@ struct RoundBody: Decodable {
     var eventID: String?
     var start: Bool?
     var players: [Entry]
+    /// Makes it a tag round of that bag-tag pool.
+    var tagsID: String?
 }
 
 struct CardsBody: Decodable {

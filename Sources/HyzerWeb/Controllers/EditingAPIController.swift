@@ -72,9 +72,17 @@ struct EditingAPIController {
 
     @Sendable func editRound(_ request: Request, context: AppRequestContext) async throws -> RoundDetailResponse {
         let body = try await request.decodeBody(RoundPatchBody.self, context: context)
-        guard let name = body.name else { throw Self.nothingToChange() }
+        guard body.name != nil || body.tagsID != nil else { throw Self.nothingToChange() }
         let id = try context.uuid("id", "Round")
-        return RoundDetailResponse(try await stores.domain.renameRound(id, to: try Round.validatedName(name), actor: context.identity?.playerID))
+        let name = try body.name.map { name throws(FieldErrors) in try Round.validatedName(name) }
+        var pool: UUID??
+        if let text = body.tagsID {
+            var errors = FieldErrors()
+            let known = Set(try await stores.domain.tagPools().map(\.id))
+            pool = .some(RoundDraft.validatedPool(text, knownPools: known, into: &errors))
+            try errors.throwIfAny()
+        }
+        return RoundDetailResponse(try await stores.domain.editRound(id, name: name, tagsID: pool, actor: context.identity?.playerID))
     }
 
     @Sendable func addPlayer(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RoundDetailResponse> {

@@ -90,7 +90,8 @@ struct LeagueAPIController {
             name: body.name, courseID: body.courseID, playerIDs: body.players.map(\.playerID), startNow: body.start ?? true,
             eventID: body.eventID,
             divisions: Dictionary(
-                body.players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first })
+                body.players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first }),
+            tagsID: body.tagsID
         )
         let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))

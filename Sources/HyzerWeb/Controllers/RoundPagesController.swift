@@ -25,10 +25,13 @@ struct RoundPagesController {
             // An athlete scores only themselves: their name is already chosen.
             var form = FormState()
             if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
-            return .init(
-                html: renderer.page(
-                    RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role), "round"),
-                version: board.version)
+            var page = RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role)
+            // The exchange depends on every earlier tag round of the pool, not only this one:
+            // derived at each render (any commit renders the page again).
+            if let poolID = board.snapshot.round.tagsID, let ledger = try? await stores.domain.tagLedger(poolID) {
+                page.tags = TagRoundView(ledger: ledger, round: board.snapshot.round, names: board.snapshot.playerNames)
+            }
+            return .init(html: renderer.page(page, "round"), version: board.version)
         }
     }
 

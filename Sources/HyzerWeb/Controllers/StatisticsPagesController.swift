@@ -31,9 +31,14 @@ struct StatisticsPagesController {
         if page > 1, rounds.count <= (page - 1) * PlayerPage.perPage { throw HTTPError(.notFound, message: "There are fewer pages of rounds.") }
         let ratings = try await stores.domain.clubRatings()
         let handicap = try await stores.domain.handicapHistory(of: player.id)
-        let view = PlayerPage(
+        var view = PlayerPage(
             player: player, rating: ratings.players[player.id], ratings: ratings, rounds: rounds, page: page,
             handicap: handicap.current.map { ($0, handicap.currentSeason?.name ?? "") })
+        view.tags = try await stores.domain.playerTags(player.id).map { pool, record in
+            PlayerPage.TagLine(
+                poolName: pool.name, poolLink: "/tags/\(Format.id(pool.id))", current: record.tag.map { "#\($0)" } ?? "none",
+                since: record.since.map(Format.date) ?? "", best: record.best.map { "#\($0)" } ?? "", roundsAsFirst: record.roundsAsFirst)
+        }
         return renderer.page(view, "player")
     }
 }

@@ -23,8 +23,20 @@ struct PlayerPage: Sendable {
         var percent: String
     }
 
+    struct TagLine: Sendable {
+        var poolName: String
+        var poolLink: String
+        var current: String
+        var since: String
+        var best: String
+        var roundsAsFirst: Int
+    }
+
     var title: String
     var handle: String
+    /// Their bag tags: per pool, the tag now, the best ever and tag rounds finished holding #1.
+    var tags: [TagLine] = [] { didSet { hasTags = !tags.isEmpty } }
+    var hasTags = false
     var rating: String
     var ratingSource: String
     var hasRating: Bool

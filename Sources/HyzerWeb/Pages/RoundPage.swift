@@ -20,6 +20,8 @@ struct RoundPage: Sendable {
     var eventName: String
     /// How each hole plays in this round, once someone has finished one.
     var holeStats: HoleStatisticsView?
+    /// A tag round's tags in play, or exchanged once it is completed.
+    var tags: TagRoundView?
 
     struct CardLink: Sendable {
         var id: String

@@ -28,8 +28,16 @@ struct TVScreen: Sendable {
         var summary: String
     }
 
+    struct TagBoard: Sendable {
+        var poolID: String
+        var name: String
+        var rows: [TagPoolPage.Row]
+    }
+
     var rounds: [TVBoards.Board]
     var seasons: [SeasonBoard]
+    /// Each bag-tag pool with holders: the tag board.
+    var tags: [TagBoard] = []
     var checkIns: [CheckInBoard]
     var holes: [HoleStatisticsView]
     var isEmpty: Bool
@@ -61,6 +69,16 @@ struct TVScreen: Sendable {
     }
 
     static func read(_ store: DomainStore, publicURL: String?) async throws -> TVScreen {
-        TVScreen(boards: try await store.activeRoundBoards(), league: try await store.tvLeague(), publicURL: publicURL)
+        var screen = TVScreen(boards: try await store.activeRoundBoards(), league: try await store.tvLeague(), publicURL: publicURL)
+        let pools = try await store.tagPools()
+        if !pools.isEmpty {
+            let names = try await store.playerNames()
+            for pool in pools {
+                let page = TagPoolPage(try await store.tagLedger(pool.id), names: names, allPlayers: [], seasonName: nil, now: Date())
+                if !page.rows.isEmpty { screen.tags.append(TagBoard(poolID: page.id, name: page.title, rows: page.rows)) }
+            }
+            screen.isEmpty = screen.isEmpty && screen.tags.isEmpty
+        }
+        return screen
     }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import HyzerCore
+import HyzerStore
+
+/// Bag-tag pools: the list, the new-pool form, the pool's page with a coach's moves, and its
+/// holders as CSV.
+struct TagPagesController {
+    let stores: Stores
+    let renderer: TemplateRenderer
+
+    func addRoutes(to groups: RouteGroups) {
+        groups.viewer.get("/tags", use: pools)
+        groups.coach.get("/tags/new", use: newPool)
+        groups.coach.post("/tags", use: createPool)
+        groups.viewer.get("/tags/:id", use: pool)
+        groups.viewer.get("/tags/:id/holders.csv", use: holdersCSV)
+        groups.coach.post("/tags/:id/moves", use: move)
+    }
+
+    @Sendable func pools(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        let coach = context.identity?.role.includes(.coach) == true
+        let items = try await stores.domain.tagPools().map { pool in
+            DirectoryPage.Item(
+                name: pool.name, detail: pool.numbers.count == 1 ? "1 tag" : "\(pool.numbers.count) tags", link: "/tags/\(Format.id(pool.id))",
+                editLink: nil)
+        }
+        let query = request.uri.queryParameters.get("q").map { String($0) } ?? ""
+        var page = DirectoryPage(
+            title: "Bag tags", query: query, items: DirectoryPage.matching(query, items), total: items.count, newLink: coach ? "/tags/new" : nil,
+            newLabel: "New tag pool")
+        page.searchHint = "Pool name"
+        page.emptyText = items.isEmpty ? "No bag tags yet. A pool of numbered tags changes hands as its tag rounds are completed." : page.emptyText
+        return renderer.page(page, "directory")
+    }
+
+    @Sendable func newPool(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        renderer.page(TagPoolFormPage(form: FormState(), seasons: try await seasonOptions(selected: nil)), "tags-new")
+    }
+
+    @Sendable func createPool(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await request.decode(as: TagPoolForm.self, context: context)
+        do {
+            let (count, listed) = try form.numbers()
+            let (name, numbers) = try TagPool.validated(name: form.name, count: count, listed: listed)
+            var seasonID: UUID?
+            if let text = form.seasonID, !text.isEmpty {
+                guard let id = UUID(text: text) else { throw FieldErrors("seasonID", "That season does not exist.") }
+                seasonID = id
+            }
+            let pool = try await stores.domain.createTagPool(name: name, numbers: numbers, seasonID: seasonID, actor: context.identity?.playerID)
+            return .redirect(to: "/tags/\(Format.id(pool.id))", type: .normal)
+        } catch let errors as FieldErrors {
+            return try await invalid(form, errors, request, context)
+        } catch LeagueRejection.invalid(let errors) {
+            return try await invalid(form, errors, request, context)
+        }
+    }
+
+    private func invalid(_ form: TagPoolForm, _ errors: FieldErrors, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let page = TagPoolFormPage(form: FormState(values: form.values, errors: errors), seasons: try await seasonOptions(selected: form.seasonID))
+        return try renderer.page(page, "tags-new", status: .unprocessableContent).response(from: request, context: context)
+    }
+
+    @Sendable func pool(_ request: Request, context: AppRequestContext) async throws -> HTML {
+        var page = try await poolPage(try context.uuid("id", "Bag-tag pool"))
+        if request.uri.queryParameters.get("notice") == "moved" { page.notice = "The move is recorded." }
+        return renderer.page(page, "tags")
+    }
+
+    @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let poolID = try context.uuid("id", "Bag-tag pool")
+        let form = try await request.decode(as: TagMoveForm.self, context: context)
+        do {
+            _ = try await stores.domain.recordTagMove(try form.move(), in: poolID, actor: context.identity?.playerID)
+            return .redirect(to: "/tags/\(Format.id(poolID))?notice=moved", type: .normal)
+        } catch let errors as FieldErrors {
+            return try await refused(poolID, errors.summary, .unprocessableContent, request, context)
+        } catch let rejection as LeagueRejection {
+            if case .invalid = rejection { return try await refused(poolID, rejection.message, .unprocessableContent, request, context) }
+            return try await refused(poolID, rejection.message, .conflict, request, context)
+        }
+    }
+
+    private func refused(_ poolID: UUID, _ message: String, _ status: HTTPResponse.Status, _ request: Request, _ context: AppRequestContext)
+        async throws -> Response
+    {
+        var page = try await poolPage(poolID)
+        page.error = message
+        return try renderer.page(page, "tags", status: status).response(from: request, context: context)
+    }
+
+    @Sendable func holdersCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let ledger = try await stores.domain.tagLedger(try context.uuid("id", "Bag-tag pool"))
+        let names = try await stores.domain.playerNames()
+        var rows = [["tag", "player", "playerID", "since"]]
+        let held = Dictionary(ledger.holders.map { ($0.tag, $0) }, uniquingKeysWith: { first, _ in first })
+        for number in ledger.pool.numbers {
+            if let holder = held[number] {
+                rows.append([
+                    String(number), names[holder.playerID] ?? "", Format.id(holder.playerID),
+                    holder.since == .distantPast ? "" : holder.since.formatted(.iso8601),
+                ])
+            } else {
+                rows.append([String(number), "", "", ""])
+            }
+        }
+        return try CSVTables.response(rows, filename: ledger.pool.name)
+    }
+
+    private func poolPage(_ poolID: UUID) async throws -> TagPoolPage {
+        let ledger = try await stores.domain.tagLedger(poolID)
+        let players = try await stores.domain.players()
+        let names = try await stores.domain.playerNames()
+        var season: String?
+        if let seasonID = ledger.pool.seasonID { season = try await stores.domain.seasonSnapshot(seasonID).season.name }
+        return TagPoolPage(
+            ledger, names: names, allPlayers: players.map { ($0.id, $0.displayName) }, seasonName: season, now: Date())
+    }
+
+    private func seasonOptions(selected: String?) async throws -> [Option] {
+        try await stores.domain.seasons().filter { !$0.archived }.map {
+            Option(value: Format.id($0.id), label: $0.name, selected: Format.id($0.id) == selected)
+        }
+    }
+}

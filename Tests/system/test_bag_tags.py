@@ -1,0 +1,171 @@
+"""A season of bag-tag rounds through the API, as a club's scripts would drive it: tags
+assigned, random rounds with ties and DNFs, players who hold no tag, a trade and a reclaim
+between rounds, and a correction to an earlier round after later ones completed. After every
+step the holders the server derives are checked against an independent computation of the rule
+in docs/bag-tags.md, written here; a second device on the same cloud derives the same holders,
+and the pool's page, CSV and round pages agree."""
+import csv
+import io
+import random
+import time
+
+HOLES = 9
+
+
+def swap(holders, finishers):
+    """holders {player: tag}; finishers {player: strokes}. The rule: finishers holding a tag,
+    ordered by strokes then incoming tag, take the pooled tags lowest first."""
+    entering = [(strokes, holders[player], player) for player, strokes in finishers.items() if player in holders]
+    entering.sort()
+    tags = sorted(tag for _, tag, _ in entering)
+    result = dict(holders)
+    for (_, _, player), tag in zip(entering, tags):
+        result[player] = tag
+    return result
+
+
+def replay(steps, rounds):
+    """Steps in the order they happened: ("assign", tag, player), ("reclaim", tag),
+    ("trade", a, b) and ("round", round_id); rounds {round_id: {player: strokes}} as they stand
+    now (completed rounds' finishers)."""
+    holders = {}
+    for step in steps:
+        kind = step[0]
+        if kind == "assign":
+            holders = {p: t for p, t in holders.items() if t != step[1]}
+            holders[step[2]] = step[1]
+        elif kind == "reclaim":
+            holders = {p: t for p, t in holders.items() if t != step[1]}
+        elif kind == "trade":
+            a, b = step[1], step[2]
+            holders[a], holders[b] = holders[b], holders[a]
+        elif kind == "round" and step[1] in rounds:
+            holders = swap(holders, rounds[step[1]])
+    return holders
+
+
+def served(server, pool_id):
+    pool = server.api("GET", f"/api/v1/tags/{pool_id}")
+    return {holder["playerID"]: holder["tag"] for holder in pool["holders"]}
+
+
+def play(server, course_id, pool_id, players, rng, tie=False, dnf=None):
+    """A tag round of `players`, every hole scored, completed; returns (round id, {player: strokes}) of its finishers."""
+    round_ = server.api("POST", "/api/v1/rounds", {"courseID": course_id, "start": True, "tagsID": pool_id,
+                                                   "players": [{"playerID": p} for p in players]})
+    assert round_["tagsID"] == pool_id
+    totals, scores = {}, {}
+    for index, player in enumerate(players):
+        strokes = [rng.randint(2, 5) for _ in range(HOLES)]
+        if tie and index == 1:
+            strokes = list(scores[players[0]])
+        scores[player] = strokes
+        for hole, count in enumerate(strokes, start=1):
+            value = "DNF" if player == dnf and hole == HOLES else count
+            event = server.api("POST", f"/api/v1/rounds/{round_['id']}/scores", {"playerID": player, "hole": hole, "strokes": value})
+            scores.setdefault(("events", player), {})[hole] = event["event"]["id"]
+        if player != dnf:
+            totals[player] = sum(strokes)
+    server.api("POST", f"/api/v1/rounds/{round_['id']}/complete", {})
+    return round_["id"], totals, scores
+
+
+def test_a_season_of_tag_rounds_end_to_end(servers, tmp_path):
+    cloud = tmp_path / "cloud.sqlite"
+    server = servers.server("tags-a", handle="coach", extra=["--cloud", f"sqlite:{cloud}", "--backup-interval", "off"])
+    server.start()
+    rng = random.Random(40)
+    course = server.api("POST", "/api/v1/courses", {"name": "Tag Nine", "holes": [{"number": n, "par": 3} for n in range(1, HOLES + 1)]})
+    players = [server.api("POST", "/api/v1/players", {"displayName": f"Tagger {i:02}", "handle": f"tagger{i:02}"})["id"] for i in range(10)]
+    pool = server.api("POST", "/api/v1/tags", {"name": "Club tags", "tags": 12})
+    assert pool["unassigned"] == list(range(1, 13)) and pool["holders"] == []
+
+    steps, rounds = [], {}
+
+    def check(label):
+        expected = replay(steps, rounds)
+        assert served(server, pool["id"]) == expected, label
+
+    for index, player in enumerate(players[:8]):
+        server.api("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "assign", "tag": index + 1, "playerID": player})
+        steps.append(("assign", index + 1, player))
+    check("after assigning")
+
+    # Refused moves write nothing.
+    status, _, _ = server.exchange("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "assign", "tag": 1, "playerID": players[9]})
+    assert status == 409
+    status, _, _ = server.exchange("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "assign", "tag": 40, "playerID": players[9]})
+    assert status == 422
+    status, _, _ = server.exchange("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "trade", "playerIDs": [players[0], players[9]]})
+    assert status == 409
+    check("after refused moves")
+
+    plays = {}
+    for number in range(6):
+        field = rng.sample(players, 7)
+        dnf = field[-1] if number in (1, 4) else None
+        round_id, totals, scores = play(server, course["id"], pool["id"], field, rng, tie=number in (0, 3), dnf=dnf)
+        steps.append(("round", round_id))
+        rounds[round_id] = totals
+        plays[round_id] = (field, scores)
+        check(f"after round {number + 1}")
+        if number == 1:
+            holders = replay(steps, rounds)
+            a, b = sorted(holders, key=holders.get)[:2]
+            server.api("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "trade", "playerIDs": [b, a]})
+            steps.append(("trade", b, a))
+            check("after a trade")
+        if number == 3:
+            holders = replay(steps, rounds)
+            lost = max(holders.values())
+            server.api("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "reclaim", "tag": lost})
+            steps.append(("reclaim", lost))
+            server.api("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "assign", "tag": 12, "playerID": players[9]})
+            steps.append(("assign", 12, players[9]))
+            check("after a reclaim and an assignment")
+
+    # A correction to round 2 after four later rounds: its winner took 20 more on the first
+    # hole, which puts them last there.
+    second = [step[1] for step in steps if step[0] == "round"][1]
+    field, scores = plays[second]
+    finishers = dict(rounds[second])
+    winner = min(finishers, key=lambda p: (finishers[p], p))
+    server.api("POST", f"/api/v1/rounds/{second}/reopen", {})
+    del rounds[second]
+    check("a reopened tag round gives its swap back")
+    server.api("POST", f"/api/v1/rounds/{second}/scores",
+               {"playerID": winner, "hole": 1, "strokes": scores[winner][0] + 20, "supersedes": scores[("events", winner)][1]})
+    server.api("POST", f"/api/v1/rounds/{second}/complete", {})
+    finishers[winner] += 20
+    rounds[second] = finishers
+    check("a correction re-derives every later swap")
+
+    # The history lists every change in order, the rounds' exchanges among them.
+    history = server.api("GET", f"/api/v1/tags/{pool['id']}/history")["changes"]
+    assert [c["kind"] for c in history].count("round") == 6
+    assert [c["roundID"] for c in history if c["kind"] == "round"] == [s[1] for s in steps if s[0] == "round"]
+
+    # A player's tags; the CSV and the page show the same holders.
+    holders = replay(steps, rounds)
+    first = min(holders, key=holders.get)
+    mine = server.api("GET", f"/api/v1/players/{first}/tags")["tags"]
+    assert mine[0]["tag"] == holders[first] and mine[0]["best"] <= holders[first]
+    status, _, body = server.exchange("GET", f"/tags/{pool['id']}/holders.csv")
+    assert status == 200
+    rows = list(csv.DictReader(io.StringIO(body.lstrip("\ufeff"))))
+    assert {row["playerID"]: int(row["tag"]) for row in rows if row["playerID"]} == holders
+    status, _, page = server.exchange("GET", f"/tags/{pool['id']}")
+    assert status == 200 and "How tags change hands" in page
+    status, _, round_page = server.exchange("GET", f"/rounds/{second}")
+    assert status == 200 and "Bag tags" in round_page and "tag-exchange" in round_page
+
+    # A second device on the same cloud derives the same holders.
+    other = servers.server("tags-b", handle="coach", extra=["--cloud", f"sqlite:{cloud}", "--backup-interval", "off"])
+    other.start()
+    deadline = time.monotonic() + 30
+    while True:
+        status, _, _ = other.exchange("GET", f"/api/v1/tags/{pool['id']}")
+        if status == 200 and served(other, pool["id"]) == holders:
+            break
+        assert time.monotonic() < deadline, "the second device never derived the same holders"
+        time.sleep(0.1)
