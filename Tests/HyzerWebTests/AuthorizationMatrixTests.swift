@@ -140,6 +140,7 @@ import Testing
             Row(route: "POST /tags", method: .post, path: "/tags", body: .form([]), expected: (303, 403, 422, 422)),
             Row(route: "GET /tags/{id}", method: .get, path: "/tags/{missing}", body: .none, expected: (404, 404, 404, 404)),
             Row(route: "GET /tags/{id}/holders.csv", method: .get, path: "/tags/{missing}/holders.csv", body: .none, expected: (404, 404, 404, 404)),
+            Row(route: "GET /tags/{id}/history.csv", method: .get, path: "/tags/{missing}/history.csv", body: .none, expected: (404, 404, 404, 404)),
             Row(
                 route: "POST /tags/{id}/moves", method: .post, path: "/tags/{missing}/moves", body: .form([("kind", "reclaim"), ("tag", "1")]),
                 expected: (303, 403, 404, 404)),

@@ -156,6 +156,22 @@ def test_a_season_of_tag_rounds_end_to_end(servers, tmp_path):
     assert {row["playerID"]: int(row["tag"]) for row in rows if row["playerID"]} == holders
     status, _, page = server.exchange("GET", f"/tags/{pool['id']}")
     assert status == 200 and "How tags change hands" in page
+    status, _, body = server.exchange("GET", f"/tags/{pool['id']}/history.csv")
+    moves = list(csv.DictReader(io.StringIO(body.lstrip("\ufeff"))))
+    assert len(moves) == sum(len(change["moves"]) for change in history)
+    first_round = next(change for change in history if change["kind"] == "round")
+    assert [row for row in moves if row["kind"] == "round"][0]["roundID"] == first_round["roundID"]
+    # One tag's history: every change it took part in, and no other.
+    tag = holders[first]
+    status, _, page = server.exchange("GET", f"/tags/{pool['id']}?tag={tag}")
+    assert f"History of tag #{tag}" in page
+    involved = [c for c in history if any(m["from"] == tag or m["to"] == tag for m in c["moves"])]
+    assert page.count("<li><span class=\"meta\">") == len(involved)
+    # The check-in desk sees each player's tag.
+    night = server.api("POST", "/api/v1/events", {"name": "Tag night check-in"})
+    server.api("POST", f"/api/v1/events/{night['id']}/checkins", {"playerID": first})
+    status, _, page = server.exchange("GET", f"/events/{night['id']}")
+    assert f'<span class="badge tag" title="Bag tag">#{tag}</span>' in page
     status, _, round_page = server.exchange("GET", f"/rounds/{second}")
     assert status == 200 and "Bag tags" in round_page and "tag-exchange" in round_page
 

@@ -171,6 +171,7 @@ struct EventPagesController {
             let known = viewer == nil ? [:] : try await stores.domain.knownDivisions(at: snapshot.event.id)
             var section = CheckInSection(
                 event: snapshot.event, entries: entries, viewer: viewer, players: players, known: known, started: started, over: over, form: form)
+            try await showTags(in: &section, seasonID: snapshot.event.seasonID)
             section.isOpen = snapshot.event.checkInOpen(at: Date()) && !over
             section.canOpen = section.isCoach && !over
             let base = try await publicAddress.base(request)
@@ -193,6 +194,21 @@ struct EventPagesController {
             page.checkIn = section
         }
         return page
+    }
+
+    /// Each checked-in player's tag in the night's pools: its season's, and the club's own.
+    private func showTags(in section: inout CheckInSection, seasonID: UUID?) async throws {
+        let pools = try await stores.domain.tagPools().filter { $0.seasonID == nil || $0.seasonID == seasonID }
+        guard !pools.isEmpty else { return }
+        var tags: [String: [String]] = [:]
+        for pool in pools {
+            for holder in try await stores.domain.tagLedger(pool.id).holders {
+                tags[Format.id(holder.playerID), default: []].append(pools.count == 1 ? "#\(holder.tag)" : "#\(holder.tag) \(pool.name)")
+            }
+        }
+        for index in section.entries.indices {
+            section.entries[index].tag = tags[section.entries[index].playerID]?.joined(separator: ", ")
+        }
     }
 
     @Sendable func playoff(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -15,6 +15,7 @@ struct TagPagesController {
         groups.coach.post("/tags", use: createPool)
         groups.viewer.get("/tags/:id", use: pool)
         groups.viewer.get("/tags/:id/holders.csv", use: holdersCSV)
+        groups.viewer.get("/tags/:id/history.csv", use: historyCSV)
         groups.coach.post("/tags/:id/moves", use: move)
     }
 
@@ -63,7 +64,8 @@ struct TagPagesController {
     }
 
     @Sendable func pool(_ request: Request, context: AppRequestContext) async throws -> HTML {
-        var page = try await poolPage(try context.uuid("id", "Bag-tag pool"))
+        let tag = request.uri.queryParameters.get("tag").flatMap { Int($0) }
+        var page = try await poolPage(try context.uuid("id", "Bag-tag pool"), historyOf: tag)
         if request.uri.queryParameters.get("notice") == "moved" { page.notice = "The move is recorded." }
         return renderer.page(page, "tags")
     }
@@ -108,14 +110,29 @@ struct TagPagesController {
         return try CSVTables.response(rows, filename: ledger.pool.name)
     }
 
-    private func poolPage(_ poolID: UUID) async throws -> TagPoolPage {
+    @Sendable func historyCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let ledger = try await stores.domain.tagLedger(try context.uuid("id", "Bag-tag pool"))
+        let names = try await stores.domain.playerNames()
+        var rows = [["at", "kind", "roundID", "player", "playerID", "from", "to"]]
+        for change in ledger.history {
+            for movement in change.movements {
+                rows.append([
+                    change.at.formatted(.iso8601), change.kind.rawValue, change.roundID.map(Format.id) ?? "", names[movement.playerID] ?? "",
+                    Format.id(movement.playerID), movement.from.map(String.init) ?? "", movement.to.map(String.init) ?? "",
+                ])
+            }
+        }
+        return try CSVTables.response(rows, filename: "\(ledger.pool.name) history")
+    }
+
+    private func poolPage(_ poolID: UUID, historyOf tag: Int? = nil) async throws -> TagPoolPage {
         let ledger = try await stores.domain.tagLedger(poolID)
         let players = try await stores.domain.players()
         let names = try await stores.domain.playerNames()
         var season: String?
         if let seasonID = ledger.pool.seasonID { season = try await stores.domain.seasonSnapshot(seasonID).season.name }
         return TagPoolPage(
-            ledger, names: names, allPlayers: players.map { ($0.id, $0.displayName) }, seasonName: season, now: Date())
+            ledger, names: names, allPlayers: players.map { ($0.id, $0.displayName) }, seasonName: season, now: Date(), historyOf: tag)
     }
 
     private func seasonOptions(selected: String?) async throws -> [Option] {

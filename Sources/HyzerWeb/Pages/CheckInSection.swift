@@ -10,6 +10,9 @@ struct CheckInSection: Sendable {
         var handle: String
         var division: String
         var paid: Bool
+        /// Their bag tag in the night's pools ("#3", or "#3 Club tags" with several), so the
+        /// desk can confirm it.
+        var tag: String?
         /// A coach may mark the fee and take anyone off; a player only themselves, before the night starts.
         var canUndo = false
         var canMarkFee = false

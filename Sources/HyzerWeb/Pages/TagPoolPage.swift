@@ -49,8 +49,13 @@ struct TagPoolPage: Sendable {
     var holders: [Choice]
     var notice: String?
     var error: String?
+    /// The history shown is one tag's (`?tag=N`).
+    var historyOf: Int?
 
-    init(_ ledger: BagTags.Ledger, names: [UUID: String], allPlayers: [(UUID, String)], seasonName: String?, now: Date) {
+    init(
+        _ ledger: BagTags.Ledger, names: [UUID: String], allPlayers: [(UUID, String)], seasonName: String?, now: Date, historyOf tag: Int? = nil
+    ) {
+        historyOf = tag
         title = ledger.pool.name
         id = Format.id(ledger.pool.id)
         let count = ledger.pool.numbers.count
@@ -70,7 +75,8 @@ struct TagPoolPage: Sendable {
         }
         hasHolders = !rows.isEmpty
         unassigned = ledger.unassigned.isEmpty ? nil : ledger.unassigned.map(String.init).joined(separator: ", ")
-        changes = ledger.history.reversed().map { change in
+        let history = ledger.history.filter { change in tag.map { tag in change.movements.contains { $0.from == tag || $0.to == tag } } ?? true }
+        changes = history.reversed().map { change in
             let what =
                 switch change.kind {
                 case .round: "Tag round"
