@@ -310,6 +310,21 @@ enum DomainMigrations {
             try db.alter(table: "rounds") { t in t.add(column: "tagsID", .text) }
             try db.create(index: "rounds_by_tags", on: "rounds", columns: ["tagsID"], condition: Column("tagsID") != nil)
         }
+        migrator.registerMigration("v19-tag-challenges") { db in
+            try db.create(table: "tag_challenges") { t in
+                t.primaryKey("id", .text)
+                t.column("poolID", .text).notNull().indexed()
+                t.column("challengerID", .text).notNull()
+                // Space-separated.
+                t.column("challengedIDs", .text).notNull()
+                t.column("deadline", .datetime).notNull()
+                t.column("status", .text).notNull()
+                t.column("roundID", .text)
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+        }
         return migrator
     }
 }

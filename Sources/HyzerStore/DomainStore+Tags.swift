@@ -59,18 +59,19 @@ extension DomainStore {
         let stamp = tick()
         return try await write(queueing: { [(.tagMove, $0.id.text, $0.recordedAt)] }) { db in
             let ledger = try self.tagLedger(poolID, playerCount: self.playerChanges.value, keeping: false, db)
+            try Self.refuseWhileInPlay(poolID, db)
             let holders = Dictionary(ledger.holders.map { ($0.tag, $0.playerID) }, uniquingKeysWith: { first, _ in first })
             let tags = Dictionary(ledger.holders.map { ($0.playerID, $0.tag) }, uniquingKeysWith: { first, _ in first })
-            func player(_ id: UUID) throws -> UUID {
+            func player(_ id: UUID, field: String = "playerIDs") throws -> UUID {
                 guard try PlayerRecord.fetchOne(db, key: id.text) != nil else {
-                    throw LeagueRejection.invalid(FieldErrors("playerIDs", "That player does not exist."))
+                    throw LeagueRejection.invalid(FieldErrors(field, "That player does not exist."))
                 }
                 return try Self.canonicalID(id, db)
             }
             var canonical = kind
             switch kind {
             case .assign(let tag, let id):
-                let who = try player(id)
+                let who = try player(id, field: "playerID")
                 guard ledger.pool.numbers.contains(tag) else {
                     throw LeagueRejection.invalid(FieldErrors("tag", "Tag \(tag) is not in \(ledger.pool.name)."))
                 }
@@ -118,6 +119,17 @@ extension DomainStore {
         }
     }
 
+    /// A round counts from when it started: a move recorded while one of the pool's tag rounds
+    /// is in play would fall after that round's swap and land on whoever the swap gave the
+    /// tag, not on who holds it at the desk. Moves wait until the round is completed.
+    static func refuseWhileInPlay(_ poolID: UUID, _ db: Database) throws {
+        if let name = try String.fetchOne(
+            db, sql: "SELECT name FROM rounds WHERE tagsID = ? AND status = 'active' AND archived = 0 LIMIT 1", arguments: [poolID.text])
+        {
+            throw LeagueRejection.conflict("\(name) is a tag round of this pool in play: record moves once it is completed.")
+        }
+    }
+
     /// The pool's completed tag rounds show the exchange, which any move or pool change can
     /// shift: their boards are read again.
     static func touchTagRounds(_ poolID: UUID, _ db: Database) throws {
@@ -139,11 +151,12 @@ extension DomainStore {
             db, sql: "SELECT id, version FROM rounds WHERE tagsID = ? AND archived = 0 AND status = 'completed'", arguments: [poolID.text])
         let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, version: row["version"] as Int) } }
         let digests = try digests(listed, playerCount: playerCount, keeping: keeping, db)
+        let challenges = try TagChallengeRecord.filter(Column("poolID") == poolID.text).fetchAll(db).map { try $0.domain() }
         let rounds = digests.map { id, digest in
             BagTags.Round(
                 id: id, startedAt: digest.playedAt,
                 finishers: digest.entries.filter(\.finished).map { BagTags.Finisher(playerID: $0.playerID, strokes: $0.strokes) })
         }
-        return BagTags.derive(pool: pool, moves: moves, rounds: rounds)
+        return BagTags.derive(pool: pool, moves: moves, rounds: rounds, challenges: challenges)
     }
 }

@@ -116,4 +116,32 @@ import Testing
         #expect(throws: FieldErrors.self) { try TagPool.validated(name: "Tags", count: 0, listed: nil) }
         #expect(throws: FieldErrors.self) { try TagPool.validated(name: "", count: 5, listed: nil) }
     }
+
+    @Test func aChallengeIsAnsweredByTheChallengedWithdrawnByItsChallengerAndLapses() throws {
+        let holders = Set(players[0..<3])
+        try TagChallenge.validate(challenger: players[0], challenged: [players[1], players[2]], holders: holders)
+        #expect(throws: FieldErrors.self) { try TagChallenge.validate(challenger: players[0], challenged: [players[6]], holders: holders) }
+        #expect(throws: FieldErrors.self) { try TagChallenge.validate(challenger: players[6], challenged: [players[1]], holders: holders) }
+        #expect(throws: FieldErrors.self) { try TagChallenge.validate(challenger: players[0], challenged: [players[0]], holders: holders) }
+        #expect(throws: FieldErrors.self) { try TagChallenge.validate(challenger: players[0], challenged: [], holders: holders) }
+
+        let challenge = TagChallenge(
+            id: UUID(), poolID: pool.id, challengerID: players[0], challengedIDs: [players[1]], deadline: at(1_000), createdBy: players[0],
+            createdAt: at(100), updatedAt: stamp(100))
+        #expect(challenge.refusal(of: .accept, by: players[1], coach: false, at: at(10)) == nil)
+        #expect(challenge.refusal(of: .accept, by: players[0], coach: false, at: at(10)) != nil, "the challenger does not accept")
+        #expect(challenge.refusal(of: .withdraw, by: players[0], coach: false, at: at(10)) == nil)
+        #expect(challenge.refusal(of: .withdraw, by: players[1], coach: false, at: at(10)) != nil)
+        #expect(challenge.refusal(of: .decline, by: players[5], coach: true, at: at(10)) == nil, "a coach answers for anyone")
+        #expect(challenge.state(at: at(2_000)) == "lapsed")
+        #expect(challenge.refusal(of: .accept, by: players[1], coach: false, at: at(2_000)) != nil, "a lapsed challenge is not accepted")
+        var accepted = challenge
+        accepted.status = .accepted
+        #expect(accepted.refusal(of: .withdraw, by: players[0], coach: true, at: at(10)) != nil, "answered once")
+
+        // In the history where it was issued, moving no tag by itself.
+        let ledger = BagTags.derive(pool: pool, moves: assigned, rounds: [], challenges: [challenge])
+        #expect(ledger.history.map(\.kind).last == .challenge)
+        #expect(tags(ledger) == [0: 1, 1: 2, 2: 3, 3: 4, 4: 5])
+    }
 }

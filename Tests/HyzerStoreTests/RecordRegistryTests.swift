@@ -42,6 +42,9 @@ import Testing
         _ = try await store.applyRemote([.record(frozen)])
         let tags = try await store.createTagPool(name: "Club tags", numbers: [1, 2, 3], seasonID: season.id, actor: nil)
         _ = try await store.recordTagMove(.assign(tag: 1, player: ann.id), in: tags.id, actor: nil)
+        let bo = try await store.createPlayer(PlayerDraft(displayName: "Bo", handle: "bo").validated(), by: nil)
+        _ = try await store.recordTagMove(.assign(tag: 2, player: bo.id), in: tags.id, actor: nil)
+        _ = try await store.issueTagChallenge(in: tags.id, challenger: bo.id, challenged: [ann.id], days: 7, by: bo.id, coach: false)
         _ = try await store.editRound(round.id, name: nil, tagsID: .some(tags.id), actor: nil)
     }
 

@@ -136,6 +136,21 @@ import Testing
                 route: "GET /api/v1/players/{id}/tags", method: .get, path: "/api/v1/players/{missing}/tags", body: .none,
                 expected: (404, 404, 404, 404)),
             Row(route: "GET /tags", method: .get, path: "/tags", body: .none, expected: (200, 200, 200, 200)),
+            Row(
+                route: "GET /api/v1/tags/{id}/challenges", method: .get, path: "/api/v1/tags/{missing}/challenges", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/tags/{id}/challenges", method: .post, path: "/api/v1/tags/{missing}/challenges",
+                body: .json(#"{"challengedIDs":[]}"#), expected: (401, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/tags/{id}/challenges/{challengeID}", method: .post, path: "/api/v1/tags/{missing}/challenges/{missing}",
+                body: .json(#"{"answer":"decline"}"#), expected: (401, 404, 404, 404)),
+            Row(
+                route: "POST /tags/{id}/challenges", method: .post, path: "/tags/{missing}/challenges", body: .form([("challengedID", "x")]),
+                expected: (303, 404, 404, 404)),
+            Row(
+                route: "POST /tags/{id}/challenges/{challengeID}", method: .post, path: "/tags/{missing}/challenges/{missing}",
+                body: .form([("answer", "decline")]), expected: (303, 404, 404, 404)),
             Row(route: "GET /tags/new", method: .get, path: "/tags/new", body: .none, expected: (303, 403, 200, 200)),
             Row(route: "POST /tags", method: .post, path: "/tags", body: .form([]), expected: (303, 403, 422, 422)),
             Row(route: "GET /tags/{id}", method: .get, path: "/tags/{missing}", body: .none, expected: (404, 404, 404, 404)),

@@ -47,6 +47,7 @@ def club(server):
         for hole in demo["holes"]:
             server.post(f"/api/v1/rounds/{tag_round['id']}/scores", {"playerID": player["id"], "hole": hole["number"], "strokes": 3 + index % 2})
     server.post(f"/api/v1/rounds/{tag_round['id']}/complete", {})
+    server.post(f"/api/v1/tags/{tags['id']}/challenges", {"challengerID": demo["players"][3]["id"], "challengedIDs": [demo["players"][0]["id"]]})
     public = ["/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
     coach = public + ["/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",

@@ -71,6 +71,20 @@ def test_tags_change_hands_and_every_screen_shows_it(server, browser_factory):
     assert swap == [["Cal Chains", "#3", "#1"], ["Tara Tee", "#1", "#2"], ["Finn Fairway", "#2", "#3"]], swap
     assert fits(page), "the round page fits the phone"
 
+    # Finn challenges Cal from the pool's page (a coach issues it for him); Cal's answer, by
+    # the coach here, starts their tag round on the course.
+    coach.get(f"{server.base}/tags/{pool['id']}")
+    form = coach.find_element(By.XPATH, "//form[.//button[normalize-space()='Issue the challenge']]")
+    Select(form.find_element(By.NAME, "challengerID")).select_by_value(players[1]["id"])
+    Select(form.find_element(By.NAME, "challengedID")).select_by_value(players[2]["id"])
+    form.find_element(By.XPATH, ".//button").click()
+    wait(coach).until(lambda d: "The challenge is issued." in d.page_source)
+    coach.find_element(By.XPATH, "//button[normalize-space()='Accept: start the round']").click()
+    wait(coach).until(lambda d: "its tag round has started" in d.page_source)
+    duel = coach.find_element(By.XPATH, "//li[@data-challenge]//a[normalize-space()='its round']").get_attribute("href")
+    coach.get(duel)
+    assert "A tag round of" in coach.page_source and "Finn Fairway" in coach.page_source
+
     # The TV followed without a reload.
     wait(tv).until(lambda d: tv_text(d, f"{board} tbody tr td.name") == "Cal Chains")
     assert tv.execute_script("return window.notReloaded === true")

@@ -124,6 +124,40 @@ def test_a_season_of_tag_rounds_end_to_end(servers, tmp_path):
             steps.append(("assign", 12, players[9]))
             check("after a reclaim and an assignment")
 
+    # No move while a tag round of the pool is in play: it would fall before the round's swap.
+    playing = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "start": True, "tagsID": pool["id"],
+                                                    "players": [{"playerID": p} for p in players[:2]]})
+    status, _, refusal = server.exchange("POST", f"/api/v1/tags/{pool['id']}/moves", {"kind": "reclaim", "tag": 1})
+    assert status == 409 and "in play" in refusal["detail"], refusal
+    server.api("DELETE", f"/api/v1/rounds/{playing['id']}", expect=(200, 204))
+    check("a refused move wrote nothing")
+
+    # A challenge, accepted: a tag round of its two players on the course, exchanged like any.
+    holders = replay(steps, rounds)
+    low, high = sorted(holders, key=holders.get)[-2:]
+    challenge = server.api("POST", f"/api/v1/tags/{pool['id']}/challenges", {"challengerID": high, "challengedIDs": [low]})
+    assert challenge["status"] == "open"
+    accepted = server.api("POST", f"/api/v1/tags/{pool['id']}/challenges/{challenge['id']}", {"answer": "accept", "courseID": course["id"]})
+    assert accepted["status"] == "accepted" and accepted["roundID"]
+    duel = accepted["roundID"]
+    assert server.api("GET", f"/api/v1/rounds/{duel}")["tagsID"] == pool["id"]
+    for player, strokes in ((high, 2), (low, 4)):
+        for hole in range(1, HOLES + 1):
+            server.api("POST", f"/api/v1/rounds/{duel}/scores", {"playerID": player, "hole": hole, "strokes": strokes})
+    server.api("POST", f"/api/v1/rounds/{duel}/complete", {})
+    steps.append(("round", duel))
+    rounds[duel] = {high: 2 * HOLES, low: 4 * HOLES}
+    check("after an accepted challenge")
+    assert served(server, pool["id"])[high] == holders[low], "the challenger took the lower tag"
+    # Another, declined; answering it twice is refused.
+    second_challenge = server.api("POST", f"/api/v1/tags/{pool['id']}/challenges", {"challengerID": low, "challengedIDs": [high]})
+    assert server.api("POST", f"/api/v1/tags/{pool['id']}/challenges/{second_challenge['id']}", {"answer": "decline"})["status"] == "declined"
+    status, _, _ = server.exchange("POST", f"/api/v1/tags/{pool['id']}/challenges/{second_challenge['id']}", {"answer": "accept", "courseID": course["id"]})
+    assert status == 409
+    listed = {c["id"]: c["status"] for c in server.api("GET", f"/api/v1/tags/{pool['id']}/challenges")["challenges"]}
+    assert listed == {challenge["id"]: "accepted", second_challenge["id"]: "declined"}
+    check("a declined challenge moves nothing")
+
     # A correction to round 2 after four later rounds: its winner took 20 more on the first
     # hole, which puts them last there.
     second = [step[1] for step in steps if step[0] == "round"][1]
@@ -142,7 +176,8 @@ def test_a_season_of_tag_rounds_end_to_end(servers, tmp_path):
 
     # The history lists every change in order, the rounds' exchanges among them.
     history = server.api("GET", f"/api/v1/tags/{pool['id']}/history")["changes"]
-    assert [c["kind"] for c in history].count("round") == 6
+    assert [c["kind"] for c in history].count("round") == 7
+    assert [c["challengeID"] for c in history if c["kind"] == "challenge"] == [challenge["id"], second_challenge["id"]]
     assert [c["roundID"] for c in history if c["kind"] == "round"] == [s[1] for s in steps if s[0] == "round"]
 
     # A player's tags; the CSV and the page show the same holders.

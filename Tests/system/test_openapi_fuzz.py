@@ -241,6 +241,11 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         tags = fuzz.api("POST", "/api/v1/tags", {"name": "Route Tags", "tags": 5})["id"]
         samples["createTagPool"] = {"name": "Route Check Tags", "tags": [1, 2, 7]}
         samples["recordTagMove"] = {"kind": "assign", "tag": 1, "playerID": players[0]}
+        fuzz.api("POST", f"/api/v1/tags/{tags}/moves", {"kind": "assign", "tag": 2, "playerID": players[1]})
+        fuzz.api("POST", f"/api/v1/tags/{tags}/moves", {"kind": "assign", "tag": 3, "playerID": players[2]})
+        challenge = fuzz.api("POST", f"/api/v1/tags/{tags}/challenges", {"challengerID": players[1], "challengedIDs": [players[2]]})["id"]
+        samples["issueTagChallenge"] = {"challengerID": players[2], "challengedIDs": [players[1]]}
+        samples["answerTagChallenge"] = {"answer": "decline"}
         overrides = {("completeRound", "id"): world["scheduled_round"],
                      ("editPlayer", "id"): edited, ("removePlayer", "id"): edited,
                      ("editCourse", "id"): course, ("removeCourse", "id"): course,
@@ -252,7 +257,9 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                      ("editSeason", "id"): spare_season, ("removeSeason", "id"): spare_season,
                      ("cancelCheckIn", "id"): checked_night, ("cancelCheckIn", "playerID"): late,
                      ("getPlayerRatings", "id"): players[0], ("enterPlayerRating", "id"): late, ("getCourseStats", "id"): world["course"],
-                     ("getTagPool", "id"): tags, ("recordTagMove", "id"): tags, ("getTagHistory", "id"): tags, ("getPlayerTags", "id"): players[0]}
+                     ("getTagPool", "id"): tags, ("recordTagMove", "id"): tags, ("getTagHistory", "id"): tags, ("getPlayerTags", "id"): players[0],
+                     ("listTagChallenges", "id"): tags, ("issueTagChallenge", "id"): tags, ("answerTagChallenge", "id"): tags,
+                     ("answerTagChallenge", "challengeID"): challenge}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():
@@ -260,7 +267,7 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                     continue
                 name = operation.get("operationId", f"{method} {path}")
                 concrete = path
-                for parameter in ("id", "cardID", "hole", "playerID"):
+                for parameter in ("id", "cardID", "hole", "playerID", "challengeID"):
                     if "{" + parameter + "}" not in concrete:
                         continue
                     if (name, parameter) in overrides:

@@ -2,7 +2,8 @@ import Foundation
 
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
-    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment, tagPool, tagMove
+    case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment, tagPool, tagMove,
+        tagChallenge
 }
 
 extension RecordType {
@@ -23,6 +24,7 @@ extension RecordType {
         case .feePayment: FeePayment.self
         case .tagPool: TagPool.self
         case .tagMove: TagMove.self
+        case .tagChallenge: TagChallenge.self
         }
     }
 

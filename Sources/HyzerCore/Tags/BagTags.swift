@@ -47,11 +47,13 @@ public enum BagTags {
 
     /// One entry of the pool's history, oldest first.
     public struct Change: Hashable, Sendable {
-        public enum Kind: String, Sendable { case round, assign, reclaim, trade }
+        public enum Kind: String, Sendable { case round, assign, reclaim, trade, challenge }
         public var at: Date
         public var kind: Kind
         public var roundID: UUID?
         public var moveID: UUID?
+        /// A challenge's: issued then (its players in `challenge`, no tag moves by itself).
+        public var challenge: TagChallenge?
         public var recordedBy: UUID?
         /// A round's: every player who put a tag in, in finishing order. A move's: each
         /// player whose tag changed.
@@ -81,6 +83,8 @@ public enum BagTags {
         public var holders: [Holder]
         public var unassigned: [Int]
         public var history: [Change]
+        /// The pool's challenges, newest first.
+        public var challenges: [TagChallenge] = []
 
         /// Who held which tag once every change before `moment` applied.
         public func holders(before moment: Date) -> [UUID: Int] {
@@ -116,14 +120,18 @@ public enum BagTags {
     }
 
     /// Applies the pool's moves and completed tag rounds in the order they happened.
-    public static func derive(pool: TagPool, moves: [TagMove], rounds: [Round]) -> Ledger {
+    public static func derive(pool: TagPool, moves: [TagMove], rounds: [Round], challenges: [TagChallenge] = []) -> Ledger {
         enum Step {
             case move(TagMove)
             case round(Round)
+            case challenge(TagChallenge)
         }
+        func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+        let mine = challenges.filter { $0.poolID == pool.id }
         let steps: [(millis: Int64, tie: String, step: Step)] =
             moves.filter { $0.poolID == pool.id }.map { ($0.recordedAt.wallMillis, "m/" + $0.recordedAt.description, .move($0)) }
-            + rounds.map { (Int64(($0.startedAt.timeIntervalSince1970 * 1000).rounded(.down)), "r/" + $0.id.lowercasedText, .round($0)) }
+            + rounds.map { (millis($0.startedAt), "r/" + $0.id.lowercasedText, .round($0)) }
+            + mine.map { (millis($0.createdAt), "c/" + $0.id.lowercasedText, .challenge($0)) }
         let inPool = Set(pool.numbers)
         var holderOf: [Int: UUID] = [:]
         var tagOf: [UUID: Int] = [:]
@@ -149,7 +157,12 @@ public enum BagTags {
             let kind: Change.Kind
             var roundID: UUID?
             var move: TagMove?
+            var challenge: TagChallenge?
             switch step {
+            case .challenge(let issued):
+                kind = .challenge
+                challenge = issued
+                roundID = issued.roundID
             case .move(let made):
                 move = made
                 kind = Change.Kind(rawValue: made.kind.name) ?? .assign
@@ -176,9 +189,15 @@ public enum BagTags {
                 movements = zip(order, tags).map { Movement(playerID: $0.finisher.playerID, from: $0.tag, to: $1) }
             }
             apply(movements, at: at)
-            history.append(Change(at: at, kind: kind, roundID: roundID, moveID: move?.id, recordedBy: move?.recordedBy, movements: movements))
+            history.append(
+                Change(
+                    at: at, kind: kind, roundID: roundID, moveID: move?.id, challenge: challenge,
+                    recordedBy: move?.recordedBy ?? challenge?.createdBy,
+                    movements: movements))
         }
         let holders = holderOf.map { Holder(tag: $0.key, playerID: $0.value, since: since[$0.key] ?? .distantPast) }.sorted { $0.tag < $1.tag }
-        return Ledger(pool: pool, holders: holders, unassigned: pool.numbers.filter { holderOf[$0] == nil }, history: history)
+        return Ledger(
+            pool: pool, holders: holders, unassigned: pool.numbers.filter { holderOf[$0] == nil }, history: history,
+            challenges: mine.sorted { ($0.createdAt, $0.id.lowercasedText) > ($1.createdAt, $1.id.lowercasedText) })
     }
 }

@@ -134,6 +134,7 @@ struct TagHistoryResponse: ResponseEncodable {
         var at: Date
         var kind: String
         @NullWhenNone var roundID: String?
+        @NullWhenNone var challengeID: String?
         var moves: [Move]
     }
 
@@ -145,6 +146,7 @@ struct TagHistoryResponse: ResponseEncodable {
         changes = ledger.history.map { change in
             Change(
                 at: change.at, kind: change.kind.rawValue, roundID: change.roundID.map(Format.id),
+                challengeID: change.challenge.map { Format.id($0.id) },
                 moves: change.movements.map {
                     Move(playerID: Format.id($0.playerID), displayName: names[$0.playerID] ?? "", from: $0.from, to: $0.to)
                 })
@@ -173,4 +175,46 @@ struct PlayerTagsResponse: ResponseEncodable {
                 roundsAsFirst: $0.record.roundsAsFirst)
         }
     }
+}
+
+/// `POST /api/v1/tags/{id}/challenges`: a coach names the challenger; a player challenges
+/// for themselves.
+struct TagChallengeBody: Decodable {
+    var challengerID: String?
+    var challengedIDs: [String]
+    /// Days to answer (default 7).
+    var days: Int?
+}
+
+/// `POST /api/v1/tags/{id}/challenges/{challengeID}`.
+struct TagAnswerBody: Decodable {
+    var answer: String
+    /// The course an accepted challenge is played on.
+    var courseID: String?
+}
+
+struct TagChallengeResponse: ResponseEncodable {
+    var id: String
+    var tagsID: String
+    var challengerID: String
+    var challengedIDs: [String]
+    var deadline: Date
+    /// open, accepted, declined, withdrawn, or lapsed (open past its deadline).
+    var status: String
+    @NullWhenNone var roundID: String?
+
+    init(_ challenge: TagChallenge, at moment: Date) {
+        id = Format.id(challenge.id)
+        tagsID = Format.id(challenge.poolID)
+        challengerID = Format.id(challenge.challengerID)
+        challengedIDs = challenge.challengedIDs.map(Format.id)
+        deadline = challenge.deadline
+        status = challenge.state(at: moment)
+        roundID = challenge.roundID.map(Format.id)
+    }
+}
+
+struct TagChallengeListResponse: ResponseEncodable {
+    var tagsID: String
+    var challenges: [TagChallengeResponse]
 }

@@ -64,6 +64,7 @@ struct SetupPagesController {
     @Sendable func newRound(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let courseID = request.uri.queryParameters.get("courseID") ?? ""
         let eventID = request.uri.queryParameters.get("eventID") ?? ""
+        let tagsID = request.uri.queryParameters.get("tagsID") ?? ""
         // A league night's round starts with those checked in, in their divisions.
         var chosen: Set<String> = []
         var divisions: [String: String] = [:]
@@ -75,7 +76,8 @@ struct SetupPagesController {
             }
         }
         return try await roundForm(
-            FormState(values: ["courseID": String(courseID), "eventID": String(eventID)]), chosenPlayers: chosen, startNow: true,
+            FormState(values: ["courseID": String(courseID), "eventID": String(eventID), "tagsID": String(tagsID)]), chosenPlayers: chosen,
+            startNow: true,
             chosenDivisions: divisions)
     }
 
@@ -83,7 +85,7 @@ struct SetupPagesController {
         let form = try await request.decode(as: RoundForm.self, context: context)
         let draft = RoundDraft(
             name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil,
-            eventID: form.eventID, divisions: form.divisions ?? [:])
+            eventID: form.eventID, divisions: form.divisions ?? [:], tagsID: form.tagsID)
         do {
             let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
             return .redirect(to: "/rounds/\(Format.id(round.id))", type: .normal)
@@ -99,10 +101,14 @@ struct SetupPagesController {
     private func roundForm(
         _ form: FormState, chosenPlayers: Set<String>, startNow: Bool, chosenDivisions: [String: String] = [:], status: HTTPResponse.Status = .ok
     ) async throws -> HTML {
-        let page = RoundFormPage(
+        var page = RoundFormPage(
             courses: try await stores.domain.courses(), players: try await stores.domain.players(),
             form: form, chosenPlayers: chosenPlayers, startNow: startNow, events: try await stores.domain.events(), chosenDivisions: chosenDivisions
         )
+        page.tagPools = try await stores.domain.tagPools().map {
+            Option(value: Format.id($0.id), label: $0.name, selected: Format.id($0.id) == form.values["tagsID"])
+        }
+        page.hasTagPools = !page.tagPools.isEmpty
         return renderer.page(page, "round-new", status: status)
     }
 }

@@ -17,6 +17,60 @@ struct TagPagesController {
         groups.viewer.get("/tags/:id/holders.csv", use: holdersCSV)
         groups.viewer.get("/tags/:id/history.csv", use: historyCSV)
         groups.coach.post("/tags/:id/moves", use: move)
+        groups.member.post("/tags/:id/challenges", use: challenge)
+        groups.member.post("/tags/:id/challenges/:challengeID", use: answer)
+    }
+
+    @Sendable func challenge(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let poolID = try context.uuid("id", "Bag-tag pool")
+        let form = try await request.decode(as: TagChallengeForm.self, context: context)
+        let coach = context.identity?.role.includes(.coach) == true
+        return try await acting(poolID, request, context) {
+            guard let days = Int(form.days ?? "7") else { throw FieldErrors("days", "Days to answer is a whole number.") }
+            let challenger = coach ? form.challengerID.flatMap(UUID.init(text:)) : context.identity?.playerID
+            guard let challenger, let challenged = form.challengedID.flatMap(UUID.init(text:)) else {
+                throw FieldErrors("challengedIDs", "Choose who challenges whom.")
+            }
+            _ = try await stores.domain.issueTagChallenge(
+                in: poolID, challenger: challenger, challenged: [challenged], days: days, by: context.identity?.playerID, coach: coach)
+            return "challenged"
+        }
+    }
+
+    @Sendable func answer(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let poolID = try context.uuid("id", "Bag-tag pool")
+        let challengeID = try context.uuid("challengeID", "Challenge")
+        let form = try await request.decode(as: TagAnswerForm.self, context: context)
+        return try await acting(poolID, request, context) {
+            guard let answer = form.answer.flatMap(TagChallenge.Answer.init(rawValue:)) else {
+                throw FieldErrors("answer", "Accept, decline or withdraw.")
+            }
+            let answered = try await stores.domain.answerTagChallenge(
+                challengeID, answer, in: poolID, courseID: form.courseID.flatMap(UUID.init(text:)), by: context.identity?.playerID,
+                coach: context.identity?.role.includes(.coach) == true)
+            return answered.status.rawValue
+        }
+    }
+
+    /// Runs a change from the pool's page: back to the page with what it did, or the page
+    /// again with why it was refused.
+    private func acting(_ poolID: UUID, _ request: Request, _ context: AppRequestContext, _ change: () async throws -> String) async throws
+        -> Response
+    {
+        do {
+            let done = try await change()
+            return .redirect(to: "/tags/\(Format.id(poolID))?notice=\(done)#challenges", type: .normal)
+        } catch let errors as FieldErrors {
+            return try await refused(poolID, errors.summary, .unprocessableContent, request, context)
+        } catch let rejection as LeagueRejection {
+            let status: HTTPResponse.Status =
+                switch rejection {
+                case .invalid: .unprocessableContent
+                case .forbidden: .forbidden
+                case .conflict: .conflict
+                }
+            return try await refused(poolID, rejection.message, status, request, context)
+        }
     }
 
     @Sendable func pools(_ request: Request, context: AppRequestContext) async throws -> HTML {
@@ -65,29 +119,31 @@ struct TagPagesController {
 
     @Sendable func pool(_ request: Request, context: AppRequestContext) async throws -> HTML {
         let tag = request.uri.queryParameters.get("tag").flatMap { Int($0) }
-        var page = try await poolPage(try context.uuid("id", "Bag-tag pool"), historyOf: tag)
-        if request.uri.queryParameters.get("notice") == "moved" { page.notice = "The move is recorded." }
+        var page = try await poolPage(try context.uuid("id", "Bag-tag pool"), historyOf: tag, viewer: context.identity)
+        switch request.uri.queryParameters.get("notice") {
+        case "moved": page.done = "The move is recorded."
+        case "challenged": page.done = "The challenge is issued."
+        case "accepted": page.done = "The challenge is accepted: its tag round has started."
+        case "declined": page.done = "The challenge is declined."
+        case "withdrawn": page.done = "The challenge is withdrawn."
+        default: break
+        }
         return renderer.page(page, "tags")
     }
 
     @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
         let poolID = try context.uuid("id", "Bag-tag pool")
         let form = try await request.decode(as: TagMoveForm.self, context: context)
-        do {
+        return try await acting(poolID, request, context) {
             _ = try await stores.domain.recordTagMove(try form.move(), in: poolID, actor: context.identity?.playerID)
-            return .redirect(to: "/tags/\(Format.id(poolID))?notice=moved", type: .normal)
-        } catch let errors as FieldErrors {
-            return try await refused(poolID, errors.summary, .unprocessableContent, request, context)
-        } catch let rejection as LeagueRejection {
-            if case .invalid = rejection { return try await refused(poolID, rejection.message, .unprocessableContent, request, context) }
-            return try await refused(poolID, rejection.message, .conflict, request, context)
+            return "moved"
         }
     }
 
     private func refused(_ poolID: UUID, _ message: String, _ status: HTTPResponse.Status, _ request: Request, _ context: AppRequestContext)
         async throws -> Response
     {
-        var page = try await poolPage(poolID)
+        var page = try await poolPage(poolID, viewer: context.identity)
         page.error = message
         return try renderer.page(page, "tags", status: status).response(from: request, context: context)
     }
@@ -125,14 +181,19 @@ struct TagPagesController {
         return try CSVTables.response(rows, filename: "\(ledger.pool.name) history")
     }
 
-    private func poolPage(_ poolID: UUID, historyOf tag: Int? = nil) async throws -> TagPoolPage {
+    private func poolPage(_ poolID: UUID, historyOf tag: Int? = nil, viewer: Identity?) async throws -> TagPoolPage {
         let ledger = try await stores.domain.tagLedger(poolID)
         let players = try await stores.domain.players()
         let names = try await stores.domain.playerNames()
         var season: String?
-        if let seasonID = ledger.pool.seasonID { season = try await stores.domain.seasonSnapshot(seasonID).season.name }
-        return TagPoolPage(
+        // A removed season leaves its pool as it was: shown without the season's name.
+        if let seasonID = ledger.pool.seasonID { season = try await stores.domain.seasons().first { $0.id == seasonID }?.name }
+        var page = TagPoolPage(
             ledger, names: names, allPlayers: players.map { ($0.id, $0.displayName) }, seasonName: season, now: Date(), historyOf: tag)
+        let courses = viewer == nil ? [] : try await stores.domain.courses().filter { !$0.archived }.map { ($0.id, $0.name) }
+        page.showChallenges(
+            ledger, names: names, viewer: viewer?.playerID, coach: viewer?.role.includes(.coach) == true, courses: courses, now: Date())
+        return page
     }
 
     private func seasonOptions(selected: String?) async throws -> [Option] {

@@ -14,6 +14,51 @@ struct TagsAPIController {
         api.coach.post("/tags/:id/moves", use: move)
         api.viewer.get("/tags/:id/history", use: history)
         api.viewer.get("/players/:id/tags", use: playerTags)
+        api.viewer.get("/tags/:id/challenges", use: challenges)
+        api.member.post("/tags/:id/challenges", use: challenge)
+        api.member.post("/tags/:id/challenges/:challengeID", use: answer)
+    }
+
+    @Sendable func challenges(_ request: Request, context: AppRequestContext) async throws -> TagChallengeListResponse {
+        let ledger = try await stores.domain.tagLedger(try context.uuid("id", "Bag-tag pool"))
+        let now = Date()
+        return TagChallengeListResponse(tagsID: Format.id(ledger.pool.id), challenges: ledger.challenges.map { TagChallengeResponse($0, at: now) })
+    }
+
+    /// A player challenges for themselves (`challengerID` absent or their own); a coach for anyone.
+    @Sendable func challenge(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<TagChallengeResponse> {
+        let body = try await request.decodeBody(TagChallengeBody.self, context: context)
+        let poolID = try context.uuid("id", "Bag-tag pool")
+        let challenged = try body.challengedIDs.map { text throws(FieldErrors) in
+            guard let id = UUID(text: text) else { throw FieldErrors("challengedIDs", "Name each challenged player by their id.") }
+            return id
+        }
+        var challenger = context.identity?.playerID
+        if let text = body.challengerID {
+            guard let id = UUID(text: text) else { throw FieldErrors("challengerID", "Name the challenger by their id.") }
+            challenger = id
+        }
+        guard let challenger else { throw FieldErrors("challengerID", "Name the challenger.") }
+        let made = try await stores.domain.issueTagChallenge(
+            in: poolID, challenger: challenger, challenged: challenged, days: body.days ?? 7, by: context.identity?.playerID,
+            coach: context.identity?.role.includes(.coach) == true)
+        return EditedResponse(status: .created, response: TagChallengeResponse(made, at: Date()))
+    }
+
+    @Sendable func answer(_ request: Request, context: AppRequestContext) async throws -> TagChallengeResponse {
+        let body = try await request.decodeBody(TagAnswerBody.self, context: context)
+        guard let answer = TagChallenge.Answer(rawValue: body.answer) else {
+            throw FieldErrors("answer", "The answer is accept, decline or withdraw.")
+        }
+        var courseID: UUID?
+        if let text = body.courseID {
+            guard let id = UUID(text: text) else { throw FieldErrors("courseID", "The course must be a course id.") }
+            courseID = id
+        }
+        let answered = try await stores.domain.answerTagChallenge(
+            try context.uuid("challengeID", "Challenge"), answer, in: try context.uuid("id", "Bag-tag pool"), courseID: courseID,
+            by: context.identity?.playerID, coach: context.identity?.role.includes(.coach) == true)
+        return TagChallengeResponse(answered, at: Date())
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> TagPoolListResponse {

@@ -68,9 +68,11 @@ struct RoundForm: Decodable, Sendable {
     var eventID: String?
     /// `divisions[PLAYER_ID]`: each player's division in an event with divisions.
     var divisions: [String: String]?
+    /// A bag-tag pool: the round is one of its tag rounds.
+    var tagsID: String?
 
     var values: [String: String] {
-        ["name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? ""]
+        ["name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? "", "tagsID": tagsID ?? ""]
     }
 }
 

@@ -30,9 +30,23 @@ struct TagMoveForm: Decodable, Sendable {
     var playerB: String?
 
     func move() throws(FieldErrors) -> TagMove.Kind {
+        if let tag, !tag.isEmpty, Int(tag) == nil { throw FieldErrors("tag", "The tag is a number, like 7.") }
         let body = TagMoveBody(
             kind: kind ?? "", tag: tag.flatMap { Int($0) }, playerID: playerID,
             playerIDs: kind == "trade" ? [playerA ?? "", playerB ?? ""] : nil)
         return try body.move()
     }
+}
+
+/// A challenge issued from the pool's page: a coach names the challenger, a holder is one.
+struct TagChallengeForm: Decodable, Sendable {
+    var challengerID: String?
+    var challengedID: String?
+    var days: String?
+}
+
+/// Accept (on a course), decline or withdraw.
+struct TagAnswerForm: Decodable, Sendable {
+    var answer: String?
+    var courseID: String?
 }

@@ -20,6 +20,9 @@ struct RoundFormPage: Sendable {
     var startNow: Bool
     var form: FormState
     var events: [Option]
+    /// Bag-tag pools, for a tag round.
+    var tagPools: [Option] = []
+    var hasTagPools = false
 
     init(
         courses: [Course], players: [Player], form: FormState, chosenPlayers: Set<String>, startNow: Bool, events: [Event] = [],

@@ -47,10 +47,55 @@ struct TagPoolPage: Sendable {
     var heldTags: [Choice]
     var untagged: [Choice]
     var holders: [Choice]
-    var notice: String?
+    /// The trade's second list, on the second holder, so the form is not refused as it opens.
+    var tradeWith: [Option] = []
+    /// What the last form did (the layout's own `notice` is for its fixed texts).
+    var done: String?
     var error: String?
     /// The history shown is one tag's (`?tag=N`).
     var historyOf: Int?
+
+    struct Challenge: Sendable {
+        var challengeID: String
+        var text: String
+        var state: String
+        var open: Bool
+        var roundLink: String?
+        var canAnswer: Bool
+        var canWithdraw: Bool
+    }
+
+    /// Open ones first, then the rest, newest first.
+    var challenges: [Challenge] = []
+    var hasChallenges = false
+    /// The viewer may issue a challenge: a coach for anyone, a holder for themselves.
+    var canChallenge = false
+    var challengeForOthers = false
+    var courses: [Choice] = []
+
+    static func describe(_ challenge: TagChallenge, names: [UUID: String], at moment: Date) -> String {
+        let challenged = challenge.challengedIDs.map { names[$0] ?? "Unknown player" }.joined(separator: ", ")
+        return "\(names[challenge.challengerID] ?? "Unknown player") challenged \(challenged) (\(challenge.state(at: moment)))"
+    }
+
+    /// What `viewer` may do with the pool's challenges.
+    mutating func showChallenges(_ ledger: BagTags.Ledger, names: [UUID: String], viewer: UUID?, coach: Bool, courses: [(UUID, String)], now: Date) {
+        let ordered = ledger.challenges.filter { $0.state(at: now) == "open" } + ledger.challenges.filter { $0.state(at: now) != "open" }
+        challenges = ordered.map { challenge in
+            let open = challenge.state(at: now) == "open"
+            return Challenge(
+                challengeID: Format.id(challenge.id), text: Self.describe(challenge, names: names, at: now),
+                state: open ? "answer by \(Format.date(challenge.deadline))" : challenge.state(at: now), open: open,
+                roundLink: challenge.roundID.map { "/rounds/\(Format.id($0))" },
+                canAnswer: open && challenge.refusal(of: .accept, by: viewer, coach: coach, at: now) == nil,
+                canWithdraw: open && challenge.refusal(of: .withdraw, by: viewer, coach: coach, at: now) == nil)
+        }
+        hasChallenges = !challenges.isEmpty
+        let holding = Set(ledger.holders.map(\.playerID))
+        challengeForOthers = coach
+        canChallenge = ledger.holders.count > 1 && (coach || viewer.map(holding.contains) == true)
+        self.courses = courses.map { Choice(value: Format.id($0.0), label: $0.1) }
+    }
 
     init(
         _ ledger: BagTags.Ledger, names: [UUID: String], allPlayers: [(UUID, String)], seasonName: String?, now: Date, historyOf tag: Int? = nil
@@ -83,15 +128,17 @@ struct TagPoolPage: Sendable {
                 case .assign: "Assigned"
                 case .reclaim: "Reclaimed"
                 case .trade: "Trade"
+                case .challenge: "Challenge"
                 }
             return Change(
                 day: Format.date(change.at), what: what, roundLink: change.roundID.map { "/rounds/\(Format.id($0))" },
-                moves: change.movements.map { movement in
-                    let name = names[movement.playerID] ?? "Unknown player"
-                    let from = movement.from.map { "#\($0)" } ?? "no tag"
-                    let to = movement.to.map { "#\($0)" } ?? "no tag"
-                    return movement.from == movement.to ? "\(name) keeps \(to)" : "\(name) \(from) → \(to)"
-                }.joined(separator: "; "))
+                moves: change.challenge.map { Self.describe($0, names: names, at: now) }
+                    ?? change.movements.map { movement in
+                        let name = names[movement.playerID] ?? "Unknown player"
+                        let from = movement.from.map { "#\($0)" } ?? "no tag"
+                        let to = movement.to.map { "#\($0)" } ?? "no tag"
+                        return movement.from == movement.to ? "\(name) keeps \(to)" : "\(name) \(from) → \(to)"
+                    }.joined(separator: "; "))
         }
         hasChanges = !changes.isEmpty
         freeTags = ledger.unassigned.map { Choice(value: String($0), label: "#\($0)") }
@@ -99,6 +146,7 @@ struct TagPoolPage: Sendable {
         let holding = Set(ledger.holders.map(\.playerID))
         untagged = allPlayers.filter { !holding.contains($0.0) }.map { Choice(value: Format.id($0.0), label: $0.1) }
         holders = ledger.holders.map { Choice(value: Format.id($0.playerID), label: "\(names[$0.playerID] ?? "Unknown player") (#\($0.tag))") }
+        tradeWith = holders.enumerated().map { Option(value: $1.value, label: $1.label, selected: $0 == 1) }
     }
 }
 
