@@ -209,6 +209,8 @@ def test_a_season_of_tag_rounds_end_to_end(servers, tmp_path):
     assert f'<span class="badge tag" title="Bag tag">#{tag}</span>' in page
     status, _, round_page = server.exchange("GET", f"/rounds/{second}")
     assert status == 200 and "Bag tags" in round_page and "tag-exchange" in round_page
+    status, _, board_page = server.exchange("GET", f"/rounds/{second}/leaderboard")
+    assert status == 200 and "tag-exchange" in board_page
 
     # A second device on the same cloud derives the same holders.
     other = servers.server("tags-b", handle="coach", extra=["--cloud", f"sqlite:{cloud}", "--backup-interval", "off"])

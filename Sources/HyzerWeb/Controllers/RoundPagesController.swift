@@ -26,11 +26,7 @@ struct RoundPagesController {
             var form = FormState()
             if let identity = context.identity, identity.role == .athlete { form.values["playerID"] = Format.id(identity.playerID) }
             var page = RoundPage(board: board, form: form, viewer: context.identity?.playerID, viewerRole: context.identity?.role)
-            // The exchange depends on every earlier tag round of the pool, not only this one:
-            // derived at each render (any commit renders the page again).
-            if let poolID = board.snapshot.round.tagsID, let ledger = try? await stores.domain.tagLedger(poolID) {
-                page.tags = TagRoundView(ledger: ledger, round: board.snapshot.round, names: board.snapshot.playerNames)
-            }
+            page.tags = try await tags(of: board)
             return .init(html: renderer.page(page, "round"), version: board.version)
         }
     }
@@ -47,7 +43,21 @@ struct RoundPagesController {
         }
         return try await renderer.cachedPage(request, context, store: stores.domain, page: .leaderboard(roundID, division: division)) {
             let board = try await stores.domain.board(of: roundID)
-            return .init(html: renderer.page(LeaderboardPage(board: board, division: division), "leaderboard-page"), version: board.version)
+            var page = LeaderboardPage(board: board, division: division)
+            page.tags = try await tags(of: board)
+            return .init(html: renderer.page(page, "leaderboard-page"), version: board.version)
+        }
+    }
+
+    /// A tag round's tags. The exchange depends on every earlier tag round of the pool, not
+    /// only this one: derived at each render (any commit renders a kept page again). A pool
+    /// not here yet (still syncing) shows nothing.
+    private func tags(of board: RoundBoard) async throws -> TagRoundView? {
+        guard let poolID = board.snapshot.round.tagsID else { return nil }
+        do {
+            return TagRoundView(ledger: try await stores.domain.tagLedger(poolID), round: board.snapshot.round, names: board.snapshot.playerNames)
+        } catch StoreError.notFound {
+            return nil
         }
     }
 

@@ -10,6 +10,8 @@ struct LeaderboardPage: Sendable {
     var division: String
     var filters: [Option]
     var hasFilters: Bool
+    /// A tag round's tags in play, or exchanged once it is completed.
+    var tags: TagRoundView?
 
     /// `division` shows one division alone (the live stream keeps to it too).
     init(board: RoundBoard, division: String? = nil) {

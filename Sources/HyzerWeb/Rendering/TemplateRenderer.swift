@@ -16,7 +16,7 @@ public struct TemplateRenderer: Sendable {
         "round-new", "score-correct", "not-found", "error", "scorecard", "tv", "tv-boards", "sync", "sync-status",
         "signin", "setup", "join", "invites", "admin", "restoring", "restore-confirm", "remove-confirm",
         "leaderboard-table", "card", "event", "event-new", "cards-edit", "season", "season-new",
-        "season-table", "player", "quarantine-table", "tags", "tags-new",
+        "season-table", "player", "quarantine-table", "tags", "tags-new", "tag-round",
     ]
 
     /// `signedInLane`: whether signed-in viewers' kept pages may be answered ahead of the
