@@ -135,6 +135,13 @@ def test_a_season_of_tag_rounds_end_to_end(servers, tmp_path):
     # A challenge, accepted: a tag round of its two players on the course, exchanged like any.
     holders = replay(steps, rounds)
     low, high = sorted(holders, key=holders.get)[-2:]
+    for body, expected in (({"challengerID": high, "challengedIDs": [low], "days": 0}, 422),
+                           ({"challengerID": high, "challengedIDs": [high]}, 422),
+                           ({"challengerID": high, "challengedIDs": [players[8]]}, 422),
+                           ({"challengerID": high, "challengedIDs": ["not-an-id"]}, 422)):
+        status, _, refusal = server.exchange("POST", f"/api/v1/tags/{pool['id']}/challenges", body)
+        assert status == expected, (body, status, refusal)
+    assert server.api("GET", f"/api/v1/tags/{pool['id']}/challenges")["challenges"] == [], "refused challenges wrote nothing"
     challenge = server.api("POST", f"/api/v1/tags/{pool['id']}/challenges", {"challengerID": high, "challengedIDs": [low]})
     assert challenge["status"] == "open"
     accepted = server.api("POST", f"/api/v1/tags/{pool['id']}/challenges/{challenge['id']}", {"answer": "accept", "courseID": course["id"]})
