@@ -32,6 +32,16 @@ import Testing
         var playerContact: PlayerContact?
         /// A league night with its day, in the fixtures written after nights had one.
         var datedNight: DatedNight?
+        /// A bag-tag pool with one tag assigned, in the fixtures written after bag tags.
+        var tagPool: TagPool?
+
+        struct TagPool: Decodable {
+            var id: String
+            var name: String
+            var tags: Int
+            var holderID: String
+            var tag: Int
+        }
 
         struct PlayerContact: Decodable {
             var playerID: String
@@ -129,6 +139,11 @@ import Testing
         if let dated = expected.datedNight {
             let night = try #require(try await stores.domain.events().first { $0.id.text == dated.eventID })
             #expect(night.name == dated.name && night.playedOn == dated.playedOn && night.seasonID?.text == dated.seasonID)
+        }
+        if let pool = expected.tagPool {
+            let ledger = try await stores.domain.tagLedger(try #require(UUID(text: pool.id)))
+            #expect(ledger.pool.name == pool.name && ledger.pool.numbers.count == pool.tags)
+            #expect(ledger.holders.map { [$0.tag: $0.playerID.text] } == [[pool.tag: pool.holderID]])
         }
         // A backup of this release's data restores: once migrated, its whole schema (SQLite's
         // own objects included) is the one today's migrator writes.
