@@ -325,6 +325,45 @@ enum DomainMigrations {
                 t.column("updatedAt", .text).notNull()
             }
         }
+        // Money: pots, the books' entries, amounts on the fee ledger and a season's fees.
+        migrator.registerMigration("v20-money") { db in
+            try db.create(table: "pots") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("kind", .text).notNull()
+                t.column("seasonID", .text)
+                t.column("capCents", .integer)
+                t.column("overflowPotID", .text)
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+                t.column("archived", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "money_entries") { t in
+                t.primaryKey("id", .text)
+                t.column("kind", .text).notNull()
+                t.column("cents", .integer).notNull()
+                t.column("potID", .text).indexed()
+                t.column("toPotID", .text)
+                t.column("eventID", .text).indexed()
+                t.column("playerID", .text)
+                t.column("division", .text)
+                t.column("place", .integer)
+                t.column("method", .text)
+                t.column("batchID", .text)
+                t.column("note", .text)
+                t.column("recordedBy", .text)
+                t.column("recordedAt", .text).notNull()
+            }
+            try db.alter(table: "fee_payments") { t in
+                t.add(column: "cents", .integer)
+                // JSON: [{"fund","cents"}], as the season's plan split the amount.
+                t.add(column: "funds", .text)
+                t.add(column: "division", .text)
+            }
+            // JSON: the season's `FeePlan`.
+            try db.alter(table: "seasons") { t in t.add(column: "fees", .text) }
+        }
         return migrator
     }
 }

@@ -26,13 +26,20 @@ extension DomainStore {
     /// and records fees. A division is one of the night's; with none given, the one the
     /// check-in had, else the player's usual one, else the one they last checked in to this
     /// season.
-    public func checkIn(_ who: CheckInWho, division: String?, paid: Bool?, at eventID: UUID, by identity: Identity?) async throws -> CheckInEntry {
+    /// `paidCents` records the amount (0: not paid); `paid` alone records the season's fee for
+    /// the division (no amount when the season sets none).
+    public func checkIn(
+        _ who: CheckInWho, division: String?, paid: Bool?, paidCents: Int? = nil, at eventID: UUID, by identity: Identity?
+    ) async throws -> CheckInEntry {
         let coach = identity.map { $0.role.includes(.coach) } ?? true
         if !coach {
             guard case .player(let id) = who, id == identity?.playerID else {
                 throw LeagueRejection.forbidden("Players check themselves in; a coach checks in others and adds walk-ups.")
             }
-            if paid != nil { throw LeagueRejection.forbidden("Entry fees are recorded by a coach.") }
+            if paid != nil || paidCents != nil { throw LeagueRejection.forbidden("Entry fees are recorded by a coach.") }
+        }
+        if let paidCents, !(0...Money.maxCents).contains(paidCents) {
+            throw LeagueRejection.invalid(FieldErrors("paidCents", "An amount paid is whole cents from 0 to \(Money.maxCents)."))
         }
         let walkUp: Player? =
             if case .walkUp(let name, let handle) = who { try await makeWalkUp(name: name, handle: handle) } else { nil }
@@ -59,7 +66,8 @@ extension DomainStore {
                 throw StoreError.notFound("Player")
             }
             return try self.saveCheckIn(
-                of: player, division: division, paid: paid, at: event, by: identity, coach: coach, moment: moment, stamp: stamp, db)
+                of: player, division: division, paid: paid, paidCents: paidCents, at: event, by: identity, coach: coach, moment: moment,
+                stamp: stamp, db)
         }
     }
 
@@ -103,7 +111,8 @@ extension DomainStore {
 
     /// One player's check-in stored (see `checkIn`), its fee recorded in the ledger.
     func saveCheckIn(
-        of player: Player, division: String?, paid: Bool?, at event: Event, by identity: Identity?, coach: Bool, moment: Date, stamp: HLC,
+        of player: Player, division: String?, paid: Bool?, paidCents: Int? = nil, at event: Event, by identity: Identity?, coach: Bool, moment: Date,
+        stamp: HLC,
         _ db: Database
     ) throws -> CheckInEntry {
         let eventID = event.id
@@ -132,14 +141,26 @@ extension DomainStore {
         // An undone check-in keeps its fee: the money was taken, and the ledger's last word
         // on it stands until a coach records another.
         var checkIn = CheckIn(
-            eventID: eventID, playerID: player.id, division: chosen, paid: paid ?? stored?.paid ?? false,
+            eventID: eventID, playerID: player.id, division: chosen, paid: paidCents.map { $0 > 0 } ?? paid ?? stored?.paid ?? false,
             checkedInBy: existing?.checkedInBy ?? identity?.playerID, checkedInAt: existing?.checkedInAt ?? moment, updatedAt: stamp)
         checkIn.cancelled = false
         try CheckInRecord(checkIn).save(db)
-        if stored?.paid != checkIn.paid, checkIn.paid || stored != nil {
+        // The amount: as given, else the season's fee for the division (none without one).
+        let plan = try event.seasonID.flatMap { try SeasonRecord.fetchOne(db, key: $0.text)?.domain().fees }
+        let cents = checkIn.paid ? paidCents ?? plan?.fee(for: chosen) : nil
+        let last = try FeePaymentRecord.filter(FeePaymentRecord.Columns.eventID == eventID.text).filter(Column("playerID") == player.id.text)
+            .order(FeePaymentRecord.Columns.recordedAt.desc).fetchOne(db)?.domain()
+        // A coach recording the fee again with another amount: the difference is a new entry.
+        let amountChanged = coach && (paid != nil || paidCents != nil) && checkIn.paid && last?.paid == true && last?.cents != cents
+        if stored?.paid != checkIn.paid && (checkIn.paid || stored != nil) || amountChanged {
             // Fees are an audit matter: who recorded paid or not paid, and when, on every device.
-            let payment = FeePayment(
+            var payment = FeePayment(
                 id: UUID(), eventID: eventID, playerID: player.id, paid: checkIn.paid, recordedBy: identity?.playerID, recordedAt: self.tick())
+            if let cents {
+                payment.cents = cents
+                payment.funds = plan?.split(cents) ?? [FundAmount(.club, cents: cents)].filter { $0.cents > 0 }
+                payment.division = chosen
+            }
             try FeePaymentRecord(payment).insert(db)
             try Outbox.enqueue([(.feePayment, payment.id.text, payment.recordedAt)], db)
             try Self.audit(.checkIn, checkIn.recordID, actor: identity?.playerID, at: moment, checkIn.paid ? "fee paid" : "fee not paid", db)

@@ -293,9 +293,10 @@ extension DomainStore {
         return league
     }
 
-    /// Changes whenever a check-in, a night or a season does: the TV's league part follows it.
+    /// Changes whenever a check-in, a night, a season, a tag or a pot does: the TV's league
+    /// part follows it.
     public func leagueChanges() -> some AsyncSequence<String, any Error> & Sendable {
-        changes(of: ["checkins", "events", "seasons", "tag_pools", "tag_moves"]) { db in
+        changes(of: ["checkins", "events", "seasons", "tag_pools", "tag_moves", "pots", "money_entries", "fee_payments"]) { db in
             try String.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -303,7 +304,10 @@ extension DomainStore {
                             || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM events) || '|'
                             || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM seasons) || '|'
                             || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM tag_pools) || '|'
-                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(recordedAt), '') FROM tag_moves)
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(recordedAt), '') FROM tag_moves) || '|'
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(updatedAt), '') FROM pots) || '|'
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(recordedAt), '') FROM money_entries) || '|'
+                            || (SELECT COUNT(*) || '/' || COALESCE(MAX(recordedAt), '') FROM fee_payments)
                         """)) ?? ""
         }
     }

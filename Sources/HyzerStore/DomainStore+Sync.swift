@@ -52,7 +52,8 @@ extension DomainStore {
     /// of different fields on two devices both survive the merge.
     /// `publicURL`: "" clears it.
     public func updateClubSettings(
-        clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil, publicURL: String? = nil
+        clubName: String? = nil, tvPageSeconds: Int? = nil, publicLeaderboards: Bool? = nil, openSignUp: Bool? = nil, publicURL: String? = nil,
+        currency: String? = nil, publicPots: Bool? = nil
     ) async throws -> ClubSettingsPayload {
         let stamp = tick()
         return try await write(queueing: { [(.clubSettings, ClubSettingsPayload.sentinelID, $0.newest)] }) { db in
@@ -66,6 +67,8 @@ extension DomainStore {
             }
             if let openSignUp, openSignUp != settings.allowsOpenSignUp { settings.openSignUp = StampedValue(openSignUp, hlc: stamp) }
             if let publicURL, publicURL != (settings.publicAddress ?? "") { settings.publicURL = StampedValue(publicURL, hlc: stamp) }
+            if let currency, currency != settings.currencyCode { settings.currency = StampedValue(currency, hlc: stamp) }
+            if let publicPots, publicPots != settings.showsPots { settings.publicPots = StampedValue(publicPots, hlc: stamp) }
             try Self.writeSettings(settings, db)
             return settings
         }

@@ -31,7 +31,13 @@ import Testing
         let ann = try await store.createPlayer(PlayerDraft(displayName: "Ann", handle: "ann").validated(), by: nil)
         let season = try await store.createSeason(SeasonDraft(name: "Summer", startsOn: "2026-05-05", divisions: ["MPO"]).validated(), createdBy: nil)
         let night = try await store.createEvent(EventDraft(name: "Week 1", divisions: ["MPO"], seasonID: season.id.lowercasedText).validated())
+        let ace = try await store.createPot(name: "Ace pot", kind: "ace", seasonID: season.id, capCents: 5_000, overflowPotID: nil, actor: nil)
+        let plan = FeePlan(
+            entry: ["*": 1_000], split: [.init(fund: Fund.pot(ace.id).text, cents: 100), .init(fund: "purse", percent: 100)],
+            payout: .init(percentages: [100]))
+        _ = try await store.setSeasonFees(season.id, plan, actor: nil)
         _ = try await store.checkIn(.player(ann.id), division: "MPO", paid: true, at: night.id, by: nil)
+        _ = try await store.contribute(to: ace.id, cents: 250, eventID: night.id, note: "sponsor", actor: nil)
         let round = try await store.createRound(
             RoundDraft.Valid(name: "Week 1", courseID: course.id, playerIDs: [ann.id], startNow: true, eventID: night.id, divisions: [ann.id: "MPO"]))
         for hole in 1...9 {
@@ -46,6 +52,9 @@ import Testing
         _ = try await store.recordTagMove(.assign(tag: 2, player: bo.id), in: tags.id, actor: nil)
         _ = try await store.issueTagChallenge(in: tags.id, challenger: bo.id, challenged: [ann.id], days: 7, by: bo.id, coach: false)
         _ = try await store.editRound(round.id, name: nil, tagsID: .some(tags.id), actor: nil)
+        _ = try await store.payPot(ace.id, eventID: night.id, playerIDs: [ann.id], rolloverTo: nil, actor: nil)
+        _ = try await store.recordPursePayout(
+            eventID: night.id, playerID: ann.id, cents: nil, method: .cash, division: nil, place: nil, note: nil, actor: nil)
     }
 
     @Test func everyTypeGoesThroughTheCloudAndBackWhole() async throws {

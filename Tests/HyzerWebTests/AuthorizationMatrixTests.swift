@@ -159,6 +159,41 @@ import Testing
             Row(
                 route: "POST /tags/{id}/moves", method: .post, path: "/tags/{missing}/moves", body: .form([("kind", "reclaim"), ("tag", "1")]),
                 expected: (303, 403, 404, 404)),
+            // Money is a coach's; pots are public only when the club says so (not in the demo).
+            Row(route: "GET /api/v1/pots", method: .get, path: "/api/v1/pots", body: .none, expected: (403, 403, 200, 200)),
+            Row(route: "POST /api/v1/pots", method: .post, path: "/api/v1/pots", body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(route: "GET /api/v1/pots/{id}", method: .get, path: "/api/v1/pots/{missing}", body: .none, expected: (403, 403, 404, 404)),
+            Row(
+                route: "POST /api/v1/pots/{id}/contributions", method: .post, path: "/api/v1/pots/{missing}/contributions",
+                body: .json(#"{"cents":100}"#), expected: (401, 403, 404, 404)),
+            Row(
+                route: "POST /api/v1/pots/{id}/payouts", method: .post, path: "/api/v1/pots/{missing}/payouts",
+                body: .json(#"{"eventID":"00000000-0000-4000-8000-000000000001","playerIDs":[]}"#), expected: (401, 403, 404, 404)),
+            Row(
+                route: "GET /api/v1/events/{id}/money", method: .get, path: "/api/v1/events/{missing}/money", body: .none,
+                expected: (401, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/events/{id}/payouts", method: .post, path: "/api/v1/events/{missing}/payouts",
+                body: .json(#"{"playerID":"00000000-0000-4000-8000-000000000001"}"#), expected: (401, 403, 404, 404)),
+            Row(route: "GET /api/v1/money/ledger", method: .get, path: "/api/v1/money/ledger", body: .none, expected: (401, 403, 200, 200)),
+            Row(route: "GET /money", method: .get, path: "/money", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "GET /money/ledger.csv", method: .get, path: "/money/ledger.csv", body: .none, expected: (303, 403, 200, 200)),
+            Row(route: "POST /pots", method: .post, path: "/pots", body: .form([]), expected: (303, 403, 422, 422)),
+            Row(route: "GET /pots/{id}", method: .get, path: "/pots/{missing}", body: .none, expected: (403, 403, 404, 404)),
+            Row(
+                route: "POST /pots/{id}/contributions", method: .post, path: "/pots/{missing}/contributions", body: .form([("amount", "1")]),
+                expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /pots/{id}/payouts", method: .post, path: "/pots/{missing}/payouts",
+                body: .form([("eventID", "00000000-0000-4000-8000-000000000001")]),
+                expected: (303, 403, 404, 404)),
+            Row(route: "GET /events/{id}/money", method: .get, path: "/events/{missing}/money", body: .none, expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /events/{id}/payouts", method: .post, path: "/events/{missing}/payouts",
+                body: .form([("playerID", "00000000-0000-4000-8000-000000000001")]),
+                expected: (303, 403, 404, 404)),
+            Row(route: "GET /seasons/{id}/fees", method: .get, path: "/seasons/{missing}/fees", body: .none, expected: (303, 403, 404, 404)),
+            Row(route: "POST /seasons/{id}/fees", method: .post, path: "/seasons/{missing}/fees", body: .form([]), expected: (303, 403, 404, 404)),
             Row(
                 route: "POST /events/{id}/checkins", method: .post, path: "/events/{missing}/checkins", body: .form([]),
                 expected: (303, 404, 404, 404)),

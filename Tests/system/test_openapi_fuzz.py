@@ -246,6 +246,11 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         challenge = fuzz.api("POST", f"/api/v1/tags/{tags}/challenges", {"challengerID": players[1], "challengedIDs": [players[2]]})["id"]
         samples["issueTagChallenge"] = {"challengerID": players[2], "challengedIDs": [players[1]]}
         samples["answerTagChallenge"] = {"answer": "decline"}
+        pot = fuzz.api("POST", "/api/v1/pots", {"name": "Route Pot", "kind": "ace"})["id"]
+        samples["createPot"] = {"name": "Route Check Pot", "kind": "ctp"}
+        samples["contributeToPot"] = {"cents": 100}
+        samples["payPot"] = {"eventID": world["event"], "playerIDs": []}
+        samples["recordPursePayout"] = {"playerID": players[0]}
         overrides = {("completeRound", "id"): world["scheduled_round"],
                      ("editPlayer", "id"): edited, ("removePlayer", "id"): edited,
                      ("editCourse", "id"): course, ("removeCourse", "id"): course,
@@ -259,7 +264,8 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                      ("getPlayerRatings", "id"): players[0], ("enterPlayerRating", "id"): late, ("getCourseStats", "id"): world["course"],
                      ("getTagPool", "id"): tags, ("recordTagMove", "id"): tags, ("getTagHistory", "id"): tags, ("getPlayerTags", "id"): players[0],
                      ("listTagChallenges", "id"): tags, ("issueTagChallenge", "id"): tags, ("answerTagChallenge", "id"): tags,
-                     ("answerTagChallenge", "challengeID"): challenge}
+                     ("answerTagChallenge", "challengeID"): challenge,
+                     ("getPot", "id"): pot, ("contributeToPot", "id"): pot, ("payPot", "id"): pot}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():

@@ -76,6 +76,13 @@ public struct FeePayment: Identifiable, Hashable, Sendable {
     public var paid: Bool
     public var recordedBy: UUID?
     public var recordedAt: HLC
+    /// The amount paid, when it was recorded (payments before money were only paid or not).
+    public var cents: Int?
+    /// Where the amount went, as the season's plan split it when it was paid: a later change
+    /// of plan never rewrites a night already paid.
+    public var funds: [FundAmount] = []
+    /// The division it was paid for (its purse).
+    public var division: String?
 
     public init(id: UUID, eventID: UUID, playerID: UUID, paid: Bool, recordedBy: UUID?, recordedAt: HLC) {
         self.id = id
@@ -93,6 +100,10 @@ public struct FeePaymentPayload: Codable, Hashable, Sendable {
     public var playerID: UUID
     public var paid: Bool
     public var recordedBy: UUID?
+    /// Absent in payments recorded before amounts were.
+    public var cents: Int?
+    public var funds: [FundAmount]?
+    public var division: String?
 
     public init(_ payment: FeePayment) {
         id = payment.id
@@ -100,10 +111,21 @@ public struct FeePaymentPayload: Codable, Hashable, Sendable {
         playerID = payment.playerID
         paid = payment.paid
         recordedBy = payment.recordedBy
+        cents = payment.cents
+        funds = payment.funds.isEmpty ? nil : payment.funds
+        division = payment.division
     }
 
-    public func payment(recordedAt: HLC) -> FeePayment {
-        FeePayment(id: id, eventID: eventID, playerID: playerID, paid: paid, recordedBy: recordedBy, recordedAt: recordedAt)
+    public func payment(recordedAt: HLC) -> FeePayment? {
+        let funds = funds ?? []
+        guard (cents ?? 0) >= 0, (cents ?? 0) <= Money.maxCents, funds.allSatisfy({ $0.cents >= 0 && $0.target != nil }),
+            funds.reduce(0, { $0 + $1.cents }) <= (cents ?? 0)
+        else { return nil }
+        var payment = FeePayment(id: id, eventID: eventID, playerID: playerID, paid: paid, recordedBy: recordedBy, recordedAt: recordedAt)
+        payment.cents = cents
+        payment.funds = funds
+        payment.division = division
+        return payment
     }
 }
 

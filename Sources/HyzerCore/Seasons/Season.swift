@@ -12,6 +12,8 @@ public struct Season: Identifiable, Hashable, Sendable {
     public var points: PointsRule
     /// Nil: no handicaps (places on gross).
     public var handicap: HandicapMethod?
+    /// What a night costs and where the money goes; nil: fees are recorded without amounts.
+    public var fees: FeePlan?
     public var createdBy: UUID?
     public var createdAt: Date
     public var updatedAt: HLC

@@ -3,7 +3,7 @@ import Foundation
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
     case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment, tagPool, tagMove,
-        tagChallenge
+        tagChallenge, pot, moneyEntry
 }
 
 extension RecordType {
@@ -25,6 +25,8 @@ extension RecordType {
         case .tagPool: TagPool.self
         case .tagMove: TagMove.self
         case .tagChallenge: TagChallenge.self
+        case .pot: Pot.self
+        case .moneyEntry: MoneyEntry.self
         }
     }
 

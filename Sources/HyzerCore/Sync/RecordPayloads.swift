@@ -399,9 +399,12 @@ public struct SeasonPayload: Codable, Hashable, Sendable {
     public var createdBy: UUID?
     public var createdAt: Date
     public var archived: Bool?
+    /// Absent unless the season sets fees.
+    public var fees: FeePlan?
 
     public init(_ season: Season) {
         archived = season.archived ? true : nil
+        fees = season.fees
         id = season.id
         name = season.name
         startsOn = season.startsOn
@@ -421,6 +424,7 @@ public struct SeasonPayload: Codable, Hashable, Sendable {
             id: id, name: valid.name, startsOn: startsOn, endsOn: endsOn, divisions: divisions, points: points, handicap: handicap,
             createdBy: createdBy, createdAt: createdAt, updatedAt: updatedAt)
         season.archived = archived ?? false
+        season.fees = fees
         return season
     }
 }
@@ -492,17 +496,28 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
     /// The address phones reach the club's server at ("" for none), set on /admin: check-in
     /// and invite links start with it. Absent in settings written before it existed.
     public var publicURL: StampedValue<String>?
+    /// The club's currency (ISO 4217), absent before money: `Money.defaultCurrency`.
+    public var currency: StampedValue<String>?
+    /// Pot balances are shown to everyone (the TV, the pots' pages); absent: coaches only.
+    public var publicPots: StampedValue<Bool>?
 
     public init(
         clubName: StampedValue<String>, tvPageSeconds: StampedValue<Int>, publicLeaderboards: StampedValue<Bool>,
-        openSignUp: StampedValue<Bool>? = nil, publicURL: StampedValue<String>? = nil
+        openSignUp: StampedValue<Bool>? = nil, publicURL: StampedValue<String>? = nil, currency: StampedValue<String>? = nil,
+        publicPots: StampedValue<Bool>? = nil
     ) {
         self.clubName = clubName
         self.tvPageSeconds = tvPageSeconds
         self.publicLeaderboards = publicLeaderboards
         self.openSignUp = openSignUp
         self.publicURL = publicURL
+        self.currency = currency
+        self.publicPots = publicPots
     }
+
+    public var currencyCode: String { currency?.value ?? Money.defaultCurrency }
+
+    public var showsPots: Bool { publicPots?.value ?? false }
 
     /// The public address set on /admin, if any.
     public var publicAddress: String? { publicURL.flatMap { $0.value.isEmpty ? nil : $0.value } }
@@ -522,7 +537,9 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
             tvPageSeconds: tvPageSeconds.newer(other.tvPageSeconds),
             publicLeaderboards: publicLeaderboards.newer(other.publicLeaderboards),
             openSignUp: Self.newer(openSignUp, other.openSignUp),
-            publicURL: Self.newer(publicURL, other.publicURL)
+            publicURL: Self.newer(publicURL, other.publicURL),
+            currency: Self.newer(currency, other.currency),
+            publicPots: Self.newer(publicPots, other.publicPots)
         )
     }
 
@@ -533,7 +550,8 @@ public struct ClubSettingsPayload: Codable, Hashable, Sendable {
     }
 
     public var newest: HLC {
-        [clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc, openSignUp?.hlc, publicURL?.hlc].compactMap { $0 }.max() ?? clubName.hlc
+        [clubName.hlc, tvPageSeconds.hlc, publicLeaderboards.hlc, openSignUp?.hlc, publicURL?.hlc, currency?.hlc, publicPots?.hlc].compactMap { $0 }
+            .max() ?? clubName.hlc
     }
 }
 

@@ -10,21 +10,31 @@ struct FeePaymentRecord: Codable, FetchableRecord, PersistableRecord {
     var paid: Bool
     var recordedBy: String?
     var recordedAt: String
+    var cents: Int?
+    var funds: String?
+    var division: String?
 
-    init(_ payment: FeePayment) {
+    init(_ payment: FeePayment) throws {
         id = payment.id.text
         eventID = payment.eventID.text
         playerID = payment.playerID.text
         paid = payment.paid
         recordedBy = payment.recordedBy?.text
         recordedAt = payment.recordedAt.description
+        cents = payment.cents
+        funds = payment.funds.isEmpty ? nil : String(decoding: try RecordCoding.encode(payment.funds), as: UTF8.self)
+        division = payment.division
     }
 
     func domain() throws -> FeePayment {
-        FeePayment(
+        var payment = FeePayment(
             id: try StoredValue.uuid(id, "fee_payments.id"), eventID: try StoredValue.uuid(eventID, "fee_payments.eventID"),
             playerID: try StoredValue.uuid(playerID, "fee_payments.playerID"), paid: paid, recordedBy: recordedBy.flatMap(UUID.init(text:)),
             recordedAt: try StoredValue.hlc(recordedAt, "fee_payments.recordedAt"))
+        payment.cents = cents
+        payment.funds = try funds.map { try StoredValue.json($0, [FundAmount].self, "fee_payments.funds", of: id) } ?? []
+        payment.division = division
+        return payment
     }
 }
 

@@ -12,6 +12,7 @@ struct SeasonRecord: Codable, FetchableRecord, PersistableRecord {
     var divisions: String
     var points: String
     var handicap: String?
+    var fees: String?
     var createdBy: String?
     var createdAt: Date
     var updatedAt: String
@@ -26,6 +27,7 @@ struct SeasonRecord: Codable, FetchableRecord, PersistableRecord {
         divisions = String(decoding: try RecordCoding.encode(season.divisions), as: UTF8.self)
         points = String(decoding: try RecordCoding.encode(season.points), as: UTF8.self)
         handicap = try season.handicap.map { String(decoding: try RecordCoding.encode($0), as: UTF8.self) }
+        fees = try season.fees.map { String(decoding: try RecordCoding.encode($0), as: UTF8.self) }
         createdBy = season.createdBy?.text
         createdAt = season.createdAt
         updatedAt = season.updatedAt.description
@@ -40,6 +42,7 @@ struct SeasonRecord: Codable, FetchableRecord, PersistableRecord {
             createdBy: createdBy.flatMap(UUID.init(text:)), createdAt: createdAt,
             updatedAt: try StoredValue.hlc(updatedAt, "seasons.updatedAt"))
         season.archived = archived
+        season.fees = try fees.map { try StoredValue.json($0, FeePlan.self, "seasons.fees", of: id) }
         return season
     }
 }

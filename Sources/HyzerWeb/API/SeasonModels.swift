@@ -29,6 +29,8 @@ struct SeasonBody: Decodable {
     var placesBy: String?
     var points: Points?
     var handicap: HandicapBody?
+    /// The season's fees (`PATCH` only): entry fees, their split into funds, the payout table.
+    var fees: FeePlan?
 
     /// An edit: the season as it is, with what this body names changed (a points or handicap
     /// object replaces the season's whole).
@@ -56,7 +58,8 @@ struct SeasonBody: Decodable {
         return draft
     }
 
-    var isEmpty: Bool {
+    /// Names nothing but fees (or nothing at all).
+    var onlyFees: Bool {
         name == nil && startsOn == nil && endsOn == nil && divisions == nil && placesBy == nil && points == nil && handicap == nil
     }
 
@@ -103,8 +106,10 @@ struct SeasonResponse: ResponseEncodable {
     /// The rules in words, as the season page shows them.
     var rules: String
     var nights: [Night]
+    @NullWhenNone var fees: FeePlan?
 
     init(_ season: Season, nights: [Event] = []) {
+        fees = season.fees
         id = Format.id(season.id)
         name = season.name
         startsOn = season.startsOn
@@ -229,6 +234,8 @@ struct CheckInBody: Decodable {
     var walkUp: WalkUp?
     var division: String?
     var paid: Bool?
+    /// The amount paid, in cents (0: not paid); `paid` alone records the season's fee.
+    var paidCents: Int?
 
     var who: DomainStore.CheckInWho {
         get throws(FieldErrors) {

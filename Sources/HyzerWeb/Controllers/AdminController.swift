@@ -121,9 +121,15 @@ struct AdminController {
                 status: .unprocessableContent
             ).response(from: request, context: context)
         }
+        var errors = FieldErrors()
+        let currency = form.currency.map { Money.currency($0, into: &errors) }
+        if !errors.isEmpty {
+            return try await adminPage(error: errors.summary, status: .unprocessableContent).response(from: request, context: context)
+        }
         _ = try await stores.domain.updateClubSettings(
             clubName: valid.clubName, tvPageSeconds: valid.tvPageSeconds, publicLeaderboards: form.publicLeaderboards != nil,
-            openSignUp: form.openSignUp != nil, publicURL: form.publicURL == nil ? nil : address
+            openSignUp: form.openSignUp != nil, publicURL: form.publicURL == nil ? nil : address, currency: currency,
+            publicPots: form.currency == nil ? nil : form.publicPots != nil
         )
         return .redirect(to: "/admin?done=settings", type: .normal)
     }

@@ -98,7 +98,12 @@ extension FormState {
 }
 
 extension LeagueRejection {
+    /// The status a page answers a refused change with.
     var status: HTTPResponse.Status {
-        if case .invalid = self { .unprocessableContent } else { .conflict }
+        switch self {
+        case .invalid: .unprocessableContent
+        case .forbidden: .forbidden
+        case .conflict: .conflict
+        }
     }
 }

@@ -36,15 +36,9 @@ struct EventPagesController {
     {
         var state = FormState()
         state.message = rejection.message
-        let status: HTTPResponse.Status =
-            switch rejection {
-            case .invalid: .unprocessableContent
-            case .forbidden: .forbidden
-            case .conflict: .conflict
-            }
         return try renderer.page(
             try await page(try await stores.domain.eventSnapshot(eventID), form: state, viewer: context.identity, request: request), "event",
-            status: status
+            status: rejection.status
         )
         .response(from: request, context: context)
     }

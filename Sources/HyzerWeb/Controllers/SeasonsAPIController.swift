@@ -46,7 +46,8 @@ struct SeasonsAPIController {
     @Sendable func checkIn(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<CheckInResponse> {
         let eventID = try context.uuid("id", "Event")
         let body = try await request.decodeBody(CheckInBody.self, context: context)
-        let entry = try await stores.domain.checkIn(try body.who, division: body.division, paid: body.paid, at: eventID, by: context.identity)
+        let entry = try await stores.domain.checkIn(
+            try body.who, division: body.division, paid: body.paid, paidCents: body.paidCents, at: eventID, by: context.identity)
         return EditedResponse(status: entry.isNew ? .created : .ok, response: CheckInResponse(entry, viewer: context.identity))
     }
 
@@ -69,11 +70,18 @@ struct SeasonsAPIController {
     /// Changes what the body names; the table is computed again.
     @Sendable func edit(_ request: Request, context: AppRequestContext) async throws -> SeasonResponse {
         let body = try await request.decodeBody(SeasonBody.self, context: context)
-        guard !body.isEmpty else { throw EditingAPIController.nothingToChange() }
+        guard !body.onlyFees || body.fees != nil else { throw EditingAPIController.nothingToChange() }
         let id = try context.uuid("id", "Season")
         let current = try await stores.domain.seasonSnapshot(id)
         guard !current.season.archived else { throw StoreError.notFound("Season") }
-        let season = try await stores.domain.editSeason(id, try body.draft(editing: current.season).validated(), actor: context.identity?.playerID)
+        var season = current.season
+        if !body.onlyFees {
+            // Checked whole before anything is written: a bad plan leaves the season as it was.
+            let valid = try body.draft(editing: current.season).validated()
+            if let fees = body.fees { _ = try fees.validated(divisions: valid.divisions, pots: Set(try await stores.domain.pots().map(\.id))) }
+            season = try await stores.domain.editSeason(id, valid, actor: context.identity?.playerID)
+        }
+        if let fees = body.fees { season = try await stores.domain.setSeasonFees(id, fees, actor: context.identity?.playerID) }
         return SeasonResponse(season, nights: current.nights.map(\.event))
     }
 

@@ -63,13 +63,7 @@ struct TagPagesController {
         } catch let errors as FieldErrors {
             return try await refused(poolID, errors.summary, .unprocessableContent, request, context)
         } catch let rejection as LeagueRejection {
-            let status: HTTPResponse.Status =
-                switch rejection {
-                case .invalid: .unprocessableContent
-                case .forbidden: .forbidden
-                case .conflict: .conflict
-                }
-            return try await refused(poolID, rejection.message, status, request, context)
+            return try await refused(poolID, rejection.message, rejection.status, request, context)
         }
     }
 

@@ -152,6 +152,8 @@ struct SettingsForm: Decodable, Sendable {
     var openSignUp: String?
     /// Absent when `--public-url` sets it (the field is not shown).
     var publicURL: String?
+    var currency: String?
+    var publicPots: String?
 }
 
 /// A card's hole: `strokes[PLAYER_ID]` and `penalties[PLAYER_ID]` for each player of the card.
@@ -252,4 +254,115 @@ struct CheckInManyForm: Decodable, Sendable {
 /// A coach opens ("1") or closes a night's check-in.
 struct CheckInOpenForm: Decodable, Sendable {
     var open: String?
+}
+
+/// `/seasons/{id}/fees`: `fee[DIVISION]` (and `fee[*]`), five share rows (`fund[0]`,
+/// `amount[0]`, `percent[0]` …), the payout table.
+struct SeasonFeesForm: Decodable, Sendable {
+    var fee: [String: String]?
+    var fund: [String: String]?
+    var amount: [String: String]?
+    var percent: [String: String]?
+    var table: String?
+    var percentages: String?
+    var winnerTakesAllUnder: String?
+
+    /// As typed, by the page's field names, to show the form again.
+    var values: [String: String] {
+        var values: [String: String] = [:]
+        for (key, value) in fee ?? [:] { values["fee[\(key)]"] = value }
+        for (key, value) in fund ?? [:] { values["fund[\(key)]"] = value }
+        for (key, value) in amount ?? [:] { values["amount[\(key)]"] = value }
+        for (key, value) in percent ?? [:] { values["percent[\(key)]"] = value }
+        values["table"] = table
+        values["percentages"] = percentages
+        values["winnerTakesAllUnder"] = winnerTakesAllUnder
+        return values
+    }
+
+    /// The plan as typed; an amount or percentage that is no number is named.
+    func plan(divisions: [String]) throws(FieldErrors) -> FeePlan {
+        var errors = FieldErrors()
+        var entry: [String: Int] = [:]
+        let values = self.values
+        for division in divisions + ["*"] {
+            let field = "fee[\(division)]"
+            let typed = (values[field] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !typed.isEmpty else { continue }
+            guard let cents = Money.cents(typed: typed) else {
+                errors.add(field, "\(typed) is no amount (12 or 12.50).")
+                continue
+            }
+            entry[division] = cents
+        }
+        var split: [FeePlan.Share] = []
+        for index in 0..<SeasonFeesPage.shareRows {
+            let fund = values["fund[\(index)]"] ?? ""
+            guard !fund.isEmpty else { continue }
+            let amount = (values["amount[\(index)]"] ?? "").trimmingCharacters(in: .whitespaces)
+            let percent = (values["percent[\(index)]"] ?? "").trimmingCharacters(in: .whitespaces)
+            var share = FeePlan.Share(fund: fund)
+            if !amount.isEmpty {
+                guard let cents = Money.cents(typed: amount) else {
+                    errors.add("amount[\(index)]", "\(amount) is no amount (12 or 12.50).")
+                    continue
+                }
+                share.cents = cents
+            }
+            if !percent.isEmpty {
+                guard let value = TextRules.wholeNumber(percent) else {
+                    errors.add("percent[\(index)]", "A percentage is a whole number.")
+                    continue
+                }
+                share.percent = value
+            }
+            split.append(share)
+        }
+        var payout = FeePlan.Payout()
+        if values["table"] == "topThird" {
+            payout.topThird = true
+        } else {
+            let parts = (values["percentages"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " })
+            let numbers = parts.compactMap { TextRules.wholeNumber($0) }
+            if numbers.count != parts.count { errors.add("percentages", "List whole percentages, first place first: 50, 30, 20.") }
+            payout.percentages = numbers
+        }
+        let under = (values["winnerTakesAllUnder"] ?? "").trimmingCharacters(in: .whitespaces)
+        if !under.isEmpty {
+            if let value = TextRules.wholeNumber(under) {
+                payout.winnerTakesAllUnder = value
+            } else {
+                errors.add("winnerTakesAllUnder", "A field size is a whole number.")
+            }
+        }
+        try errors.throwIfAny()
+        return FeePlan(entry: entry, split: split, payout: payout)
+    }
+}
+
+/// `/pots` (new pot), `/pots/{id}/contributions`, `/pots/{id}/payouts`, `/events/{id}/payouts`.
+struct PotForm: Decodable, Sendable {
+    var name: String?
+    var kind: String?
+    var seasonID: String?
+    var cap: String?
+    var overflowPotID: String?
+}
+
+struct ContributionForm: Decodable, Sendable {
+    var amount: String?
+    var eventID: String?
+    var note: String?
+}
+
+struct PotPayoutForm: Decodable, Sendable {
+    var eventID: String?
+    /// Repeated: one per winner (an ace each); none, or "rollover", rolls the pot over.
+    var playerID: [String]?
+}
+
+struct PursePayoutForm: Decodable, Sendable {
+    var playerID: String?
+    var amount: String?
+    var method: String?
 }

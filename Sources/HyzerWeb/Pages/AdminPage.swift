@@ -70,6 +70,8 @@ struct AdminPage: Sendable {
     var publicURLWarning = false
     var clubName: String
     var tvPageSeconds: Int
+    var currency = Money.defaultCurrency
+    var publicPots = false
     var publicLeaderboards: Bool
     var openSignUp: Bool
     var backups: BackupsView
@@ -106,6 +108,8 @@ struct AdminPage: Sendable {
         tvPageSeconds = settings.tvPageSeconds.value
         publicLeaderboards = settings.publicLeaderboards.value
         openSignUp = settings.allowsOpenSignUp
+        currency = settings.currencyCode
+        publicPots = settings.showsPots
         self.message = message
         self.error = error
     }
