@@ -36,6 +36,13 @@ def club(server):
     # Check-in open, with a player in: the night's QR code, its list with the fee and undo
     # buttons, and the TV's check-in page.
     server.patch(f"/api/v1/events/{event['id']}", {"checkInOpen": True})
+    # Money: an ace pot and a CTP pot the season's fees pay into, so the night's money page
+    # has a fee in, a payout, a pot to pay and a winner to choose.
+    _, ace = server.post("/api/v1/pots", {"name": "Ace pot", "kind": "ace", "capCents": 50000})
+    _, ctp = server.post("/api/v1/pots", {"name": "CTP", "kind": "ctp"})
+    server.patch(f"/api/v1/seasons/{season['id']}", {"fees": {"entry": {"*": 1000}, "split": [
+        {"fund": ace["id"], "cents": 100}, {"fund": ctp["id"], "cents": 100}, {"fund": "purse", "percent": 70}, {"fund": "club", "percent": 30}],
+        "payout": {"percentages": [60, 40]}}})
     server.post(f"/api/v1/events/{event['id']}/checkins", {"playerID": demo["players"][0]["id"], "division": "MPO", "paid": True})
     # Bag tags: a pool with the demo's players holding tags, and a completed tag round.
     _, tags = server.post("/api/v1/tags", {"name": "Club tags", "tags": 10})
@@ -51,7 +58,8 @@ def club(server):
     public = ["/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
     coach = public + ["/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
-                      f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites"]
+                      f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites",
+                      "/money", f"/pots/{ace['id']}", f"/events/{event['id']}/money", f"/seasons/{season['id']}/fees"]
     return public, coach, demo_id, demo["players"]
 
 

@@ -256,8 +256,8 @@ struct CheckInOpenForm: Decodable, Sendable {
     var open: String?
 }
 
-/// `/seasons/{id}/fees`: `fee[DIVISION]` (and `fee[*]`), five share rows (`fund[0]`,
-/// `amount[0]`, `percent[0]` …), the payout table.
+/// `/seasons/{id}/fees`: `fee[DIVISION]` (and `fee[*]`), five share rows (`fund[row0]`,
+/// `amount[row0]`, `percent[row0]` …), the payout table.
 struct SeasonFeesForm: Decodable, Sendable {
     var fee: [String: String]?
     var fund: [String: String]?
@@ -297,21 +297,21 @@ struct SeasonFeesForm: Decodable, Sendable {
         }
         var split: [FeePlan.Share] = []
         for index in 0..<SeasonFeesPage.shareRows {
-            let fund = values["fund[\(index)]"] ?? ""
+            let fund = values["fund[row\(index)]"] ?? ""
             guard !fund.isEmpty else { continue }
-            let amount = (values["amount[\(index)]"] ?? "").trimmingCharacters(in: .whitespaces)
-            let percent = (values["percent[\(index)]"] ?? "").trimmingCharacters(in: .whitespaces)
+            let amount = (values["amount[row\(index)]"] ?? "").trimmingCharacters(in: .whitespaces)
+            let percent = (values["percent[row\(index)]"] ?? "").trimmingCharacters(in: .whitespaces)
             var share = FeePlan.Share(fund: fund)
             if !amount.isEmpty {
                 guard let cents = Money.cents(typed: amount) else {
-                    errors.add("amount[\(index)]", "\(amount) is no amount (12 or 12.50).")
+                    errors.add("amount[row\(index)]", "\(amount) is no amount (12 or 12.50).")
                     continue
                 }
                 share.cents = cents
             }
             if !percent.isEmpty {
                 guard let value = TextRules.wholeNumber(percent) else {
-                    errors.add("percent[\(index)]", "A percentage is a whole number.")
+                    errors.add("percent[row\(index)]", "A percentage is a whole number.")
                     continue
                 }
                 share.percent = value

@@ -51,11 +51,11 @@ struct SeasonFeesPage: Sendable {
         let current = plan?.split ?? [FeePlan.Share(fund: "purse", percent: 100)]
         shares = (0..<Self.shareRows).map { index in
             let share = index < current.count ? current[index] : nil
-            let chosen = form.values["fund[\(index)]"] ?? share?.fund ?? ""
+            let chosen = form.values["fund[row\(index)]"] ?? share?.fund ?? ""
             return Share(
                 index: index, funds: funds.map { Option(value: $0.0, label: $0.1, selected: $0.0 == chosen) },
-                amount: form.values["amount[\(index)]"] ?? share?.cents.map(Money.plain) ?? "",
-                percent: form.values["percent[\(index)]"] ?? share?.percent.map(String.init) ?? "")
+                amount: form.values["amount[row\(index)]"] ?? share?.cents.map(Money.plain) ?? "",
+                percent: form.values["percent[row\(index)]"] ?? share?.percent.map(String.init) ?? "")
         }
         percentages = form.values["percentages"] ?? plan?.payout.percentages?.map(String.init).joined(separator: ", ") ?? "50, 30, 20"
         topThird = form.values["table"].map { $0 == "topThird" } ?? (plan?.payout.topThird == true)

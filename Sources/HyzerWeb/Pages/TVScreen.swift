@@ -34,10 +34,18 @@ struct TVScreen: Sendable {
         var rows: [TagPoolPage.Row]
     }
 
+    /// An ace pot's balance, shown when the club makes pots public.
+    struct PotBoard: Sendable {
+        var potID: String
+        var name: String
+        var balance: String
+    }
+
     var rounds: [TVBoards.Board]
     var seasons: [SeasonBoard]
     /// Each bag-tag pool with holders: the tag board.
     var tags: [TagBoard] = []
+    var pots: [PotBoard] = []
     var checkIns: [CheckInBoard]
     var holes: [HoleStatisticsView]
     var isEmpty: Bool
@@ -78,6 +86,19 @@ struct TVScreen: Sendable {
                 if !page.rows.isEmpty { screen.tags.append(TagBoard(poolID: page.id, name: page.title, rows: page.rows)) }
             }
             screen.isEmpty = screen.isEmpty && screen.tags.isEmpty
+        }
+        let settings = try await store.clubSettings()
+        if settings.showsPots {
+            let aces = try await store.pots().filter { $0.kind == .ace }
+            if !aces.isEmpty {
+                let books = try await store.books()
+                screen.pots = aces.map {
+                    PotBoard(
+                        potID: Format.id($0.id), name: $0.name,
+                        balance: Money.format(books.balance(of: .pot($0.id)), currency: settings.currencyCode))
+                }
+                screen.isEmpty = screen.isEmpty && screen.pots.isEmpty
+            }
         }
         return screen
     }
