@@ -360,6 +360,8 @@ enum DomainMigrations {
                 // JSON: [{"fund","cents"}], as the season's plan split the amount.
                 t.add(column: "funds", .text)
                 t.add(column: "division", .text)
+                // JSON: the season's payout table when the fee was paid.
+                t.add(column: "payout", .text)
             }
             // JSON: the season's `FeePlan`.
             try db.alter(table: "seasons") { t in t.add(column: "fees", .text) }

@@ -148,6 +148,14 @@ extension DomainStore {
         // The amount: as given, else the season's fee for the division (none without one).
         let plan = try event.seasonID.flatMap { try SeasonRecord.fetchOne(db, key: $0.text)?.domain().fees }
         let cents = checkIn.paid ? paidCents ?? plan?.fee(for: chosen) : nil
+        if paid == true, cents == nil, let plan {
+            // Recorded without an amount, the fee would be missing from the books unnoticed.
+            throw LeagueRejection.invalid(
+                FieldErrors(
+                    "paidCents",
+                    "The season's fees name no fee for \(chosen.isEmpty ? "a night without divisions" : chosen) (they name \(plan.entry.keys.sorted().joined(separator: ", "))): give the amount paid."
+                ))
+        }
         let last = try FeePaymentRecord.filter(FeePaymentRecord.Columns.eventID == eventID.text).filter(Column("playerID") == player.id.text)
             .order(FeePaymentRecord.Columns.recordedAt.desc).fetchOne(db)?.domain()
         // A coach recording the fee again with another amount: the difference is a new entry.
@@ -160,6 +168,7 @@ extension DomainStore {
                 payment.cents = cents
                 payment.funds = plan?.split(cents) ?? [FundAmount(.club, cents: cents)].filter { $0.cents > 0 }
                 payment.division = chosen
+                payment.payout = plan?.payout
             }
             try FeePaymentRecord(payment).insert(db)
             try Outbox.enqueue([(.feePayment, payment.id.text, payment.recordedAt)], db)

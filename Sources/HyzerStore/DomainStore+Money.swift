@@ -69,7 +69,7 @@ extension DomainStore {
 
     /// Money put into a pot by hand (negative: a correction), optionally for a night.
     public func contribute(to potID: UUID, cents: Int, eventID: UUID?, note: String?, actor: UUID?) async throws -> MoneyEntry {
-        guard cents != 0, abs(cents) <= Money.maxCents else {
+        guard cents != 0, (-Money.maxCents...Money.maxCents).contains(cents) else {
             throw LeagueRejection.invalid(FieldErrors("cents", "An amount is whole cents, not 0, up to \(Money.maxCents) either way."))
         }
         let note = try Self.note(note)
@@ -79,6 +79,9 @@ extension DomainStore {
             let pot = try Self.openPot(potID, db)
             if let eventID, try EventRecord.fetchOne(db, key: eventID.text) == nil {
                 throw LeagueRejection.invalid(FieldErrors("eventID", "There is no such night."))
+            }
+            if cents < 0, try Self.books(db).balance(of: .pot(potID)) + cents < 0 {
+                throw LeagueRejection.conflict("\(pot.name) holds less than that: a correction never takes a pot below nothing.")
             }
             let entry = MoneyEntry(
                 id: UUID(), kind: .contribution, cents: cents, potID: pot.id, eventID: eventID, note: note, recordedBy: actor, recordedAt: stamp)
@@ -90,9 +93,16 @@ extension DomainStore {
 
     /// Pays a pot's balance for a night, split evenly among `playerIDs` (a player named twice,
     /// e.g. two aces, takes two shares; cents that do not divide stay in the pot). With
-    /// nobody named, the pot rolls over: to the next night, or into `rolloverTo`.
-    public func payPot(_ potID: UUID, eventID: UUID, playerIDs: [UUID], rolloverTo: UUID?, actor: UUID?) async throws -> [MoneyEntry] {
+    /// `shares` (a CTP pot's holes), the balance is split that many ways and the shares nobody
+    /// won stay: a CTP hole with no winner rolls over. With nobody named, the pot rolls over:
+    /// to the next night, or into `rolloverTo`.
+    public func payPot(
+        _ potID: UUID, eventID: UUID, playerIDs: [UUID], shares: Int? = nil, rolloverTo: UUID?, actor: UUID?
+    ) async throws -> [MoneyEntry] {
         guard playerIDs.count <= 100 else { throw LeagueRejection.invalid(FieldErrors("playerIDs", "Name at most 100 winners.")) }
+        if let shares, !(max(1, playerIDs.count)...100).contains(shares) {
+            throw LeagueRejection.invalid(FieldErrors("shares", "Split the pot into as many shares as there are winners or more (at most 100)."))
+        }
         if !playerIDs.isEmpty, rolloverTo != nil {
             throw LeagueRejection.invalid(FieldErrors("rolloverTo", "A pot either pays its winners or rolls over, not both."))
         }
@@ -108,14 +118,29 @@ extension DomainStore {
                     throw LeagueRejection.invalid(FieldErrors("rolloverTo", "Roll over into another of the club's pots."))
                 }
             }
+            if let season = pot.seasonID, event.seasonID != season {
+                throw LeagueRejection.invalid(FieldErrors("eventID", "\(pot.name) is a season's pot: pay it at one of that season's nights."))
+            }
+            let present = try Self.playersAt(eventID, db)
             var winners: [UUID] = []
             for id in playerIDs {
                 guard let player = try PlayerRecord.fetchOne(db, key: try Self.canonicalID(id, db).text) else {
                     throw LeagueRejection.invalid(FieldErrors("playerIDs", "There is no player \(id.lowercasedText)."))
                 }
-                winners.append(try StoredValue.uuid(player.id, "players.id"))
+                let winner = try StoredValue.uuid(player.id, "players.id")
+                guard present.contains(winner) else {
+                    throw LeagueRejection.invalid(FieldErrors("playerIDs", "\(player.displayName) neither checked in for nor played \(event.name)."))
+                }
+                winners.append(winner)
             }
-            let balance = try Self.books(db).balance(of: .pot(potID))
+            let books = try Self.books(db)
+            // Once a night's decision is in the books, another would replace it, and money
+            // already handed over would vanish from them: a correction is a new entry instead.
+            if books.decided(potID, at: eventID) {
+                throw LeagueRejection.conflict(
+                    "\(pot.name) is already paid or rolled over for \(event.name). To correct it, add or take money on the pot's page.")
+            }
+            let balance = books.balance(of: .pot(potID))
             let batch = UUID()
             let entries: [MoneyEntry]
             if winners.isEmpty {
@@ -125,8 +150,9 @@ extension DomainStore {
                         recordedBy: actor, recordedAt: stamp)
                 ]
             } else {
-                guard balance >= winners.count else { throw LeagueRejection.conflict("\(pot.name) holds too little to pay \(winners.count).") }
-                let share = balance / winners.count
+                let parts = shares ?? winners.count
+                guard balance >= parts else { throw LeagueRejection.conflict("\(pot.name) holds too little to pay \(winners.count).") }
+                let share = balance / parts
                 entries = winners.map {
                     MoneyEntry(
                         id: UUID(), kind: .potPayout, cents: share, potID: potID, eventID: eventID, playerID: $0, batchID: batch, recordedBy: actor,
@@ -174,14 +200,58 @@ extension DomainStore {
             guard try PlayerRecord.fetchOne(db, key: player.text) != nil else {
                 throw LeagueRejection.invalid(FieldErrors("playerID", "There is no such player."))
             }
+            let present = try Self.playersAt(eventID, db)
+            guard row != nil || present.contains(player) else {
+                throw LeagueRejection.invalid(FieldErrors("playerID", "That player neither checked in for nor played this night."))
+            }
+            // Never more than the division's purse: what the other places take leaves the rest.
+            guard let purse = money.purses.first(where: { $0.division == chosen }) else {
+                throw LeagueRejection.conflict(
+                    "Nobody paid into \(chosen.isEmpty ? "this night's" : "the \(chosen)") purse: there is nothing to pay out.")
+            }
+            let others = money.payouts.filter { $0.division == chosen && $0.playerID != player }.reduce(0) { $0 + $1.cents }
+            let amount = cents ?? row?.cents ?? 0
+            guard amount <= purse.cents - others else {
+                throw LeagueRejection.invalid(
+                    FieldErrors(
+                        "cents",
+                        "The \(chosen.isEmpty ? "" : chosen + " ")purse holds \(purse.cents) cents and the other places take \(others): at most \(max(0, purse.cents - others)) is left."
+                    ))
+            }
             let entry = MoneyEntry(
-                id: UUID(), kind: .purse, cents: cents ?? row?.cents ?? 0, eventID: eventID, playerID: player, division: chosen, place: at,
-                method: method, note: note, recordedBy: actor, recordedAt: stamp)
+                id: UUID(), kind: .purse, cents: amount, eventID: eventID, playerID: player, division: chosen, place: at, method: method, note: note,
+                recordedBy: actor, recordedAt: stamp)
             try MoneyEntryRecord(entry).insert(db)
             let what = method.map { "paid (\($0.rawValue))" } ?? "adjusted"
             try Self.audit(.moneyEntry, entry.id, actor: actor, at: moment, "purse payout \(entry.cents) cents \(what)", db)
+            try self.settle(eventID, division: chosen, actor: actor, db)
             return entry
         }
+    }
+
+    /// Once every place of a night's division is paid (and the night is over), what its purse
+    /// leaves goes to the club; a payout adjusted or undone afterwards moves it back.
+    func settle(_ eventID: UUID, division: String, actor: UUID?, _ db: Database) throws {
+        let money = try nightMoney(eventID, db)
+        guard let purse = money.purses.first(where: { $0.division == division }) else { return }
+        let rows = money.payouts.filter { $0.division == division }
+        let left = money.final && !rows.isEmpty && rows.allSatisfy(\.paid) ? max(0, purse.left) : 0
+        let books = try Self.books(db)
+        guard (books.settled[ClubBooks.settleKey(eventID, division)] ?? 0) != left else { return }
+        let entry = MoneyEntry(id: UUID(), kind: .settle, cents: left, eventID: eventID, division: division, recordedBy: actor, recordedAt: tick())
+        try MoneyEntryRecord(entry).insert(db)
+        try Outbox.enqueue([(.moneyEntry, entry.id.text, entry.recordedAt)], db)
+    }
+
+    /// Who was at a night: checked in (not undone) or on one of its rounds.
+    static func playersAt(_ eventID: UUID, _ db: Database) throws -> Set<UUID> {
+        let ids = try String.fetchAll(
+            db,
+            sql: """
+                SELECT playerID FROM checkins WHERE eventID = ? AND cancelled = 0
+                UNION SELECT rp.playerID FROM round_players rp JOIN rounds r ON r.id = rp.roundID WHERE r.eventID = ?
+                """, arguments: [eventID.text, eventID.text])
+        return Set(ids.compactMap(UUID.init(text:)))
     }
 
     /// A night's money now: in by fund, aces, payouts by place, its pots.

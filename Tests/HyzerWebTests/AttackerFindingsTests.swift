@@ -40,6 +40,9 @@ import Testing
     @Test func numbersAndPlainTextAreExportedAsTheyAre() {
         #expect(CSVTables.neutralized("-3") == "-3")
         #expect(CSVTables.neutralized("+2") == "+2")
+        // Amounts in the money ledger: a spreadsheet adds them up only as numbers.
+        #expect(CSVTables.neutralized("-2.10") == "-2.10")
+        #expect(CSVTables.neutralized("-2.") == "'-2." && CSVTables.neutralized("-1.2.3") == "'-1.2.3" && CSVTables.neutralized("-.5") == "'-.5")
         #expect(CSVTables.neutralized("Ada = Lovelace") == "Ada = Lovelace")
         #expect(CSVTables.neutralized("") == "")
     }

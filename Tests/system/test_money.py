@@ -90,6 +90,9 @@ class Books:
         self.payments = {}  # (night, player) -> {fund: cents} of the latest payment ({}: not paid)
         self.paid_out = {}  # (night, player) -> purse cents paid
         self.recorded = {}  # (night, player) -> (cents, method) of the latest purse entry
+        self.settled = {}  # (night, division) -> cents moved from the purse to the club
+        self.decided = set()  # (night, pot id) paid or rolled over
+        self.tables = {}  # night -> the payout table its latest paid fee was paid under
         self.money_in = 0
         self.money_out = 0
 
@@ -111,6 +114,8 @@ class Books:
         """A payment recorded at check-in (0: not paid); the latest one counts."""
         before = self.payments.get((night, player), {})
         after = split(cents, plan) if cents > 0 else {}
+        if cents > 0:
+            self.tables[night] = plan["payout"]
         self.payments[(night, player)] = after
         self.money_in += sum(after.values()) - sum(before.values())
         for fund in sorted(set(before) | set(after)):
@@ -127,8 +132,9 @@ class Books:
         else:
             self.balances[pot_id] = self.balances.get(pot_id, 0) + cents
 
-    def pay_pot(self, pot_id, winners):
-        """Each winner's share; what does not divide stays."""
+    def pay_pot(self, pot_id, winners, night=None):
+        """Each winner's share; what does not divide stays. A night's pot is decided once."""
+        self.decided.add((night, pot_id))
         share = self.balances.get(pot_id, 0) // len(winners)
         self.balances[pot_id] -= share * len(winners)
         self.money_out += share * len(winners)
@@ -150,6 +156,14 @@ class Books:
         self.balances["purse"] = self.balances.get("purse", 0) - (after - before)
         self.money_out += after - before
 
+    def settle(self, night, division, cents):
+        """What a division's purse leaves goes to the club once every place is paid (the
+        night over); a payout undone or changed afterwards moves the difference back."""
+        before = self.settled.get((night, division), 0)
+        self.settled[(night, division)] = cents
+        self.balances["purse"] = self.balances.get("purse", 0) - (cents - before)
+        self.balances["club"] = self.balances.get("club", 0) + (cents - before)
+
     def total(self):
         return sum(self.balances.values())
 
@@ -169,7 +183,7 @@ def expected_money(books, night, divisions, scores, aces, plan, ace_pot, plan_po
         payers = {player for player in paid if divisions[player] == division and paid[player].get("purse", 0) > 0}
         purse = sum(paid[player]["purse"] for player in payers)
         groups = [[p for p in group if p in payers] for group in finishing_groups({p: s for p, s in scores.items() if divisions[p] == division})]
-        places, _ = propose(purse, [group for group in groups if group], len(payers), plan["payout"])
+        places, _ = propose(purse, [group for group in groups if group], len(payers), books.tables.get(night, plan["payout"]))
         rows = []
         for player, place, cents in places:
             recorded_cents, method = books.recorded.get((night, player), (cents, None))
@@ -177,12 +191,13 @@ def expected_money(books, night, divisions, scores, aces, plan, ace_pot, plan_po
         payouts |= set(rows)
         purses[division] = {"cents": purse, "field": len(payers), "paidOutCents": sum(r[3] for r in rows if r[5]),
                             "leftCents": purse - sum(r[3] for r in rows)}
+        books.settle(night, division, max(0, purses[division]["leftCents"]) if rows and all(r[5] for r in rows) else 0)
     return {
         "final": True,
         "acePotID": ace_pot,
         "in": money_in,
         "aces": sorted(eligible),
-        "aceShareCents": books.balances.get(ace_pot, 0) // winners if winners else 0,
+        "aceShareCents": books.balances.get(ace_pot, 0) // winners if winners and (night, ace_pot) not in books.decided else 0,
         "payouts": payouts,
         "purses": purses,
         "pots": {pot: books.balances.get(pot, 0) for pot in plan_pots},
@@ -329,11 +344,12 @@ def test_three_nights_of_club_money(servers):
     assert got["aces"] == sorted([(ids["M3"], 2, False), (ids["M1"], 4, True), (ids["F2"], 7, False)])
     assert got["aceShareCents"] == 700
 
-    # The ace pot to the eligible ace, the CTP to its winner; a pot too small to pay is refused.
+    # The ace pot to the eligible ace, the CTP to its winner; paying a pot twice is refused.
     paid = server.api("POST", f"/api/v1/pots/{ace}/payouts", {"eventID": night1, "playerIDs": [ids["M1"]]})["entries"]
-    assert [(e["playerID"], e["cents"]) for e in paid] == [(ids["M1"], books.pay_pot(ace, [ids["M1"]]))] == [(ids["M1"], 700)]
+    assert [(e["playerID"], e["cents"]) for e in paid] == [(ids["M1"], books.pay_pot(ace, [ids["M1"]], night1))] == [(ids["M1"], 700)]
     paid = server.api("POST", f"/api/v1/pots/{ctp}/payouts", {"eventID": night1, "playerIDs": [ids["F0"]]})["entries"]
     assert [(e["playerID"], e["cents"]) for e in paid] == [(ids["F0"], books.pay_pot(ctp, [ids["F0"]]))]
+    # Decided once a night: another decision would erase the payout already handed over.
     status, _, _ = server.exchange("POST", f"/api/v1/pots/{ctp}/payouts", {"eventID": night1, "playerIDs": [ids["F0"]]})
     assert status == 409
     # The night's purses paid as the table proposes.
@@ -459,7 +475,7 @@ def test_three_nights_of_club_money(servers):
     # The ace pot split by the two aces; the CTP to three shares, F1 taking two (the cent
     # that does not divide stays).
     paid = server.api("POST", f"/api/v1/pots/{ace}/payouts", {"eventID": night3, "playerIDs": [ids["F1"], ids["F2"]]})["entries"]
-    share = books.pay_pot(ace, [ids["F1"], ids["F2"]])
+    share = books.pay_pot(ace, [ids["F1"], ids["F2"]], night3)
     assert sorted((e["playerID"], e["cents"]) for e in paid) == sorted([(ids["F1"], share), (ids["F2"], share)])
     paid = server.api("POST", f"/api/v1/pots/{ctp}/payouts", {"eventID": night3, "playerIDs": [ids["M0"], ids["F1"], ids["F1"]]})["entries"]
     share = books.pay_pot(ctp, [ids["M0"], ids["F1"], ids["F1"]])
@@ -501,7 +517,7 @@ def test_three_nights_of_club_money(servers):
 
     # The books at the end add up to every balance.
     ledger = check_ledger(server, books, coach, "at the end")
-    assert {line["kind"] for line in ledger["lines"]} == {"fee", "contribution", "overflow", "payout", "rollover", "purse"}
+    assert {line["kind"] for line in ledger["lines"]} == {"fee", "contribution", "overflow", "payout", "rollover", "purse", "settle"}
 
     # The CSV a treasurer downloads lists the same lines and adds up to the same balance.
     status, headers, text = server.exchange("GET", "/money/ledger.csv")

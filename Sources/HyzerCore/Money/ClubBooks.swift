@@ -13,13 +13,13 @@ import Foundation
 ///   it is marked paid.
 public struct ClubBooks: Sendable {
     public enum LineKind: String, Sendable, Hashable {
-        case fee, contribution, overflow, payout, rollover, purse
+        case fee, contribution, overflow, payout, rollover, purse, settle
 
         /// A pot's ledger names its lines as the API does.
         public var potKind: String {
             switch self {
             case .fee, .contribution: "in"
-            case .payout, .purse: "out"
+            case .payout, .purse, .settle: "out"
             case .overflow: "overflow"
             case .rollover: "rollover"
             }
@@ -48,6 +48,17 @@ public struct ClubBooks: Sendable {
     public var purseEntries: [String: MoneyEntry]
     /// Pot decisions a later one replaced.
     public var superseded: Set<UUID>
+    /// What each night's division purse left moved to the club, by "eventID/division".
+    public var settled: [String: Int] = [:]
+
+    public static func settleKey(_ eventID: UUID, _ division: String) -> String { "\(eventID.lowercasedText)/\(division)" }
+
+    /// Whether a night's pot decision is already in the books (a second is refused on this
+    /// device; two made apart converge on the later).
+    public func decided(_ potID: UUID, at eventID: UUID) -> Bool {
+        // A rollover into this pot (cents in) is another pot's decision.
+        lines.contains { $0.fund == .pot(potID) && $0.eventID == eventID && ($0.kind == .payout || $0.kind == .rollover) && $0.cents <= 0 }
+    }
 
     public var total: Int { lines.reduce(0) { $0 + $1.cents } }
 
@@ -165,6 +176,16 @@ public struct ClubBooks: Sendable {
                             books.lines.append(with(line, fund: .pot(pot), cents: 0))
                         }
                     }
+                case .settle:
+                    guard let event = entry.eventID, let division = entry.division else { continue }
+                    let key = Self.settleKey(event, division)
+                    let before = books.settled[key] ?? 0
+                    books.settled[key] = entry.cents
+                    var line = template
+                    line.kind = .settle
+                    line.note = "what the \(division.isEmpty ? "" : division + " ")purse left, to the club"
+                    add(with(line, fund: .purse, cents: before - entry.cents))
+                    add(with(line, fund: .club, cents: entry.cents - before))
                 case .purse:
                     guard let event = entry.eventID, let player = entry.playerID else { continue }
                     let key = CheckIn.recordID(event: event, player: player)

@@ -68,9 +68,13 @@ public struct FeePlan: Codable, Hashable, Sendable {
     public static let maxShares = 12
     public static let maxPlaces = 50
 
-    /// The fee of `division`, else of "*"; nil when the plan names neither.
+    /// The fee of `division`, else of "*"; for a night without divisions, the one fee when
+    /// there is only one; nil when the plan names none.
     public func fee(for division: String) -> Int? {
-        entry.first { $0.key != "*" && $0.key.caseInsensitiveCompare(division) == .orderedSame }?.value ?? entry["*"]
+        if let fee = entry.first(where: { $0.key != "*" && $0.key.caseInsensitiveCompare(division) == .orderedSame })?.value ?? entry["*"] {
+            return fee
+        }
+        return division.isEmpty && Set(entry.values).count == 1 ? entry.values.first : nil
     }
 
     /// `cents` paid, divided as the plan says: fixed shares first, in their order (each as far
@@ -152,7 +156,7 @@ public struct FeePlan: Codable, Hashable, Sendable {
             switch (share.cents, share.percent) {
             case (let cents?, nil) where (1...Money.maxCents).contains(cents): fixed += cents
             case (nil, let percent?) where (1...100).contains(percent): percents += percent
-            default: errors.add("fees.split", "Each share is either \"cents\" (a fixed amount) or \"percent\" (1–100 of what is left).")
+            default: errors.add("fees.split", "Give each fund either a fixed amount or a percentage (1–100 of what is left), not both.")
             }
             plan.split.append(Share(fund: fund.text, cents: share.cents, percent: share.percent))
         }

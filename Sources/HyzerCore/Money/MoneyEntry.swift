@@ -16,6 +16,9 @@ public struct MoneyEntry: Identifiable, Hashable, Sendable {
         /// `playerID`'s payout from `eventID`'s `division` purse at `place`: an adjustment
         /// with no `method`, paid with one.
         case purse
+        /// What `eventID`'s `division` purse leaves once every place is paid, moved to the
+        /// club; the latest for a night and division counts (0 when a payout is undone).
+        case settle
     }
 
     public enum Method: String, Codable, Hashable, Sendable, CaseIterable {
@@ -60,12 +63,13 @@ public struct MoneyEntry: Identifiable, Hashable, Sendable {
 
     /// Whether the fields fit the kind: what a device accepts from the cloud.
     public var isWellFormed: Bool {
-        guard abs(cents) <= Money.maxCents else { return false }
+        guard (-Money.maxCents...Money.maxCents).contains(cents) else { return false }
         switch kind {
         case .contribution: return potID != nil && cents != 0 && playerID == nil
         case .potPayout: return potID != nil && eventID != nil && playerID != nil && batchID != nil && cents >= 0
         case .rollover: return potID != nil && eventID != nil && batchID != nil && playerID == nil && cents >= 0 && toPotID != potID
         case .purse: return eventID != nil && playerID != nil && division != nil && (place ?? 0) >= 1 && cents >= 0
+        case .settle: return eventID != nil && division != nil && playerID == nil && potID == nil
         }
     }
 }

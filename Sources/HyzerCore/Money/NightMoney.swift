@@ -43,6 +43,8 @@ public struct NightMoney: Sendable {
 
     public var eventID: UUID
     public var plan: FeePlan?
+    /// The payout table the night is paid by.
+    public var table: FeePlan.Payout?
     public var incoming: [FundAmount]
     public var acePotID: UUID?
     public var aces: [Ace]
@@ -51,11 +53,15 @@ public struct NightMoney: Sendable {
     public var pots: [(potID: UUID, balanceCents: Int)]
     /// Every round of the night is completed: the places are final.
     public var final: Bool
+    /// The pots already paid or rolled over for this night, with what each winner took.
+    public var decided: [UUID: [(playerID: UUID, cents: Int)]] = [:]
 
     /// The eligible aces' share each of the ace pot's balance (what is left over stays).
     public var aceShare: Int {
         let eligible = aces.filter(\.eligible).count
-        guard eligible > 0, let pot = acePotID, let balance = pots.first(where: { $0.potID == pot })?.balanceCents else { return 0 }
+        guard eligible > 0, let pot = acePotID, decided[pot] == nil, let balance = pots.first(where: { $0.potID == pot })?.balanceCents else {
+            return 0
+        }
         return max(0, balance) / eligible
     }
 
@@ -72,6 +78,8 @@ public struct NightMoney: Sendable {
         eventID: UUID, plan: FeePlan?, books: ClubBooks, checkIns: [CheckIn], standings: EventStandings, aces found: [Ace], pots: [Pot]
     ) -> NightMoney {
         let payments = books.payments.values.filter { $0.eventID == eventID && $0.paid }
+        // The table the night's fees were paid under (the latest payment's), else the plan's.
+        let table = payments.filter { $0.payout != nil }.max { $0.recordedAt < $1.recordedAt }?.payout ?? plan?.payout
         var incoming: [String: Int] = [:]
         for payment in payments { for amount in payment.funds { incoming[amount.fund, default: 0] += amount.cents } }
         let order = incoming.keys.sorted { (Fund(text: $0) ?? .club) < (Fund(text: $1) ?? .club) }
@@ -110,7 +118,7 @@ public struct NightMoney: Sendable {
                 lastPosition = entry.position
             }
             let proposal = Payouts.propose(
-                purse: purse.cents, groups: groups, field: purse.players.count, payout: plan?.payout ?? FeePlan.Payout(percentages: [100]))
+                purse: purse.cents, groups: groups, field: purse.players.count, payout: table ?? FeePlan.Payout(percentages: [100]))
             var proposed = Dictionary(proposal.places.map { ($0.playerID, $0) }, uniquingKeysWith: { a, _ in a })
             // A payout a coach recorded stands, even for a player the table no longer pays.
             for entry in books.purseEntries.values where entry.eventID == eventID && entry.division == division {
@@ -132,9 +140,14 @@ public struct NightMoney: Sendable {
         }
         let balances = books.balances
         let nightPots = pots.filter { pot in !pot.archived && (plan?.potIDs.contains(pot.id) ?? false) }
-        return NightMoney(
-            eventID: eventID, plan: plan, incoming: order.map { FundAmount(fund: $0, cents: incoming[$0] ?? 0) }, acePotID: acePotID,
+        var money = NightMoney(
+            eventID: eventID, plan: plan, table: table, incoming: order.map { FundAmount(fund: $0, cents: incoming[$0] ?? 0) }, acePotID: acePotID,
             aces: aces, payouts: payouts, purses: purses, pots: nightPots.map { ($0.id, balances[.pot($0.id)] ?? 0) },
             final: standings.isFinal)
+        for line in books.lines where line.eventID == eventID && (line.kind == .payout || line.kind == .rollover) && line.cents <= 0 {
+            guard let pot = line.fund.potID else { continue }
+            money.decided[pot, default: []] += line.playerID.map { [($0, -line.cents)] } ?? []
+        }
+        return money
     }
 }

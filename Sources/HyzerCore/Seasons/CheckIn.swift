@@ -83,6 +83,9 @@ public struct FeePayment: Identifiable, Hashable, Sendable {
     public var funds: [FundAmount] = []
     /// The division it was paid for (its purse).
     public var division: String?
+    /// The payout table in force when it was paid: the night's purse is paid by it, so a
+    /// later change of the season's table never rewrites a night already played.
+    public var payout: FeePlan.Payout?
 
     public init(id: UUID, eventID: UUID, playerID: UUID, paid: Bool, recordedBy: UUID?, recordedAt: HLC) {
         self.id = id
@@ -104,6 +107,7 @@ public struct FeePaymentPayload: Codable, Hashable, Sendable {
     public var cents: Int?
     public var funds: [FundAmount]?
     public var division: String?
+    public var payout: FeePlan.Payout?
 
     public init(_ payment: FeePayment) {
         id = payment.id
@@ -114,17 +118,20 @@ public struct FeePaymentPayload: Codable, Hashable, Sendable {
         cents = payment.cents
         funds = payment.funds.isEmpty ? nil : payment.funds
         division = payment.division
+        payout = payment.payout
     }
 
     public func payment(recordedAt: HLC) -> FeePayment? {
         let funds = funds ?? []
-        guard (cents ?? 0) >= 0, (cents ?? 0) <= Money.maxCents, funds.allSatisfy({ $0.cents >= 0 && $0.target != nil }),
-            funds.reduce(0, { $0 + $1.cents }) <= (cents ?? 0)
+        // Each part checked before they are added up: a hostile record cannot overflow the sum.
+        guard (0...Money.maxCents).contains(cents ?? 0), funds.count <= FeePlan.maxShares + 1,
+            funds.allSatisfy({ (0...Money.maxCents).contains($0.cents) && $0.target != nil }), funds.reduce(0, { $0 + $1.cents }) <= (cents ?? 0)
         else { return nil }
         var payment = FeePayment(id: id, eventID: eventID, playerID: playerID, paid: paid, recordedBy: recordedBy, recordedAt: recordedAt)
         payment.cents = cents
         payment.funds = funds
         payment.division = division
+        payment.payout = payout
         return payment
     }
 }

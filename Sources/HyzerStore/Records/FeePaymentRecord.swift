@@ -13,6 +13,8 @@ struct FeePaymentRecord: Codable, FetchableRecord, PersistableRecord {
     var cents: Int?
     var funds: String?
     var division: String?
+    /// JSON: the payout table in force when paid.
+    var payout: String?
 
     init(_ payment: FeePayment) throws {
         id = payment.id.text
@@ -24,6 +26,7 @@ struct FeePaymentRecord: Codable, FetchableRecord, PersistableRecord {
         cents = payment.cents
         funds = payment.funds.isEmpty ? nil : String(decoding: try RecordCoding.encode(payment.funds), as: UTF8.self)
         division = payment.division
+        payout = try payment.payout.map { String(decoding: try RecordCoding.encode($0), as: UTF8.self) }
     }
 
     func domain() throws -> FeePayment {
@@ -34,6 +37,7 @@ struct FeePaymentRecord: Codable, FetchableRecord, PersistableRecord {
         payment.cents = cents
         payment.funds = try funds.map { try StoredValue.json($0, [FundAmount].self, "fee_payments.funds", of: id) } ?? []
         payment.division = division
+        payment.payout = try payout.map { try StoredValue.json($0, FeePlan.Payout.self, "fee_payments.payout", of: id) }
         return payment
     }
 }

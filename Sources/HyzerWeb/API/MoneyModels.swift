@@ -22,6 +22,8 @@ struct ContributionBody: Decodable {
 struct PotPayoutBody: Decodable {
     var eventID: String
     var playerIDs: [String]
+    /// The ways the balance splits (a CTP pot's holes); the shares nobody won stay.
+    var shares: Int?
     var rolloverTo: String?
 }
 
@@ -73,7 +75,7 @@ struct PotResponse: ResponseEncodable {
                 Line(
                     at: Date(timeIntervalSince1970: Double($0.at.wallMillis) / 1000), kind: $0.kind.potKind, cents: $0.cents,
                     eventID: $0.eventID.map(Format.id), playerID: $0.playerID.map(Format.id), by: audit ? $0.recordedBy.map(Format.id) : nil,
-                    device: audit ? Format.id($0.at.deviceID) : nil, note: $0.note)
+                    device: audit ? Format.id($0.at.deviceID) : nil, note: audit ? $0.note : "")
             } : []
     }
 }

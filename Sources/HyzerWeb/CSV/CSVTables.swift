@@ -25,10 +25,18 @@ enum CSVTables {
     /// A cell that starts like a formula, quoted with a leading apostrophe so a spreadsheet
     /// shows a player's name instead of running it. Judged by the first Unicode scalar: a
     /// Swift `Character` would fold `=` and a zero-width joiner or combining mark after it
-    /// into one, and miss it. Whole numbers (a to-par of -3) stay numbers.
+    /// into one, and miss it. Numbers (a to-par of -3, an amount of -2.10) stay numbers.
     static func neutralized(_ cell: String) -> String {
-        guard let first = cell.unicodeScalars.first, formulaStarts.contains(first), Int(cell) == nil else { return cell }
+        guard let first = cell.unicodeScalars.first, formulaStarts.contains(first), !isNumber(cell) else { return cell }
         return "'" + cell
+    }
+
+    /// An optional sign, digits, and optionally a point and more digits: nothing a
+    /// spreadsheet could run.
+    static func isNumber(_ cell: String) -> Bool {
+        let unsigned = cell.hasPrefix("-") || cell.hasPrefix("+") ? cell.dropFirst() : Substring(cell)
+        let parts = unsigned.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
     static func decode(_ text: String) throws(FieldErrors) -> [[String]] {

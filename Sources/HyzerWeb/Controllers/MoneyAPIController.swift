@@ -72,7 +72,8 @@ struct MoneyAPIController {
             return id
         }
         let entries = try await stores.domain.payPot(
-            try context.uuid("id", "Pot"), eventID: eventID, playerIDs: players, rolloverTo: try Self.id(body.rolloverTo, "rolloverTo", "a pot"),
+            try context.uuid("id", "Pot"), eventID: eventID, playerIDs: players, shares: body.shares,
+            rolloverTo: try Self.id(body.rolloverTo, "rolloverTo", "a pot"),
             actor: context.identity?.playerID)
         return EditedResponse(status: .created, response: MoneyEntryListResponse(entries: entries.map { MoneyEntryResponse($0) }))
     }

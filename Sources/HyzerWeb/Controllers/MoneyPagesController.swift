@@ -135,12 +135,16 @@ struct MoneyPagesController {
         let form = try await request.decode(as: PotPayoutForm.self, context: context)
         guard let eventID = form.eventID.flatMap({ UUID(text: $0) }) else { throw FieldErrors("eventID", "Name the night.") }
         return try await onNight(eventID, request, context) {
-            let winners = (form.playerID ?? []).filter { $0 != "rollover" && !$0.isEmpty }
+            // A CTP pot: one choice per hole, "rollover" where nobody won it.
+            let holes = form.holes.flatMap { TextRules.wholeNumber($0) }
+            let choices = holes.map { Array((form.playerID ?? []).prefix($0)) } ?? (form.playerID ?? [])
+            let winners = choices.filter { $0 != "rollover" && !$0.isEmpty }
             let ids = try winners.map { text throws(FieldErrors) in
                 guard let id = UUID(text: text) else { throw FieldErrors("playerID", "Choose the winner.") }
                 return id
             }
-            _ = try await stores.domain.payPot(potID, eventID: eventID, playerIDs: ids, rolloverTo: nil, actor: context.identity?.playerID)
+            _ = try await stores.domain.payPot(
+                potID, eventID: eventID, playerIDs: ids, shares: ids.isEmpty ? nil : holes, rolloverTo: nil, actor: context.identity?.playerID)
             return ids.isEmpty ? "rolled" : "paid"
         }
     }

@@ -359,6 +359,8 @@ struct PotPayoutForm: Decodable, Sendable {
     var eventID: String?
     /// Repeated: one per winner (an ace each); none, or "rollover", rolls the pot over.
     var playerID: [String]?
+    /// A CTP pot's holes: one winner (or none) each.
+    var holes: String?
 }
 
 struct PursePayoutForm: Decodable, Sendable {

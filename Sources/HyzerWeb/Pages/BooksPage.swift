@@ -37,6 +37,8 @@ struct BooksPage: Sendable {
     var pots: [PotItem]
     var hasPots: Bool
     var funds: [FundItem]
+    /// A season's view adds up its own lines: each fund's net flow that season, not its balance.
+    var fundsHeading: String
     var total: String
     var rows: [Row]
     var hasRows: Bool
@@ -62,6 +64,7 @@ struct BooksPage: Sendable {
         }
         hasPots = !pots.isEmpty
         funds = table.funds.map { FundItem(name: $0.name, balance: amount($0.balance)) }
+        fundsHeading = season == nil ? "Balances" : "This season's net, by fund"
         total = amount(table.total)
         // Newest first, as a treasurer reads back; the CSV has them all, oldest first.
         rows = table.rows.suffix(Self.maxRows).reversed().map { row in
@@ -121,7 +124,8 @@ struct PotPage: Sendable {
             Row(
                 at: Format.date(Date(timeIntervalSince1970: Double(line.at.wallMillis) / 1000)), kind: line.kind.potKind,
                 amount: amount(line.cents), night: line.eventID.flatMap { eventNames[$0] } ?? "", player: line.playerID.flatMap { names[$0] } ?? "",
-                note: line.note, by: audit ? line.recordedBy.flatMap { names[$0] } ?? "" : "")
+                // A coach's note is the books' own; the public sees amounts and winners.
+                note: audit ? line.note : "", by: audit ? line.recordedBy.flatMap { names[$0] } ?? "" : "")
         }
         hasRows = !rows.isEmpty
         self.nights =

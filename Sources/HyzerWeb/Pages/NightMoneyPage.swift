@@ -22,6 +22,9 @@ struct NightMoneyPage: Sendable {
         var status: String
         var paid: Bool
         var adjusted: Bool
+        /// The form's choice starts at the payout's own state, so recording an amount never
+        /// quietly un-pays it.
+        var methods: [Option]
     }
 
     struct Purse: Sendable {
@@ -45,7 +48,17 @@ struct NightMoneyPage: Sendable {
         var kind: String
         var balance: String
         var isCTP: Bool
+        /// Already paid or rolled over tonight: what each winner took, or that it rolled over.
+        var decision: String?
     }
+
+    /// A CTP hole's winner choice on the pot's form.
+    struct CTPHole: Sendable {
+        var number: Int
+    }
+
+    /// Up to four CTP holes a night, each its own winner.
+    static let ctpHoles = (1...4).map { CTPHole(number: $0) }
 
     var title: String
     var id: String
@@ -67,6 +80,7 @@ struct NightMoneyPage: Sendable {
     var acePayout: String?
     var pots: [PotItem]
     var players: [Option]
+    var ctpHoles = Self.ctpHoles
     var rule: String
     var final: Bool
 
@@ -104,8 +118,11 @@ struct NightMoneyPage: Sendable {
                 division: payout.division.isEmpty ? "Open" : payout.division, place: Ordinal.text(payout.place),
                 proposed: amount(payout.proposedCents),
                 amount: amount(payout.cents), plainAmount: Money.plain(payout.cents),
-                status: payout.method.map { "Paid (\($0.rawValue))" } ?? "Not paid", paid: payout.paid, adjusted: payout.cents != payout.proposedCents
-            )
+                status: payout.method.map { "Paid (\($0.rawValue))" } ?? "Not paid", paid: payout.paid,
+                adjusted: payout.cents != payout.proposedCents,
+                methods: [("", "Not yet (adjust)"), ("cash", "Cash"), ("credit", "Credit")].map {
+                    Option(value: $0.0, label: $0.1, selected: $0.0 == (payout.method?.rawValue ?? ""))
+                })
         }
         hasPayouts = !payouts.isEmpty
         aces = money.aces.map {
@@ -119,14 +136,20 @@ struct NightMoneyPage: Sendable {
             acePotID == nil
             ? nil
             : "\(eligible.count == 1 ? "1 ace" : "\(eligible.count) aces") × \(amount(money.aceShare)) from \(money.acePotID.flatMap { potNames[$0] } ?? "the ace pot")"
-        self.pots = pots.filter { pot in money.pots.contains { $0.potID == pot.id } }.map { pot in
-            PotItem(
+        self.pots = pots.filter { pot in money.pots.contains { $0.potID == pot.id } }.map { pot -> PotItem in
+            let decision = money.decided[pot.id].map { paid in
+                paid.isEmpty
+                    ? "Rolled over tonight."
+                    : "Paid tonight: " + paid.map { "\(names[$0.playerID] ?? "a player") \(amount($0.cents))" }.joined(separator: ", ") + "."
+            }
+            return PotItem(
                 id: Format.id(pot.id), name: pot.name, kind: pot.kind.label,
-                balance: amount(money.pots.first { $0.potID == pot.id }?.balanceCents ?? 0), isCTP: pot.kind == .ctp)
+                balance: amount(money.pots.first { $0.potID == pot.id }?.balanceCents ?? 0), isCTP: pot.kind == .ctp && decision == nil,
+                decision: decision)
         }
         players = checkedIn.map { Option(value: Format.id($0), label: names[$0] ?? "A player", selected: false) }.sorted { $0.label < $1.label }
         rule =
-            "The purse of each division is paid by place: \(money.plan?.payout.words ?? "all to first"). Only players who paid into it are placed. "
+            "The purse of each division is paid by place: \(money.table?.words ?? "all to first"). Only players who paid into it are placed. "
             + "Tied players split the places they cover evenly; cents that do not divide, and places nobody fills, stay with the club."
         final = money.final
     }
