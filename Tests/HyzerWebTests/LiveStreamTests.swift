@@ -8,9 +8,16 @@ import Synchronization
 import Testing
 
 @Suite struct LiveStreamTests {
+    /// How long a test may run before it counts as hung: a guard, not a speed goal. Generous,
+    /// because the whole suite shares two cores with PostgreSQL starting and backups running
+    /// (one test took 113 s there under a 20 s guard).
+    static let hang: Double = 90
+    /// How long a read waits for what it expects before the test says it never came.
+    static let patience: Double = 30
+
     @Test func theFirstEventIsTheCurrentStateAndEachScoreFollows() async throws {
         try await withLiveApp { port, client, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let version = try #require(try await client.standings(roundID)["version"] as? Int)
                 let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
@@ -38,7 +45,7 @@ import Testing
     /// waiting for the stream to end, and so do heartbeats.
     @Test func aClientThatTakesGzipGetsEachFrameCompressedAsItIsPublished() async throws {
         try await withLiveApp(heartbeat: .milliseconds(300)) { port, client, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let version = try #require(try await client.standings(roundID)["version"] as? Int)
                 let stream = try await SSEStream.open(
@@ -68,38 +75,39 @@ import Testing
     /// ending with the connection; any other answer ends the connection unless kept alive.
     @Test func anHTTP10ClientGetsAStreamItCanReadAndConnectionsThatEnd() async throws {
         try await withLiveApp { port, client, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let version = try #require(try await client.standings(roundID)["version"] as? Int)
                 let stream = try RawSocket(port: port, sending: "GET /rounds/\(roundID)/events HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { stream.close() }
-                let first = try await stream.read(until: "event: standings", timeout: 10)
+                let first = try await stream.read(until: "event: standings", timeout: LiveStreamTests.patience)
                 #expect(first.hasPrefix("HTTP/1.0 200"), "\(first.prefix(200))")
                 #expect(!first.lowercased().contains("transfer-encoding"))
                 #expect(first.contains("\r\n\r\nretry: 2000\n\nevent: standings"), "the body follows the head as it is")
                 try await Self.scoreHole17(roundID, client)
-                let next = try await stream.read(until: "id: \(version + 1)\ndata: ", timeout: 10)
+                let next = try await stream.read(until: "id: \(version + 1)\ndata: ", timeout: LiveStreamTests.patience)
                 #expect(next.contains("id: \(version + 1)\ndata: "))
                 #expect(!next.contains("\r\n"), "no chunk sizes between frames")
 
                 let page = try RawSocket(port: port, sending: "GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { page.close() }
-                #expect(try await page.read(until: "\r\n\r\n", timeout: 10).hasPrefix("HTTP/1.0 200"))
-                #expect(try await page.readToEnd(timeout: 10), "the server ends an HTTP/1.0 connection after its answer")
+                #expect(try await page.read(until: "\r\n\r\n", timeout: LiveStreamTests.patience).hasPrefix("HTTP/1.0 200"))
+                #expect(try await page.readToEnd(timeout: LiveStreamTests.patience), "the server ends an HTTP/1.0 connection after its answer")
 
                 let kept = try RawSocket(port: port, sending: "GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
                 defer { kept.close() }
-                #expect(try await kept.read(until: "\r\n\r\n", timeout: 10).lowercased().contains("connection: keep-alive"))
+                #expect(try await kept.read(until: "\r\n\r\n", timeout: LiveStreamTests.patience).lowercased().contains("connection: keep-alive"))
                 try kept.send("GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                 #expect(
-                    try await kept.read(until: "HTTP/1.0 200", timeout: 10).contains("HTTP/1.0 200"), "a kept connection answers the next request")
+                    try await kept.read(until: "HTTP/1.0 200", timeout: LiveStreamTests.patience).contains("HTTP/1.0 200"),
+                    "a kept connection answers the next request")
             }
         }
     }
 
     @Test func theRoundPageStreamAlsoCarriesTheScorecard() async throws {
         try await withLiveApp { port, client, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events?scorecard=1")
                 #expect(try await stream.nextEvent().event == "standings")
@@ -162,7 +170,7 @@ import Testing
 
     @Test func idleStreamsGetHeartbeats() async throws {
         try await withLiveApp(heartbeat: .milliseconds(200)) { port, client, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let stream = try await SSEStream.open(http, port: port, path: "/rounds/\(roundID)/events")
                 _ = try await stream.nextEvent()
@@ -175,7 +183,7 @@ import Testing
 
     @Test func unknownRoundsAre404() async throws {
         try await withLiveApp { port, _, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 for path in ["/rounds/\(UUID().uuidString)/events", "/rounds/nope/events"] {
                     let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
                     #expect(response.status == .notFound, "\(path)")
@@ -186,7 +194,7 @@ import Testing
 
     @Test func theTVStreamCarriesEveryActiveRound() async throws {
         try await withLiveApp { port, client, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let stream = try await SSEStream.open(http, port: port, path: "/tv/events")
                 let first = try await stream.nextEvent()
@@ -203,7 +211,7 @@ import Testing
 
     @Test func aClosedStreamIsForgotten() async throws {
         try await withLiveApp { port, client, http in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let browser = try await RawSocket.following(round: roundID, port: port)
                 #expect(try await Self.subscribers(client) == 1)
@@ -262,7 +270,7 @@ import Testing
                 #expect(Int(eventID ?? "") == last)
 
                 // When the stalled client finally reads, it catches up to the current state.
-                let tail = try await stalled.readUntil("id: \(last)\n", timeout: 10)
+                let tail = try await stalled.readUntil("id: \(last)\n", timeout: LiveStreamTests.patience)
                 #expect(tail, "the stalled client eventually gets the latest state")
                 #expect(try await Self.metric("hyzer_live_frames_skipped_total", client) > 0, "the stalled client really fell behind")
                 stalled.close()
@@ -286,7 +294,7 @@ import Testing
                 }
                 #expect(
                     try await Self.eventually(10) { try await Self.subscribers(client) == 0 }, "the server let go of a client that could not keep up")
-                #expect(try await stalled.readToEnd(timeout: 10), "its connection was closed")
+                #expect(try await stalled.readToEnd(timeout: LiveStreamTests.patience), "its connection was closed")
                 stalled.close()
             }
         }
@@ -296,7 +304,7 @@ import Testing
     /// for that answer: the responses never interleave.
     @Test func aStreamRequestedAfterAnotherRequestOnTheSameConnection() async throws {
         try await withLiveApp { port, client, _ in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let socket = try RawSocket(port: port)
                 defer { socket.close() }
@@ -304,7 +312,7 @@ import Testing
                     "GET /api/v1/rounds/\(roundID)/standings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                         + "GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                 )
-                let text = try await socket.read(until: "event: standings", timeout: 10)
+                let text = try await socket.read(until: "event: standings", timeout: LiveStreamTests.patience)
                 let first = try #require(text.range(of: "HTTP/1.1 200"))
                 let json = try #require(text.range(of: "\"standings\""))
                 let second = try #require(text.range(of: "HTTP/1.1 200", range: first.upperBound..<text.endIndex))
@@ -326,7 +334,7 @@ import Testing
                 let before = try await tasks()
                 let routed = try RawSocket(port: port, sending: "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { routed.close() }
-                #expect(try await routed.readUntil("ok", timeout: 10))
+                #expect(try await routed.readUntil("ok", timeout: LiveStreamTests.patience))
                 #expect(try await tasks() == before + 1, "a kept-alive routed connection keeps its task")
 
                 var streams: [RawSocket] = []
@@ -339,7 +347,9 @@ import Testing
                 let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":18,"strokes":4}"#)
                 #expect(posted.status == .created)
                 for stream in streams {
-                    #expect(try await stream.readUntil("id: \(version + 1)\n", timeout: 10), "a stream without a task still gets the new state")
+                    #expect(
+                        try await stream.readUntil("id: \(version + 1)\n", timeout: LiveStreamTests.patience),
+                        "a stream without a task still gets the new state")
                 }
                 for stream in streams { stream.close() }
                 #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 }, "closed streams are noticed without a task")
@@ -350,12 +360,12 @@ import Testing
     /// A client that half-closes (shuts down its sending side) is done: its stream ends.
     @Test func aClientThatHalfClosesEndsItsStream() async throws {
         try await withLiveApp { port, client, _ in
-            try await withTimeout(20) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let browser = try await RawSocket.following(round: roundID, port: port)
                 defer { browser.close() }
                 browser.shutdownSending()
-                #expect(try await browser.readToEnd(timeout: 10), "the server closes the stream")
+                #expect(try await browser.readToEnd(timeout: LiveStreamTests.patience), "the server closes the stream")
                 #expect(try await Self.eventually(10) { try await Self.subscribers(client) == 0 })
             }
         }
@@ -375,20 +385,22 @@ import Testing
 
                 let saved = try await client.as(.admin).postForm("/admin/settings", [("clubName", "Pine Loop DGC"), ("tvPageSeconds", "10")])
                 #expect(saved.status == .seeOther)
-                #expect(try await anonymous.readToEnd(timeout: 10), "the anonymous stream is closed")
+                #expect(try await anonymous.readToEnd(timeout: LiveStreamTests.patience), "the anonymous stream is closed")
 
                 let playerID = try #require(try await client.roundDetail(roundID).playerIDs().last)
                 let posted = try await client.postJSON("/api/v1/rounds/\(roundID)/scores", #"{"playerID":"\#(playerID)","hole":16,"strokes":4}"#)
                 #expect(posted.status == .created)
-                #expect(try await athlete.readUntil("event: standings", timeout: 10), "the athlete's stream still follows the round")
+                #expect(
+                    try await athlete.readUntil("event: standings", timeout: LiveStreamTests.patience), "the athlete's stream still follows the round"
+                )
 
                 let again = try RawSocket(port: port, sending: "GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 defer { again.close() }
-                #expect(try await again.readUntil("401", timeout: 10), "a new anonymous stream is refused")
+                #expect(try await again.readUntil("401", timeout: LiveStreamTests.patience), "a new anonymous stream is refused")
 
                 let disabled = try await client.as(.admin).postForm("/admin/users/\(client.users.athlete.playerID)/disable", [])
                 #expect(disabled.status == .seeOther)
-                #expect(try await athlete.readToEnd(timeout: 10), "the disabled athlete's stream is closed")
+                #expect(try await athlete.readToEnd(timeout: LiveStreamTests.patience), "the disabled athlete's stream is closed")
             }
         }
     }
@@ -452,7 +464,7 @@ final class RawSocket: @unchecked Sendable {
         let socket = try RawSocket(port: port)
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         try socket.send("GET /rounds/\(roundID)/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)\r\n")
-        guard try await socket.readUntil("event: standings", timeout: 10) else {
+        guard try await socket.readUntil("event: standings", timeout: LiveStreamTests.patience) else {
             socket.close()
             throw TimedOut()
         }
