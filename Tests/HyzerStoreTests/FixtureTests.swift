@@ -34,6 +34,15 @@ import Testing
         var datedNight: DatedNight?
         /// A bag-tag pool with one tag assigned, in the fixtures written after bag tags.
         var tagPool: TagPool?
+        /// An ace pot fed by a night's fee and a contribution, in the fixtures written after money.
+        var pot: Pot?
+
+        struct Pot: Decodable {
+            var id: String
+            var name: String
+            var balanceCents: Int
+            var feeNight: String
+        }
 
         struct TagPool: Decodable {
             var id: String
@@ -144,6 +153,12 @@ import Testing
             let ledger = try await stores.domain.tagLedger(try #require(UUID(text: pool.id)))
             #expect(ledger.pool.name == pool.name && ledger.pool.numbers.count == pool.tags)
             #expect(ledger.holders.map { [$0.tag: $0.playerID.text] } == [[pool.tag: pool.holderID]])
+        }
+        if let pot = expected.pot {
+            let id = try #require(UUID(text: pot.id))
+            #expect(try await stores.domain.pots().first { $0.id == id }?.name == pot.name)
+            #expect(try await stores.domain.books().balance(of: .pot(id)) == pot.balanceCents)
+            #expect(try await stores.domain.feeLedger(of: try #require(UUID(text: pot.feeNight))).first?.payment.cents == 1000)
         }
         // A backup of this release's data restores: once migrated, its whole schema (SQLite's
         // own objects included) is the one today's migrator writes.

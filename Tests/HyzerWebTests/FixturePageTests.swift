@@ -18,7 +18,7 @@ import Testing
             Set(Self.folders.map(\.lastPathComponent)) == [
                 "v2-sync", "v3-accounts", "v4-leagues", "v4-store-events", "v5-outbox", "v7-player-division", "v13-fee-payments",
                 "v14-entered-rating", "v16-event-played-on", "v17-sync-quarantine",
-                "v19-tag-challenges",
+                "v19-tag-challenges", "v20-money",
             ])
     }
 
