@@ -37,6 +37,12 @@ public struct Round: Identifiable, Hashable, Sendable {
     public var withdrawn: Set<UUID> = []
     /// The bag-tag pool whose tags this round exchanges once completed (`BagTags`).
     public var tagsID: UUID?
+    /// Stroke play, or a team format whose `teams` take the players' places on the boards.
+    public var format: RoundFormat = .stroke
+    /// On a team round: every player in exactly one team, in the order the boards list them.
+    public var teams: [Team] = []
+    /// How a cali (a player left alone by an odd count) plays, on a team round that has one.
+    public var caliRule: CaliRule?
 
     public static let playerCountRange = 1...200
 
@@ -80,6 +86,33 @@ public struct RoundDraft: Sendable, Hashable {
     public var divisions: [String: String]
     /// The bag-tag pool a tag round exchanges.
     public var tagsID: String?
+    /// A team format's name (blank: stroke play), its teams set by hand or a draw, and the
+    /// cali's rule.
+    public var format: String?
+    public var teams: [TeamDraft]?
+    public var draw: DrawDraft?
+    public var caliRule: String?
+
+    /// A team as given: player id texts, and whether it is a cali.
+    public struct TeamDraft: Sendable, Hashable {
+        public var playerIDs: [String]
+        public var cali: Bool
+
+        public init(playerIDs: [String], cali: Bool = false) {
+            self.playerIDs = playerIDs
+            self.cali = cali
+        }
+    }
+
+    public struct DrawDraft: Sendable, Hashable {
+        public var teamsOf: Int?
+        public var balance: String?
+
+        public init(teamsOf: Int? = nil, balance: String? = nil) {
+            self.teamsOf = teamsOf
+            self.balance = balance
+        }
+    }
 
     public init(
         name: String? = nil, courseID: String? = nil, playerIDs: [String] = [], startNow: Bool = true, eventID: String? = nil,
@@ -102,6 +135,11 @@ public struct RoundDraft: Sendable, Hashable {
         public var eventID: UUID?
         public var divisions: [UUID: String]
         public var tagsID: UUID?
+        public var format: RoundFormat = .stroke
+        /// Teams set by hand (ids given), or none while a `draw` is to make them.
+        public var teams: [Team] = []
+        public var draw: TeamDraw.Request?
+        public var caliRule: CaliRule?
 
         public init(
             name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool, eventID: UUID? = nil, divisions: [UUID: String] = [:],
@@ -182,10 +220,72 @@ public struct RoundDraft: Sendable, Hashable {
         } else if !name.isEmpty {
             name = TextRules.name(name, field: "name", label: "Round name", maxLength: 80, into: &errors)
         }
+        let format = RoundFormat.parse(self.format, into: &errors)
+        let teamSetup = validatedTeams(format: format, players: players, pool: pool, into: &errors)
         try errors.throwIfAny()
         // `course` is non-nil here: a missing or unknown course added an error above.
-        return Valid(
+        var valid = Valid(
             name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow, eventID: event?.id, divisions: divisions, tagsID: pool)
+        valid.format = format
+        (valid.teams, valid.draw, valid.caliRule) = teamSetup
+        return valid
+    }
+
+    /// A team round's teams (by hand) or draw, and its cali rule; nothing on stroke play.
+    func validatedTeams(format: RoundFormat, players: [UUID], pool: UUID?, into errors: inout FieldErrors)
+        -> (teams: [Team], draw: TeamDraw.Request?, caliRule: CaliRule?)
+    {
+        let rule = TextRules.cleaned(caliRule)
+        guard format.isTeam else {
+            if teams != nil || draw != nil || !rule.isEmpty {
+                errors.add(
+                    "format",
+                    "Teams, a draw and a cali rule belong to a team format (\(RoundFormat.teamFormats.map(\.rawValue).joined(separator: ", "))).")
+            }
+            return ([], nil, nil)
+        }
+        if pool != nil { errors.add("tagsID", "A team round cannot exchange bag tags: tags are each player's own.") }
+        var caliRule: CaliRule?
+        if !rule.isEmpty {
+            caliRule = CaliRule(rawValue: rule)
+            if caliRule == nil {
+                errors.add("caliRule", "The cali rule must be one of \(CaliRule.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+        }
+        switch (teams, draw) {
+        case (.some, .some), (nil, nil):
+            errors.add("teams", "A team round needs its teams: send \"teams\" set by hand or a \"draw\", one of the two.")
+            return ([], nil, caliRule)
+        case (nil, .some(let draw)):
+            let size = draw.teamsOf ?? 2
+            if !TeamDraw.Request.sizes.contains(size) {
+                errors.add("draw", "Teams of \(TeamDraw.Request.sizes.lowerBound) or \(TeamDraw.Request.sizes.upperBound) players can be drawn.")
+            }
+            let balanceText = TextRules.cleaned(draw.balance)
+            let balance = balanceText.isEmpty ? TeamDraw.Balance.none : TeamDraw.Balance(rawValue: balanceText)
+            if balance == nil {
+                errors.add("draw", "Balance must be one of \(TeamDraw.Balance.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            if players.count < size && errors["playerIDs"] == nil {
+                errors.add("playerIDs", "A draw of teams of \(size) needs at least \(size) players.")
+            }
+            return ([], TeamDraw.Request(teamsOf: size, balance: balance ?? .none), caliRule)
+        case (.some(let drafts), nil):
+            var teams: [Team] = []
+            for draft in drafts {
+                var members: [UUID] = []
+                for text in draft.playerIDs {
+                    guard let id = UUID(text: TextRules.cleaned(text)), players.contains(id) else {
+                        errors.add("teams", "A team names a player who is not in this round.")
+                        continue
+                    }
+                    members.append(id)
+                }
+                teams.append(Team(id: .random(), playerIDs: members, cali: draft.cali))
+            }
+            let valid = Team.validated(teams, players: players, into: &errors)
+            return (valid, nil, caliRule ?? (valid.contains(where: \.cali) ? .twoDiscs : nil))
+        }
     }
 
     /// A tag round's pool: blank for none, else one that exists.

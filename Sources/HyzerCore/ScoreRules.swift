@@ -98,7 +98,12 @@ public enum ScoreRules {
 
         var errors = FieldErrors()
         if !round.playerIDs.contains(submission.playerID) {
-            errors.add("playerID", "That player is not in this round.")
+            if let team = round.team(of: submission.playerID) {
+                let name = playerName(team.id) ?? "their team"
+                errors.add("playerID", "This is a \(round.format.label.lowercased()) round: score \(name) (its teamID), not one of its players.")
+            } else {
+                errors.add("playerID", "That player is not in this round.")
+            }
         }
         if course.hole(submission.hole) == nil {
             errors.add("hole", "Hole \(submission.hole) is not on \(course.name) (holes 1–\(course.holes.count)).")

@@ -196,7 +196,8 @@ extension DomainStore {
         let stamp = try Self.setupStamp(roundID, aliases: aliases, db)
         entry.setupCount = setupCount
         if entry.setup == nil || entry.setupStamp != stamp {
-            var setup = try Self.snapshot(roundID, db, events: entry.events)
+            // Boards and score entry see a team round's teams in its players' places.
+            var setup = try Self.snapshot(roundID, db, events: entry.events).scoringView
             setup.events = []
             entry.setup = setup
             entry.setupStamp = stamp

@@ -366,6 +366,14 @@ enum DomainMigrations {
             // JSON: the season's `FeePlan`.
             try db.alter(table: "seasons") { t in t.add(column: "fees", .text) }
         }
+        // Formats: a round's format, its teams (JSON) and how its cali plays.
+        migrator.registerMigration("v21-formats") { db in
+            try db.alter(table: "rounds") { t in
+                t.add(column: "format", .text).notNull().defaults(to: "stroke")
+                t.add(column: "teams", .text).notNull().defaults(to: "")
+                t.add(column: "caliRule", .text)
+            }
+        }
         return migrator
     }
 }

@@ -54,14 +54,17 @@ extension DomainStore {
         let deviceID = deviceID
         let written = try await write(queueing: { $0.2.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) {
             db -> (RoundSnapshot, [CardEntryOutcome], [ScoreEvent]) in
-            var snapshot = try Self.snapshot(roundID, db)
+            // As the card page shows it: on a team round its entries are the teams'.
+            var snapshot = try Self.snapshot(roundID, db).scoringView
             guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
             if let reporter, let author, author != reporter.playerID {
                 let name = try PlayerRecord.fetchOne(db, key: author.text)?.displayName ?? "someone else"
                 throw CardBatchRejection.notTheAuthor(author: name)
             }
             let coach = reporter.map { $0.role.includes(.coach) } ?? true
-            if let reporter, !coach, !card.playerIDs.contains(reporter.playerID) { throw ScoreRejection.notYours }
+            if let reporter, !coach, !card.playerIDs.contains(snapshot.round.team(of: reporter.playerID)?.id ?? reporter.playerID) {
+                throw ScoreRejection.notYours
+            }
             let signed = Set(snapshot.signatures.map(\.playerID))
             var scores = CurrentScores(events: snapshot.events)
             var known = Dictionary(snapshot.events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -152,6 +152,11 @@ extension DomainStore {
             if !event.rounds.isEmpty { previous = event.standings }
         }
         let round = snapshot.round
+        if !round.teams.isEmpty {
+            let teams = draw ? round.teams.shuffled(using: &generator) : round.teams
+            let cards = CardPlanner.plan(teams: teams, holes: snapshot.course.holes.map(\.number), shotgun: shotgun, firstTee: firstTee)
+            return try await setCards(cards, of: roundID)
+        }
         let names = Divisions.ordered(present: round.playerIDs.map { round.divisions[$0] ?? "" }, preferred: snapshot.event?.divisions ?? [])
         let groups = (names + (round.playerIDs.contains { (round.divisions[$0] ?? "").isEmpty } ? [""] : [])).map { name in
             CardPlanner.order(round.playerIDs.filter { (round.divisions[$0] ?? "") == name }, by: previous?.division(name))
@@ -192,10 +197,13 @@ extension DomainStore {
         let stamp = tick()
         let deviceID = deviceID
         let written = try await write(queueing: { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) { db -> (RoundSnapshot, [ScoreEvent]) in
-            var snapshot = try Self.snapshot(roundID, db)
+            // As the card page shows it: on a team round its scores are the teams'.
+            var snapshot = try Self.snapshot(roundID, db).scoringView
             guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
             let coach = reporter.map { $0.role.includes(.coach) } ?? true
-            if let reporter, !coach, !card.playerIDs.contains(reporter.playerID) { throw ScoreRejection.notYours }
+            if let reporter, !coach, !card.playerIDs.contains(snapshot.round.team(of: reporter.playerID)?.id ?? reporter.playerID) {
+                throw ScoreRejection.notYours
+            }
             var seen: Set<UUID> = []
             for entry in entries {
                 guard card.playerIDs.contains(entry.playerID) else {
@@ -271,15 +279,18 @@ extension DomainStore {
         let stamp = tick()
         let written = try await write(queueing: { $0.1.map { [(.signature, $0.id.text, $0.signedAt)] } ?? [] }) { db -> (RoundSnapshot, Signature?) in
             var snapshot = try Self.snapshot(roundID, db)
-            let name = snapshot.playerNames[playerID] ?? "This player"
-            guard snapshot.round.playerIDs.contains(playerID) else {
+            // On a team round a player signs their team's card (one score per team per hole).
+            let view = snapshot.scoringView
+            let playerID = view.round.team(of: playerID)?.id ?? playerID
+            let name = view.playerName(playerID) ?? "This player"
+            guard view.round.playerIDs.contains(playerID) else {
                 throw LeagueRejection.invalid(FieldErrors("playerID", "That player is not in this round."))
             }
-            if let reporter, !reporter.role.includes(.coach), reporter.playerID != playerID {
+            if let reporter, !reporter.role.includes(.coach), (view.round.team(of: reporter.playerID)?.id ?? reporter.playerID) != playerID {
                 throw LeagueRejection.forbidden("Each player signs their own card; a coach can sign for a player without a phone.")
             }
-            if snapshot.signatures.contains(where: { $0.playerID == playerID }) { return (snapshot, nil) }
-            let board = snapshot.board
+            if view.signatures.contains(where: { $0.playerID == playerID }) { return (snapshot, nil) }
+            let board = view.board
             let missing = snapshot.course.holes.map(\.number).filter { board.scores[playerID, $0] == nil }
             let finished = board.standings.entries.first { $0.playerID == playerID }?.dnf == true
             if !missing.isEmpty && !finished {
@@ -400,7 +411,8 @@ extension DomainStore {
         let stamp = tick()
         let deviceID = deviceID
         let written = try await write(queueing: { $0.1.map { (.scoreEvent, $0.id.text, $0.recordedAt) } }) { db -> (RoundSnapshot, [ScoreEvent]) in
-            var snapshot = try Self.snapshot(roundID, db)
+            // A team round's results are its teams'.
+            var snapshot = try Self.snapshot(roundID, db).scoringView
             let submissions = submissions.map { submission in
                 var submission = submission
                 submission.reportedBy = reporter?.playerID

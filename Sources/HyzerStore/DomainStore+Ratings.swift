@@ -54,7 +54,8 @@ extension DomainStore {
     /// Rounds under way or completed (not removed), each as its board reads it, and the
     /// version each was read at.
     func ratingRounds(_ db: Database, playerCount: UInt64, keeping: Bool = true) throws -> ([ClubRatings.Round], versions: [UUID: Int]) {
-        let rows = try Row.fetchAll(db, sql: "SELECT id, version FROM rounds WHERE archived = 0 AND status != 'scheduled'")
+        // A team round's scores are its teams': they rate no player.
+        let rows = try Row.fetchAll(db, sql: "SELECT id, version FROM rounds WHERE archived = 0 AND status != 'scheduled' AND teams = ''")
         let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, version: row["version"] as Int) } }
         let digests = try digests(listed, playerCount: playerCount, keeping: keeping, db)
         if keeping { roundDigests.keepOnly(Set(listed.map(\.id))) }
@@ -87,7 +88,7 @@ extension DomainStore {
                 }
             } else {
                 rows = try Row.fetchAll(
-                    db, sql: "SELECT id, version FROM rounds WHERE courseID = ? AND archived = 0 AND status != 'scheduled'",
+                    db, sql: "SELECT id, version FROM rounds WHERE courseID = ? AND archived = 0 AND status != 'scheduled' AND teams = ''",
                     arguments: [courseID.text]
                 ).compactMap { row in UUID(text: row["id"]).map { ($0, row["version"]) } }
             }

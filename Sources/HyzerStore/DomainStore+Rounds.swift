@@ -13,6 +13,19 @@ extension DomainStore {
             eventID: valid.eventID, divisions: valid.divisions
         )
         round.tagsID = valid.tagsID
+        round.format = valid.format
+        round.teams = valid.teams
+        round.caliRule = valid.caliRule
+        if let request = valid.draw {
+            let strength = try await drawStrength(request.balance, players: valid.playerIDs, eventID: valid.eventID)
+            var generator = SystemRandomNumberGenerator()
+            round.teams = TeamDraw.draw(valid.playerIDs, request, strength: strength, using: &generator).map { group in
+                Team(id: .random(), playerIDs: group, cali: group.count == 1)
+            }
+            if round.teams.contains(where: \.cali) { round.caliRule = valid.caliRule ?? .twoDiscs }
+        }
+        // The scorecard lists the players team by team.
+        if !round.teams.isEmpty { round.playerIDs = round.teams.flatMap(\.playerIDs) }
         let made = round
         return try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
             try RoundRecord(made, version: 1).insert(db)
@@ -25,6 +38,16 @@ extension DomainStore {
     /// Checks a draft (form or API) against the courses, players and events that exist, and
     /// creates the round; a blank name becomes the course's name and the day. Throws `FieldErrors`.
     public func createRound(_ draft: RoundDraft, createdBy: UUID? = nil) async throws -> Round {
+        var draft = draft
+        // A draw with no players named draws from the night's check-ins.
+        if draft.draw != nil, draft.playerIDs.isEmpty, let eventID = draft.eventID.flatMap(UUID.init(text:)),
+            try await events().contains(where: { $0.id == eventID })
+        {
+            for entry in try await checkIns(of: eventID) where !entry.checkIn.cancelled {
+                draft.playerIDs.append(entry.checkIn.playerID.text)
+                if !entry.checkIn.division.isEmpty { draft.divisions[entry.checkIn.playerID.text] = entry.checkIn.division }
+            }
+        }
         let courses = try await courses()
         let players = try await players()
         let events = try await events()
@@ -39,6 +62,27 @@ extension DomainStore {
             "\(names[course] ?? "Round") — \(event?.playedOn.flatMap(Format.day) ?? today)"
         }
         return try await createRound(valid, createdBy: createdBy)
+    }
+
+    /// How strong each player is for a balanced draw (higher is stronger): their rating, or
+    /// their handicap at the night negated (a lower handicap plays better).
+    func drawStrength(_ balance: TeamDraw.Balance, players: [UUID], eventID: UUID?) async throws -> [UUID: Double] {
+        switch balance {
+        case .none:
+            return [:]
+        case .rating:
+            let ratings = try await clubRatings()
+            return players.reduce(into: [:]) { result, player in
+                if let rating = ratings.players[player]?.rating { result[player] = Double(rating) }
+            }
+        case .handicap:
+            guard let eventID, let event = try await events().first(where: { $0.id == eventID }), let seasonID = event.seasonID else { return [:] }
+            let season = try await seasonSnapshot(seasonID)
+            let tonight = season.handicaps[eventID] ?? [:]
+            return players.reduce(into: [:]) { result, player in
+                if let handicap = tonight[player] { result[player] = -handicap.value }
+            }
+        }
     }
 
     /// Starts or completes a round. Only forward moves are allowed.
@@ -231,6 +275,11 @@ extension DomainStore {
             }
             round.withdrawn.remove(canonical)
             if !round.playerIDs.contains(canonical) { round.playerIDs.append(canonical) }
+            // A late arrival to a team round plays as a cali.
+            if !round.teams.isEmpty, round.team(of: canonical) == nil {
+                round.teams.append(Team(id: .random(), playerIDs: [canonical], cali: true))
+                round.caliRule = round.caliRule ?? .twoDiscs
+            }
             if let cardID {
                 guard let index = round.cards.firstIndex(where: { $0.id == cardID }) else {
                     throw LeagueRejection.invalid(FieldErrors("cardID", "That card is not in \(round.name)."))
@@ -255,7 +304,21 @@ extension DomainStore {
             let name = snapshot.playerNames[canonical] ?? "That player"
             guard round.playerIDs.contains(canonical) else { throw StoreError.notFound("Player in this round") }
             guard round.status != .completed else { throw LeagueRejection.conflict("\(round.name) is completed: reopen it to withdraw a player.") }
-            if snapshot.events.contains(where: { $0.playerID == canonical }) {
+            // On a team round the scores are the team's: a team that has scored keeps them and
+            // does not finish; before its first score the player leaves it (alone, a cali).
+            let scoredAs = round.team(of: canonical)?.id ?? canonical
+            if let index = round.teams.firstIndex(where: { $0.playerIDs.contains(canonical) }), scoredAs != canonical,
+                !snapshot.events.contains(where: { $0.playerID == scoredAs })
+            {
+                round.teams[index].playerIDs.removeAll { $0 == canonical }
+                if round.teams[index].playerIDs.isEmpty {
+                    round.teams.remove(at: index)
+                } else if round.teams[index].playerIDs.count == 1 {
+                    round.teams[index].cali = true
+                    round.caliRule = round.caliRule ?? .twoDiscs
+                }
+            }
+            if snapshot.events.contains(where: { $0.playerID == scoredAs }) {
                 guard !round.withdrawn.contains(canonical) else { throw LeagueRejection.conflict("\(name) has already withdrawn.") }
                 round.withdrawn.insert(canonical)
                 return "withdrew \(name) (kept with their scores)"

@@ -106,7 +106,8 @@ extension DomainStore {
         var submission = pending.submission
         submission.playerID = try Self.canonicalID(submission.playerID, db)
         if let reporter = pending.reporter {
-            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: round.setup.round.cards) else {
+            guard ScorePermission.allows(reporter, toScore: submission.playerID, cards: round.setup.round.cards, teams: round.setup.round.teams)
+            else {
                 throw ScoreRejection.notYours
             }
             submission.reportedBy = reporter.playerID

@@ -32,6 +32,9 @@ public struct SeasonSnapshot: Sendable {
                             roundID: board.snapshot.round.id, playerID: $0.playerID, toPar: $0.toPar, holes: board.snapshot.course.holes.count,
                             thru: $0.thru, dnf: $0.dnf)
                     }
+                },
+                teams: night.boards.reduce(into: [:]) { teams, board in
+                    for team in board.snapshot.round.teams { teams[team.id] = team.playerIDs }
                 })
         }
     }
@@ -164,6 +167,10 @@ extension DomainStore {
         for night in nights {
             for board in night.boards {
                 for player in board.snapshot.players { names[player.id] = player.displayName }
+                // A team round's players, who take their team's points.
+                for team in board.snapshot.round.teams {
+                    for player in team.playerIDs { names[player] = board.snapshot.reporterNames[player] ?? names[player] }
+                }
             }
         }
         var frozen: [UUID: [UUID: Handicap?]] = [:]

@@ -55,7 +55,13 @@ def club(server):
             server.post(f"/api/v1/rounds/{tag_round['id']}/scores", {"playerID": player["id"], "hole": hole["number"], "strokes": 3 + index % 2})
     server.post(f"/api/v1/rounds/{tag_round['id']}/complete", {})
     server.post(f"/api/v1/tags/{tags['id']}/challenges", {"challengerID": demo["players"][3]["id"], "challengedIDs": [demo["players"][0]["id"]]})
-    public = ["/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
+    # A best shot doubles round with a cali, on cards: its page names the format, the rule and
+    # the teams; its card page scores teams.
+    _, doubles = server.post("/api/v1/rounds", {"courseID": course, "name": "Doubles", "format": "bestShot", "draw": {"teamsOf": 2},
+                                                "players": [{"playerID": p["id"]} for p in demo["players"][:5]]})
+    _, doubles_cards = server.post(f"/api/v1/rounds/{doubles['id']}/cards", {"auto": {"shotgun": True}})
+    doubles_card = f"/rounds/{doubles['id']}/cards/{doubles_cards['cards'][0]['id']}"
+    public = [f"/rounds/{doubles['id']}", doubles_card, "/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
     coach = public + ["/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites",

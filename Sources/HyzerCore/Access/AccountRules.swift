@@ -22,9 +22,15 @@ public enum PasswordRules {
 /// coaches and admins anyone in the round.
 public enum ScorePermission {
     /// Coaches score anyone; an athlete scores themselves and the other players of their card.
-    public static func allows(_ reporter: Identity, toScore playerID: UUID, cards: [Card] = []) -> Bool {
-        reporter.role.includes(.coach) || reporter.playerID == playerID
-            || cards.contains { $0.playerIDs.contains(reporter.playerID) && $0.playerIDs.contains(playerID) }
+    /// On a team round (`teams`, with cards of teams) the one scored is a team: its players
+    /// score it, and so do the players of the other teams on its card.
+    public static func allows(_ reporter: Identity, toScore playerID: UUID, cards: [Card] = [], teams: [Team] = []) -> Bool {
+        // Both sides as their teams: a player named on a team round is their team (whose
+        // score the rules then ask for by name).
+        func team(_ id: UUID) -> UUID { teams.first { $0.playerIDs.contains(id) }?.id ?? id }
+        let (me, scored) = (team(reporter.playerID), team(playerID))
+        return reporter.role.includes(.coach) || me == scored
+            || cards.contains { $0.playerIDs.contains(me) && $0.playerIDs.contains(scored) }
     }
 }
 

@@ -78,13 +78,33 @@ public enum CardPlanner {
             for size in sizes(for: group.count) {
                 let members = Array(rest.prefix(size))
                 rest = rest.dropFirst(size)
-                let index = cards.count
-                let start = shotgun && !holes.isEmpty ? holes[index % holes.count] : (holes.first ?? 1)
-                let tee = shotgun ? firstTee : firstTee.map { $0.addingTimeInterval(Double(index) * interval) }
-                cards.append(Card(id: makeID(), name: "Card \(index + 1)", startingHole: start, teeTime: tee, playerIDs: members))
+                cards.append(card(cards.count, members, holes: holes, shotgun: shotgun, firstTee: firstTee, interval: interval, makeID: makeID))
             }
         }
         return cards
+    }
+
+    /// Cards for a team round's teams (in order): two teams to a card, so team-mates always
+    /// play together; an odd team out joins the last card.
+    public static func plan(
+        teams: [Team], holes: [Int], shotgun: Bool, firstTee: Date? = nil, interval: TimeInterval = 600, makeID: () -> UUID = UUID.init
+    ) -> [Card] {
+        var groups = stride(from: 0, to: teams.count, by: 2).map { Array(teams[$0..<min($0 + 2, teams.count)]) }
+        if groups.count > 1, groups.last?.count == 1, let last = groups.popLast() { groups[groups.count - 1] += last }
+        var cards: [Card] = []
+        for group in groups {
+            cards.append(
+                card(cards.count, group.flatMap(\.playerIDs), holes: holes, shotgun: shotgun, firstTee: firstTee, interval: interval, makeID: makeID))
+        }
+        return cards
+    }
+
+    static func card(
+        _ index: Int, _ members: [UUID], holes: [Int], shotgun: Bool, firstTee: Date?, interval: TimeInterval, makeID: () -> UUID
+    ) -> Card {
+        let start = shotgun && !holes.isEmpty ? holes[index % holes.count] : (holes.first ?? 1)
+        let tee = shotgun ? firstTee : firstTee.map { $0.addingTimeInterval(Double(index) * interval) }
+        return Card(id: makeID(), name: "Card \(index + 1)", startingHole: start, teeTime: tee, playerIDs: members)
     }
 }
 

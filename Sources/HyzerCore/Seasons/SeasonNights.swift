@@ -49,11 +49,14 @@ public struct SeasonNight: Hashable, Sendable {
     public var eventID: UUID
     public var entries: [Entry]
     public var rounds: [NightRound]
+    /// The players of each team that played the night (by team id), on a night of a team round.
+    public var teams: [UUID: [UUID]]
 
-    public init(eventID: UUID, entries: [Entry], rounds: [NightRound]) {
+    public init(eventID: UUID, entries: [Entry], rounds: [NightRound], teams: [UUID: [UUID]] = [:]) {
         self.eventID = eventID
         self.entries = entries
         self.rounds = rounds
+        self.teams = teams
     }
 }
 
@@ -140,14 +143,16 @@ public enum SeasonHandicaps {
                 results: night.entries.filter { $0.started || $0.dnf }.map { entry in
                     var score = entry.toPar
                     var placed = !entry.dnf
-                    if let handicap = tonight[entry.playerID] {
+                    // A team has no handicap: it is placed on gross.
+                    let team = night.teams[entry.playerID] != nil
+                    if !team, let handicap = tonight[entry.playerID] {
                         score -= night.rounds.filter { $0.playerID == entry.playerID }.reduce(0) { $0 + strokes(handicap, holes: $1.holes) }
-                    } else if rule.placesBy == .net, method?.unhandicapped == .unplaced {
+                    } else if !team, rule.placesBy == .net, method?.unhandicapped == .unplaced {
                         placed = false
                     }
                     return SeasonStandings.Result(
                         playerID: entry.playerID, division: entry.division, score: score, dnf: !placed, wonPlayoff: entry.wonPlayoff)
-                })
+                }, teams: night.teams)
         }
     }
 }

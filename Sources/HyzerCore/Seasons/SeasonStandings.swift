@@ -25,10 +25,14 @@ public struct SeasonStandings: Hashable, Sendable {
     public struct Night: Hashable, Sendable {
         public var eventID: UUID
         public var results: [Result]
+        /// A team's players by its id, on a night with a team round: a team is placed as one,
+        /// and each of its players takes its points.
+        public var teams: [UUID: [UUID]]
 
-        public init(eventID: UUID, results: [Result]) {
+        public init(eventID: UUID, results: [Result], teams: [UUID: [UUID]] = [:]) {
             self.eventID = eventID
             self.results = results
+            self.teams = teams
         }
     }
 
@@ -101,8 +105,10 @@ public struct SeasonStandings: Hashable, Sendable {
             let divisions = Dictionary(grouping: night.results, by: \.division)
             for (division, results) in divisions {
                 if !present.contains(division) { present.append(division) }
-                for (player, result) in Self.night(results, eventID: night.eventID, rule: rule) {
-                    byDivision[division, default: [:]][player, default: []].append(result)
+                for (placed, result) in Self.night(results, eventID: night.eventID, rule: rule) {
+                    for player in night.teams[placed] ?? [placed] {
+                        byDivision[division, default: [:]][player, default: []].append(result)
+                    }
                 }
             }
         }

@@ -101,8 +101,15 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     public var withdrawn: [String]?
     /// The bag-tag pool of a tag round; absent otherwise.
     public var tagsID: UUID?
+    // Formats: absent on stroke play, so its rounds keep the bytes they always had.
+    public var format: RoundFormat?
+    public var teams: [Team]?
+    public var caliRule: CaliRule?
 
     public init(_ round: Round) {
+        format = round.format == .stroke ? nil : round.format
+        teams = round.teams.isEmpty ? nil : round.teams
+        caliRule = round.caliRule
         tagsID = round.tagsID
         archived = round.archived ? true : nil
         withdrawn = round.withdrawn.isEmpty ? nil : round.withdrawn.map(\.uppercasedText).sorted()
@@ -133,6 +140,9 @@ public struct RoundPayload: Codable, Hashable, Sendable {
         round.archived = archived ?? false
         round.withdrawn = Set((withdrawn ?? []).compactMap(UUID.init(text:))).intersection(playerIDs)
         round.tagsID = tagsID
+        round.format = format ?? .stroke
+        round.teams = teams ?? []
+        round.caliRule = caliRule
         return round
     }
 }

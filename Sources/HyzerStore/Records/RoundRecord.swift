@@ -20,11 +20,18 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     var cards: String
     var archived: Bool
     var tagsID: String?
+    var format: String
+    /// JSON: the teams of a team round; "" on stroke play.
+    var teams: String
+    var caliRule: String?
 
     /// Throws when the cards cannot be encoded: an empty list stored instead would lose them.
     init(_ round: Round, version: Int) throws {
         archived = round.archived
         tagsID = round.tagsID?.text
+        format = round.format.rawValue
+        teams = round.teams.isEmpty ? "" : String(decoding: try RecordCoding.encode(round.teams), as: UTF8.self)
+        caliRule = round.caliRule?.rawValue
         eventID = round.eventID?.text
         cards = String(decoding: try RecordCoding.encode(round.cards), as: UTF8.self)
         id = round.id.text
@@ -54,6 +61,9 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         )
         round.archived = archived
         round.tagsID = tagsID.flatMap(UUID.init(text:))
+        round.format = try StoredValue.raw(format, "rounds.format", of: id)
+        round.teams = teams.isEmpty ? [] : try StoredValue.json(teams, [Team].self, "rounds.teams", of: id)
+        round.caliRule = try caliRule.map { try StoredValue.raw($0, "rounds.caliRule", of: id) }
         round.withdrawn = Set(withdrawn.compactMap(UUID.init(text:)))
         return round
     }
@@ -107,6 +117,7 @@ extension RoundRecord {
         static let cards = Column(CodingKeys.cards)
         static let archived = Column(CodingKeys.archived)
         static let tagsID = Column(CodingKeys.tagsID)
+        static let format = Column(CodingKeys.format)
     }
 }
 

@@ -54,8 +54,26 @@ struct RoundDetailResponse: ResponseEncodable {
     var eventID: String?
     /// Present for a tag round: its bag-tag pool.
     var tagsID: String?
+    /// "stroke", or a team format with its teams and how its cali plays.
+    var format: String
+    var teams: [TeamItem]?
+    var caliRule: String?
+
+    struct TeamItem: Encodable {
+        var id: String
+        var name: String
+        var playerIDs: [String]
+        var cali: Bool
+    }
 
     init(_ snapshot: RoundSnapshot) {
+        format = snapshot.round.format.rawValue
+        caliRule = snapshot.round.caliRule?.rawValue
+        let names = snapshot.playerNames
+        teams =
+            snapshot.round.teams.isEmpty
+            ? nil
+            : snapshot.round.teams.map { TeamItem(id: Format.id($0.id), name: $0.name(names), playerIDs: $0.playerIDs.map(Format.id), cali: $0.cali) }
         eventID = snapshot.round.eventID.map(Format.id)
         tagsID = snapshot.round.tagsID.map(Format.id)
         id = Format.id(snapshot.round.id)
@@ -87,8 +105,15 @@ struct StandingsResponse: ResponseEncodable {
         var handicap: Int?
         var net: Int?
         var netPosition: String?
+        /// On a team round: the team (also in `playerID`) and its players.
+        var teamID: String?
+        var playerIDs: [String]?
 
-        init(_ entry: StandingsEntry, signed: Bool, hasNet: Bool) {
+        init(_ entry: StandingsEntry, signed: Bool, hasNet: Bool, team: Team? = nil) {
+            if let team {
+                teamID = Format.id(team.id)
+                playerIDs = team.playerIDs.map(Format.id)
+            }
             position = entry.position
             playerID = Format.id(entry.playerID)
             displayName = entry.displayName
@@ -139,10 +164,13 @@ struct StandingsResponse: ResponseEncodable {
         let names = board.snapshot.names
         roundID = Format.id(board.snapshot.round.id)
         version = board.version
-        self.standings = standings.entries.map { Entry($0, signed: signed.contains($0.playerID), hasNet: standings.hasNet) }
-        divisions = standings.divisions.map {
-            Division(name: $0.name, standings: $0.entries.map { Entry($0, signed: signed.contains($0.playerID), hasNet: standings.hasNet) })
+        let teams = Dictionary(board.snapshot.round.teams.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func entry(_ standing: StandingsEntry) -> Entry {
+            Entry(
+                standing, signed: signed.contains(standing.playerID), hasNet: standings.hasNet, team: teams.isEmpty ? nil : teams[standing.playerID])
         }
+        self.standings = standings.entries.map(entry)
+        divisions = standings.divisions.map { Division(name: $0.name, standings: $0.entries.map(entry)) }
         conflicts = standings.conflicts.map { conflict in
             let leaves = board.scores[conflict.playerID, conflict.hole]?.leaves ?? []
             return Conflict(
@@ -228,7 +256,9 @@ struct ScoreCreatedResponse: ResponseEncodable {
 /// `penalties` whole numbers, `strokes` a whole number or "DNF".
 struct ScorePayload: Decodable {
     var id: String?
-    var playerID: String
+    /// On a team round the team's id, as `teamID` or here.
+    var playerID: String?
+    var teamID: String?
     var hole: Int
     var strokes: StrokesValue
     var supersedes: String?

@@ -91,9 +91,24 @@ struct RoundBody: Decodable {
     var name: String?
     var eventID: String?
     var start: Bool?
-    var players: [Entry]
+    /// May be left out by a draw: it then draws from the night's check-ins.
+    var players: [Entry]?
     /// Makes it a tag round of that bag-tag pool.
     var tagsID: String?
+    var format: String?
+    var teams: [TeamEntry]?
+    var draw: DrawEntry?
+    var caliRule: String?
+
+    struct TeamEntry: Decodable {
+        var playerIDs: [String]
+        var cali: Bool?
+    }
+
+    struct DrawEntry: Decodable {
+        var teamsOf: Int?
+        var balance: String?
+    }
 }
 
 struct CardsBody: Decodable {

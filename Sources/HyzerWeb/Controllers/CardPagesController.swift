@@ -45,7 +45,12 @@ struct CardPagesController {
                     result[number] = hole
                 }
             }
-            let cards = try CardRules.cards(numbers: numbers, starts: starts, order: board.snapshot.round.playerIDs)
+            var cards = try CardRules.cards(numbers: numbers, starts: starts, order: board.snapshot.round.playerIDs)
+            // A team round's cards are edited team by team, and hold the teams' players.
+            let teams = Dictionary(board.snapshot.round.teams.map { ($0.id, $0.playerIDs) }, uniquingKeysWith: { first, _ in first })
+            if !teams.isEmpty {
+                for index in cards.indices { cards[index].playerIDs = cards[index].playerIDs.flatMap { teams[$0] ?? [$0] } }
+            }
             _ = try await stores.domain.setCards(cards, of: roundID)
             return .redirect(to: "/rounds/\(Format.id(roundID))#cards", type: .normal)
         } catch let errors as FieldErrors {

@@ -86,13 +86,18 @@ struct LeagueAPIController {
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<RoundDetailResponse> {
         let body = try await request.decodeBody(RoundBody.self, context: context)
-        let draft = RoundDraft(
-            name: body.name, courseID: body.courseID, playerIDs: body.players.map(\.playerID), startNow: body.start ?? true,
+        let players = body.players ?? []
+        var draft = RoundDraft(
+            name: body.name, courseID: body.courseID, playerIDs: players.map(\.playerID), startNow: body.start ?? true,
             eventID: body.eventID,
             divisions: Dictionary(
-                body.players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first }),
+                players.compactMap { entry in entry.division.map { (entry.playerID, $0) } }, uniquingKeysWith: { first, _ in first }),
             tagsID: body.tagsID
         )
+        draft.format = body.format
+        draft.teams = body.teams?.map { RoundDraft.TeamDraft(playerIDs: $0.playerIDs, cali: $0.cali ?? false) }
+        draft.draw = body.draw.map { RoundDraft.DrawDraft(teamsOf: $0.teamsOf, balance: $0.balance) }
+        draft.caliRule = body.caliRule
         let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))
     }
@@ -180,6 +185,6 @@ struct LeagueAPIController {
         let body = try await request.decodeBody(SignatureBody.self, context: context)
         guard let player = UUID(text: body.playerID) else { throw FieldErrors("playerID", "That is not a player id.") }
         let snapshot = try await stores.domain.sign(playerID: player, in: try context.uuid("id", "Round"), by: context.identity)
-        return StandingsResponse(snapshot.board)
+        return StandingsResponse(snapshot.scoringView.board)
     }
 }

@@ -45,8 +45,11 @@ struct RoundsAPIController {
     @Sendable func recordScore(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ScoreCreatedResponse> {
         let roundID = try context.uuid("id", "Round")
         let payload = try await request.decodeBody(ScorePayload.self, context: context)
+        if payload.playerID != nil && payload.teamID != nil {
+            throw FieldErrors("teamID", "Send the team's id as \"teamID\" or the player's as \"playerID\", not both.")
+        }
         let submission = try ScoreSubmission.parse(
-            id: payload.id, playerID: payload.playerID, hole: String(payload.hole),
+            id: payload.id, playerID: payload.teamID ?? payload.playerID, hole: String(payload.hole),
             strokes: payload.strokes.strokes.description, supersedes: payload.supersedes, penalties: payload.penalties.map(String.init)
         )
         let recorded = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)

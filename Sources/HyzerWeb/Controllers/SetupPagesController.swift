@@ -83,9 +83,10 @@ struct SetupPagesController {
 
     @Sendable func createRound(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await request.decode(as: RoundForm.self, context: context)
-        let draft = RoundDraft(
+        var draft = RoundDraft(
             name: form.name, courseID: form.courseID, playerIDs: form.playerIDs ?? [], startNow: form.startNow != nil,
             eventID: form.eventID, divisions: form.divisions ?? [:], tagsID: form.tagsID)
+        form.addFormat(to: &draft)
         do {
             let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
             return .redirect(to: "/rounds/\(Format.id(round.id))", type: .normal)

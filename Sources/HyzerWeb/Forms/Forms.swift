@@ -70,9 +70,25 @@ struct RoundForm: Decodable, Sendable {
     var divisions: [String: String]?
     /// A bag-tag pool: the round is one of its tag rounds.
     var tagsID: String?
+    /// A team format draws its teams when the round is made.
+    var format: String?
+    var teamsOf: String?
+    var balance: String?
+    var caliRule: String?
 
     var values: [String: String] {
-        ["name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? "", "tagsID": tagsID ?? ""]
+        [
+            "name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? "", "tagsID": tagsID ?? "", "format": format ?? "",
+            "teamsOf": teamsOf ?? "", "balance": balance ?? "", "caliRule": caliRule ?? "",
+        ]
+    }
+
+    /// The draft's format and draw: a team format draws its teams.
+    func addFormat(to draft: inout RoundDraft) {
+        draft.format = format
+        guard let format = RoundFormat(rawValue: (format ?? "").trimmingCharacters(in: .whitespaces)), format.isTeam else { return }
+        draft.draw = RoundDraft.DrawDraft(teamsOf: Int((teamsOf ?? "").trimmingCharacters(in: .whitespaces)) ?? 2, balance: balance)
+        draft.caliRule = caliRule
     }
 }
 

@@ -120,7 +120,9 @@ struct CardPage: Sendable {
         let totals = Dictionary(board.standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
         let coach = viewer?.role.includes(.coach) ?? false
         let underWay = snapshot.round.status == .active && !snapshot.round.archived
-        canScore = underWay && (coach || viewer.map { card.playerIDs.contains($0.playerID) } ?? false)
+        // On a team round the viewer scores and signs as their team.
+        let me = viewer.map { snapshot.round.team(of: $0.playerID)?.id ?? $0.playerID }
+        canScore = underWay && (coach || me.map(card.playerIDs.contains) ?? false)
         closedNotice =
             underWay
             ? nil
@@ -143,7 +145,7 @@ struct CardPage: Sendable {
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
                 mismatch: state?.isConflict ?? false, others: seen?.others ?? "",
                 signed: signed.contains(id), locked: signed.contains(id) && !coach,
-                canSign: !signed.contains(id) && !withdrawn.contains(id) && (coach || viewer?.playerID == id),
+                canSign: !signed.contains(id) && !withdrawn.contains(id) && (coach || me == id),
                 withdrawn: withdrawn.contains(id),
                 total: played ? String(entry?.strokes ?? 0) : "–",
                 toPar: entry?.dnf == true ? "DNF" : (played ? ScoreFormat.toPar(entry?.toPar ?? 0) : "–")

@@ -50,5 +50,26 @@ struct RoundFormPage: Sendable {
         hasPlayers = !players.isEmpty
         self.startNow = startNow
         self.form = form
+        let format = form.values["format"] ?? ""
+        formats = ([RoundFormat.stroke] + RoundFormat.teamFormats).map {
+            Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == format)
+        }
+        let size = form.values["teamsOf"] ?? "2"
+        teamSizes = TeamDraw.Request.sizes.map { Option(value: String($0), label: "Teams of \($0)", selected: String($0) == size) }
+        let balance = form.values["balance"] ?? ""
+        balances = [
+            Option(value: TeamDraw.Balance.none.rawValue, label: "At random", selected: balance == TeamDraw.Balance.none.rawValue),
+            Option(value: TeamDraw.Balance.rating.rawValue, label: "Balanced by rating", selected: balance == TeamDraw.Balance.rating.rawValue),
+            Option(value: TeamDraw.Balance.handicap.rawValue, label: "Balanced by handicap", selected: balance == TeamDraw.Balance.handicap.rawValue),
+        ]
+        let rule = form.values["caliRule"] ?? ""
+        caliRules = CaliRule.allCases.map { Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == rule) }
     }
+
+    /// Stroke play or a team format; a team round's draw (teams of 2 or 3, at random or
+    /// balanced) and what a cali does.
+    var formats: [Option] = []
+    var teamSizes: [Option] = []
+    var balances: [Option] = []
+    var caliRules: [Option] = []
 }

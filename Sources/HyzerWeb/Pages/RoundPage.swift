@@ -22,6 +22,28 @@ struct RoundPage: Sendable {
     var holeStats: HoleStatisticsView?
     /// A tag round's tags in play, or exchanged once it is completed.
     var tags: TagRoundView?
+    /// A team round's format, its rule, its teams and what its cali does.
+    var format: FormatNote?
+
+    struct FormatNote: Sendable {
+        struct TeamLine: Sendable {
+            var name: String
+        }
+
+        var label: String
+        var rule: String
+        var cali: String?
+        var teams: [TeamLine]
+
+        init?(_ snapshot: RoundSnapshot) {
+            guard snapshot.round.format.isTeam else { return nil }
+            label = snapshot.round.format.label
+            rule = snapshot.round.format.rule
+            cali = snapshot.round.teams.contains(where: \.cali) ? (snapshot.round.caliRule ?? .twoDiscs).label : nil
+            let names = snapshot.reporterNames
+            teams = snapshot.round.teams.map { TeamLine(name: $0.name(names)) }
+        }
+    }
 
     struct CardLink: Sendable {
         var id: String
@@ -34,6 +56,9 @@ struct RoundPage: Sendable {
     init(board: RoundBoard, form: FormState = FormState(), viewer: UUID? = nil, viewerRole: Role? = nil) {
         let snapshot = board.snapshot
         let names = snapshot.playerNames
+        // On a team round the viewer scores as their team.
+        let viewer = viewer.map { snapshot.round.team(of: $0)?.id ?? $0 }
+        format = FormatNote(snapshot)
         cards = snapshot.round.cards.map { card in
             CardLink(
                 id: Format.id(card.id), name: card.name, startingHole: card.startingHole,

@@ -1,0 +1,184 @@
+"""Formats through the API, as a league's scripts would drive them: a random-draw doubles
+night with a cali (best shot) in a season, scored by the players on their phones' API, then a
+stroke-play night of the same players. Every team score, position and season point is checked
+against an independent computation written here, and the pages, the results CSV and the TV
+show the teams."""
+import csv
+import io
+import random
+
+from conftest import PASSWORD
+
+HOLES = 9
+PAR = 3
+
+
+def ranked(totals):
+    """{id: position} by total (lower is better), ties sharing "T<n>" as the boards write them."""
+    order = sorted(totals, key=lambda key: totals[key])
+    positions = {}
+    for index, key in enumerate(order):
+        tied = [k for k in order if totals[k] == totals[key]]
+        first = order.index(tied[0]) + 1
+        positions[key] = f"T{first}" if len(tied) > 1 else str(first)
+    return positions
+
+
+def field_size_points(totals):
+    """{id: points} by the field-size rule: first gets as many as finished, ties share the
+    average of the places they cover, rounded down."""
+    order = sorted(totals, key=lambda key: totals[key])
+    count = len(order)
+    points = {}
+    for key in order:
+        tied = [k for k in order if totals[k] == totals[key]]
+        start = order.index(tied[0]) + 1
+        places = range(start, start + len(tied))
+        points[key] = sum(max(count - place + 1, 0) for place in places) // len(tied)
+    return points
+
+
+def test_a_random_draw_doubles_night_with_a_cali(servers):
+    server = servers.server("formats", handle="coach")
+    server.start()
+    rng = random.Random(42)
+    course = server.api("POST", "/api/v1/courses", {"name": "Doubles Nine", "holes": [{"number": n, "par": PAR} for n in range(1, HOLES + 1)]})
+    season = server.api("POST", "/api/v1/seasons", {"name": "Doubles season", "divisions": ["MA1"]})
+    night = server.api("POST", "/api/v1/events", {"name": "Doubles night", "divisions": ["MA1"], "seasonID": season["id"]})["id"]
+
+    # Nine players with their own tokens (their phones), all checked in.
+    tokens, names = {}, {}
+    for index in range(9):
+        handle = f"doubles{index}"
+        server.cli("admin", "create-user", handle, "--role", "athlete", "--name", f"Doubles {index}", input=PASSWORD + "\n")
+        token = server.cli("admin", "token", handle).strip().splitlines()[-1].strip()
+        me = next(p for p in server.api("GET", "/api/v1/players")["players"] if p["handle"] == handle)
+        tokens[me["id"]], names[me["id"]] = token, me["displayName"]
+        server.api("POST", f"/api/v1/events/{night}/checkins", {"playerID": me["id"], "division": "MA1"})
+    players = set(tokens)
+
+    # Refused drafts write nothing.
+    before = len(server.api("GET", "/api/v1/rounds")["rounds"])
+    for body, field in [({"format": "bestShot"}, "teams"),
+                        ({"format": "bestShot", "draw": {"teamsOf": 4}}, "draw"),
+                        ({"format": "stroke", "draw": {"teamsOf": 2}}, "format"),
+                        ({"format": "match", "draw": {"teamsOf": 2}}, "format"),
+                        ({"format": "bestShot", "teams": [{"playerIDs": sorted(players)[:2]}]}, "teams")]:
+        status, _, problem = server.exchange("POST", "/api/v1/rounds", {"courseID": course["id"], "eventID": night, **body})
+        assert status == 422 and any(e["field"] == field for e in problem["errors"]), (body, problem)
+    assert len(server.api("GET", "/api/v1/rounds")["rounds"]) == before
+
+    # The draw: from the night's check-ins, four teams of two and a cali.
+    round_ = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "eventID": night, "format": "bestShot",
+                                                   "draw": {"teamsOf": 2, "balance": "none"}, "start": True})
+    rid = round_["id"]
+    teams = round_["teams"]
+    assert round_["format"] == "bestShot" and round_["caliRule"] == "twoDiscs"
+    assert sorted(len(t["playerIDs"]) for t in teams) == [1, 2, 2, 2, 2]
+    assert [t["cali"] for t in teams if len(t["playerIDs"]) == 1] == [True] and not any(t["cali"] for t in teams if len(t["playerIDs"]) == 2)
+    drawn = [p for t in teams for p in t["playerIDs"]]
+    assert sorted(drawn) == sorted(players) and {p["id"] for p in round_["players"]} == players
+    for team in teams:
+        members = [names[p] for p in team["playerIDs"]]
+        assert team["name"] == (f"{members[0]} (cali)" if team["cali"] else " & ".join(members))
+    team_of = {p: t for t in teams for p in t["playerIDs"]}
+
+    # Cards: two teams to a card, team-mates together.
+    cards = server.api("POST", f"/api/v1/rounds/{rid}/cards", {"auto": {"shotgun": True}})["cards"]
+    for team in teams:
+        assert sum(1 for card in cards if set(team["playerIDs"]) <= set(card["playerIDs"])) == 1, "a team is on one card"
+    card_of = {p: card["id"] for card in cards for p in card["playerIDs"]}
+
+    # Refusals: a player's own id, both ids, a team of another card, an unknown team.
+    someone = drawn[0]
+    mine = team_of[someone]
+    other_card = next(t for t in teams if card_of[t["playerIDs"][0]] != card_of[someone])
+    status, _, problem = server.exchange("POST", f"/api/v1/rounds/{rid}/scores", {"playerID": someone, "hole": 1, "strokes": 3},
+                                         token=tokens[someone])
+    assert status == 422 and mine["name"] in problem["errors"][0]["message"], problem
+    status, _, _ = server.exchange("POST", f"/api/v1/rounds/{rid}/scores",
+                                   {"playerID": someone, "teamID": mine["id"], "hole": 1, "strokes": 3}, token=tokens[someone])
+    assert status == 422
+    status, _, _ = server.exchange("POST", f"/api/v1/rounds/{rid}/scores", {"teamID": other_card["id"], "hole": 1, "strokes": 3},
+                                   token=tokens[someone])
+    assert status == 403
+    status, _, _ = server.exchange("POST", f"/api/v1/rounds/{rid}/scores", {"teamID": "7b3c1e9e-0000-4000-8000-000000000000", "hole": 1,
+                                                                             "strokes": 3})
+    assert status == 422
+    assert server.api("GET", f"/api/v1/rounds/{rid}/scores")["events"] == []
+
+    # Every team scores every hole, entered by one of its players or a card-mate.
+    strokes = {t["id"]: {} for t in teams}
+
+    def check_board(label):
+        totals = {tid: sum(holes.values()) for tid, holes in strokes.items() if holes}
+        positions = ranked({tid: total - PAR * len(strokes[tid]) for tid, total in totals.items()})
+        board = server.api("GET", f"/api/v1/rounds/{rid}/standings")["standings"]
+        by_team = {row["teamID"]: row for row in board}
+        assert set(by_team) == {t["id"] for t in teams}, label
+        for team in teams:
+            row = by_team[team["id"]]
+            assert row["playerID"] == team["id"] and row["playerIDs"] == team["playerIDs"] and row["displayName"] == team["name"]
+            holes = strokes[team["id"]]
+            assert (row["thru"], row["strokes"]) == (len(holes), sum(holes.values())), (label, team["name"])
+            if holes:
+                assert row["toPar"] == sum(holes.values()) - PAR * len(holes) and row["position"] == positions[team["id"]], (label, row)
+
+    for team in teams:
+        scorers = team["playerIDs"] + [p for p in players if card_of[p] == card_of[team["playerIDs"][0]]]
+        for hole in range(1, HOLES + 1):
+            count = rng.choice([2, 2, 3, 3, 3, 4])
+            server.api("POST", f"/api/v1/rounds/{rid}/scores", {"teamID": team["id"], "hole": hole, "strokes": count},
+                       token=tokens[rng.choice(scorers)])
+            strokes[team["id"]][hole] = count
+        check_board(f"after {team['name']}")
+    # A correction of a team's hole supersedes its score.
+    fixed = teams[0]["id"]
+    current = next(e for e in server.api("GET", f"/api/v1/rounds/{rid}/scores")["events"]
+                   if e["playerID"] == fixed and e["hole"] == 5 and e["current"])
+    server.api("POST", f"/api/v1/rounds/{rid}/scores", {"teamID": fixed, "hole": 5, "strokes": 1, "supersedes": current["id"]},
+               token=tokens[teams[0]["playerIDs"][0]])
+    strokes[fixed][5] = 1
+    check_board("after the correction")
+
+    # Pages, the results CSV and the TV show the teams.
+    page = server.request("GET", f"/rounds/{rid}")[1]
+    assert "Best shot" in page and "Two discs" in page and all(t["name"].replace("&", "&amp;") in page for t in teams)
+    leaderboard = server.request("GET", f"/rounds/{rid}/leaderboard")[1]
+    assert all(t["name"].replace("&", "&amp;") in leaderboard for t in teams)
+    status, _, text = server.exchange("GET", f"/rounds/{rid}/results.csv")
+    assert status == 200
+    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    assert sorted(r[next(k for k in r if "name" in k.lower())] for r in rows) == sorted(t["name"] for t in teams), rows[:2]
+    tv = server.request("GET", "/tv", auth=False)[1]
+    assert teams[0]["name"].replace("&", "&amp;") in tv
+
+    server.api("POST", f"/api/v1/rounds/{rid}/complete", {})
+
+    # Night 2: the same players at stroke play.
+    night2 = server.api("POST", "/api/v1/events", {"name": "Stroke night", "divisions": ["MA1"], "seasonID": season["id"]})["id"]
+    stroke = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "eventID": night2, "start": True,
+                                                   "players": [{"playerID": p, "division": "MA1"} for p in sorted(players)]})
+    assert stroke["format"] == "stroke" and "teams" not in stroke
+    solo = {}
+    for player in sorted(players):
+        solo[player] = 0
+        for hole in range(1, HOLES + 1):
+            count = rng.choice([2, 3, 3, 4])
+            server.api("POST", f"/api/v1/rounds/{stroke['id']}/scores", {"playerID": player, "hole": hole, "strokes": count})
+            solo[player] += count
+    server.api("POST", f"/api/v1/rounds/{stroke['id']}/complete", {})
+
+    # Season points: each player takes their team's points from night 1, their own from night 2.
+    team_points = field_size_points({t["id"]: sum(strokes[t["id"]].values()) for t in teams})
+    own_points = field_size_points(solo)
+    want = {p: team_points[team_of[p]["id"]] + own_points[p] for p in players}
+    table = server.api("GET", f"/api/v1/seasons/{season['id']}/standings")
+    got = {row["playerID"]: row for division in table["divisions"] for row in division["standings"]}
+    assert {p: got[p]["points"] for p in got} == want
+    for player in players:
+        nights = {n["eventID"]: n for n in got[player]["nights"]}
+        assert nights[night]["points"] == team_points[team_of[player]["id"]] and nights[night2]["points"] == own_points[player]
+    assert all(got[p]["displayName"] == names[p] for p in players)
+    # A team round rates nobody: only the stroke round has ratings.
+    assert server.api("GET", f"/api/v1/rounds/{rid}/ratings")["ratings"] == []
