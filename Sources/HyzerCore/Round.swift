@@ -43,6 +43,9 @@ public struct Round: Identifiable, Hashable, Sendable {
     public var teams: [Team] = []
     /// How a cali (a player left alone by an odd count) plays, on a team round that has one.
     public var caliRule: CaliRule?
+    /// On a match-play round: the bracket match it plays (a second one with the same match is
+    /// its sudden death).
+    public var matchID: UUID?
 
     public static let playerCountRange = 1...200
 
@@ -92,6 +95,8 @@ public struct RoundDraft: Sendable, Hashable {
     public var teams: [TeamDraft]?
     public var draw: DrawDraft?
     public var caliRule: String?
+    /// A bracket's match this match-play round plays (the store fills in its two players).
+    public var matchID: String?
 
     /// A team as given: player id texts, and whether it is a cali.
     public struct TeamDraft: Sendable, Hashable {
@@ -140,6 +145,7 @@ public struct RoundDraft: Sendable, Hashable {
         public var teams: [Team] = []
         public var draw: TeamDraw.Request?
         public var caliRule: CaliRule?
+        public var matchID: UUID?
 
         public init(
             name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool, eventID: UUID? = nil, divisions: [UUID: String] = [:],
@@ -222,11 +228,19 @@ public struct RoundDraft: Sendable, Hashable {
         }
         let format = RoundFormat.parse(self.format, into: &errors)
         let teamSetup = validatedTeams(format: format, players: players, pool: pool, into: &errors)
+        let match = TextRules.cleaned(matchID)
+        if format == .match {
+            if players.count != 2 && errors["playerIDs"] == nil { errors.add("playerIDs", "A match is between two players.") }
+            if pool != nil { errors.add("tagsID", "A match-play round cannot exchange bag tags.") }
+        } else if !match.isEmpty {
+            errors.add("matchID", "A bracket's match is played as a match-play round (\"format\": \"match\").")
+        }
         try errors.throwIfAny()
         // `course` is non-nil here: a missing or unknown course added an error above.
         var valid = Valid(
             name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow, eventID: event?.id, divisions: divisions, tagsID: pool)
         valid.format = format
+        valid.matchID = UUID(text: match)
         (valid.teams, valid.draw, valid.caliRule) = teamSetup
         return valid
     }
@@ -266,8 +280,8 @@ public struct RoundDraft: Sendable, Hashable {
             if balance == nil {
                 errors.add("draw", "Balance must be one of \(TeamDraw.Balance.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
-            if players.count < size && errors["playerIDs"] == nil {
-                errors.add("playerIDs", "A draw of teams of \(size) needs at least \(size) players.")
+            if players.count <= size && errors["playerIDs"] == nil {
+                errors.add("playerIDs", "A draw of teams of \(size) needs at least \(size + 1) players: two teams or more.")
             }
             return ([], TeamDraw.Request(teamsOf: size, balance: balance ?? .none), caliRule)
         case (.some(let drafts), nil):

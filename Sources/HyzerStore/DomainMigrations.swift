@@ -374,6 +374,21 @@ enum DomainMigrations {
                 t.add(column: "caliRule", .text)
             }
         }
+        // Brackets: an event's single-elimination bracket, and the match a round plays.
+        migrator.registerMigration("v22-brackets") { db in
+            try db.create(table: "brackets") { t in
+                t.primaryKey("id", .text)
+                t.column("eventID", .text).notNull().indexed()
+                t.column("seeds", .text).notNull()
+                t.column("matchIDs", .text).notNull()
+                t.column("deadlines", .text).notNull()
+                t.column("conceded", .text).notNull()
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .text).notNull()
+            }
+            try db.alter(table: "rounds") { t in t.add(column: "matchID", .text) }
+        }
         return migrator
     }
 }

@@ -62,7 +62,7 @@ extension DomainStore {
                 throw CardBatchRejection.notTheAuthor(author: name)
             }
             let coach = reporter.map { $0.role.includes(.coach) } ?? true
-            if let reporter, !coach, !card.playerIDs.contains(snapshot.round.team(of: reporter.playerID)?.id ?? reporter.playerID) {
+            if let reporter, !coach, !card.playerIDs.contains(snapshot.round.scoredAs(reporter.playerID)) {
                 throw ScoreRejection.notYours
             }
             let signed = Set(snapshot.signatures.map(\.playerID))

@@ -130,7 +130,8 @@ extension DomainStore {
                         """, arguments: [id]) ?? true
         case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
         case .season: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE seasonID = ?)", arguments: [id]) ?? true
-        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap, .feePayment, .tagPool, .tagMove, .tagChallenge, .pot, .moneyEntry:
+        case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap, .feePayment, .tagPool, .tagMove, .tagChallenge, .pot, .moneyEntry,
+            .bracket:
             throw StoreError.notFound("Record")
         }
         if referenced {

@@ -201,7 +201,7 @@ extension DomainStore {
             var snapshot = try Self.snapshot(roundID, db).scoringView
             guard let card = snapshot.round.cards.first(where: { $0.id == cardID }) else { throw StoreError.notFound("Card") }
             let coach = reporter.map { $0.role.includes(.coach) } ?? true
-            if let reporter, !coach, !card.playerIDs.contains(snapshot.round.team(of: reporter.playerID)?.id ?? reporter.playerID) {
+            if let reporter, !coach, !card.playerIDs.contains(snapshot.round.scoredAs(reporter.playerID)) {
                 throw ScoreRejection.notYours
             }
             var seen: Set<UUID> = []
@@ -281,12 +281,12 @@ extension DomainStore {
             var snapshot = try Self.snapshot(roundID, db)
             // On a team round a player signs their team's card (one score per team per hole).
             let view = snapshot.scoringView
-            let playerID = view.round.team(of: playerID)?.id ?? playerID
+            let playerID = view.round.scoredAs(playerID)
             let name = view.playerName(playerID) ?? "This player"
             guard view.round.playerIDs.contains(playerID) else {
                 throw LeagueRejection.invalid(FieldErrors("playerID", "That player is not in this round."))
             }
-            if let reporter, !reporter.role.includes(.coach), (view.round.team(of: reporter.playerID)?.id ?? reporter.playerID) != playerID {
+            if let reporter, !reporter.role.includes(.coach), view.round.scoredAs(reporter.playerID) != playerID {
                 throw LeagueRejection.forbidden("Each player signs their own card; a coach can sign for a player without a phone.")
             }
             if view.signatures.contains(where: { $0.playerID == playerID }) { return (snapshot, nil) }

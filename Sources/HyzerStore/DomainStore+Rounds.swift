@@ -16,6 +16,7 @@ extension DomainStore {
         round.format = valid.format
         round.teams = valid.teams
         round.caliRule = valid.caliRule
+        round.matchID = valid.matchID
         if let request = valid.draw {
             let strength = try await drawStrength(request.balance, players: valid.playerIDs, eventID: valid.eventID)
             var generator = SystemRandomNumberGenerator()
@@ -28,6 +29,17 @@ extension DomainStore {
         if !round.teams.isEmpty { round.playerIDs = round.teams.flatMap(\.playerIDs) }
         let made = round
         return try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
+            // A team round's teams are its own: a night's table cannot add them to other rounds,
+            // so a team round is its event's only round.
+            if let eventID = made.eventID {
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT COUNT(*) AS rounds, COALESCE(SUM(teams != ''), 0) AS teamRounds FROM rounds WHERE eventID = ? AND archived = 0",
+                    arguments: [eventID.text])
+                let (rounds, teamRounds): (Int, Int) = (row?["rounds"] ?? 0, row?["teamRounds"] ?? 0)
+                if teamRounds > 0 || (!made.teams.isEmpty && rounds > 0) {
+                    throw LeagueRejection.conflict("A team round is its event's only round: make another event for this round.")
+                }
+            }
             try RoundRecord(made, version: 1).insert(db)
             try RoundRecord.writePlayers(of: made, db)
             try self.freezeHandicaps(of: made.id, db)
@@ -39,6 +51,21 @@ extension DomainStore {
     /// creates the round; a blank name becomes the course's name and the day. Throws `FieldErrors`.
     public func createRound(_ draft: RoundDraft, createdBy: UUID? = nil) async throws -> Round {
         var draft = draft
+        // A bracket's match: its two players, in its event, named for them.
+        if let matchID = UUID(text: draft.matchID ?? ""), RoundFormat(rawValue: draft.format ?? "") == .match {
+            let match = try await pool.read { db in try self.matchDraft(matchID, db) }
+            draft.playerIDs = match.players.map(\.text)
+            draft.eventID = match.event.id.text
+            if let division = match.event.divisions.first {
+                for player in draft.playerIDs where draft.divisions[player] == nil { draft.divisions[player] = division }
+            }
+            if (draft.name ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                let names = match.players.map { match.names[$0] ?? "?" }.joined(separator: " v ")
+                draft.name = match.suddenDeath ? "\(names) — sudden death" : names
+            }
+        } else if let text = draft.matchID, !text.isEmpty, RoundFormat(rawValue: draft.format ?? "") == .match {
+            throw LeagueRejection.invalid(FieldErrors("matchID", "There is no such bracket match."))
+        }
         // A draw with no players named draws from the night's check-ins.
         if draft.draw != nil, draft.playerIDs.isEmpty, let eventID = draft.eventID.flatMap(UUID.init(text:)),
             try await events().contains(where: { $0.id == eventID })
@@ -306,7 +333,7 @@ extension DomainStore {
             guard round.status != .completed else { throw LeagueRejection.conflict("\(round.name) is completed: reopen it to withdraw a player.") }
             // On a team round the scores are the team's: a team that has scored keeps them and
             // does not finish; before its first score the player leaves it (alone, a cali).
-            let scoredAs = round.team(of: canonical)?.id ?? canonical
+            let scoredAs = round.scoredAs(canonical)
             if let index = round.teams.firstIndex(where: { $0.playerIDs.contains(canonical) }), scoredAs != canonical,
                 !snapshot.events.contains(where: { $0.playerID == scoredAs })
             {

@@ -252,6 +252,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     SeasonsAPIController(stores: stores).addRoutes(to: api)
     TagsAPIController(stores: stores).addRoutes(to: api)
     MoneyAPIController(stores: stores).addRoutes(to: api)
+    BracketAPIController(stores: stores).addRoutes(to: api)
     RatingsAPIController(stores: stores).addRoutes(to: api)
     EditingAPIController(stores: stores).addRoutes(to: api)
     CSVController(stores: stores).addRoutes(pages: pages, api: api)

@@ -98,7 +98,7 @@ import Testing
         #expect(field(draft("bestShot", world: world), "teams") != nil)
         #expect(field(draft("bestShot", teams: [], draw: .init(), world: world), "teams") != nil)
         #expect(field(draft(nil, draw: .init(), world: world), "format") != nil)
-        #expect(field(draft("match", world: world), "format")?.contains("not available yet") == true)
+        #expect(field(draft("putting", world: world), "format")?.contains("not available yet") == true)
         #expect(field(draft("golf", world: world), "format") != nil)
         #expect(field(draft("bestShot", draw: .init(teamsOf: 5), world: world), "draw") != nil)
         #expect(field(draft("bestShot", draw: .init(balance: "luck"), world: world), "draw") != nil)
@@ -143,7 +143,10 @@ import Testing
         #expect(view.round.playerIDs == teams.map(\.id))
         #expect(view.players.map(\.displayName) == ["Ann & Ben", "Cleo & Dev", "Eve (cali)"])
         #expect(view.round.cards.map(\.playerIDs) == [[teams[0].id, teams[1].id], [teams[2].id]])
-        #expect(view.round.divisions == [teams[0].id: "MA1", teams[2].id: "MA1"], "a mixed team has no division")
+        #expect(view.round.divisions.isEmpty, "a team of two divisions makes the round one field")
+        var shared = snapshot
+        shared.round.divisions[world.players[3].id] = "MA1"
+        #expect(shared.scoringView.round.divisions == Dictionary(uniqueKeysWithValues: teams.map { ($0.id, "MA1") }))
         #expect(view.signatures.map(\.playerID) == [teams[2].id])
         #expect(view.handicaps.isEmpty)
         #expect(view.reporterNames[world.players[0].id] == "Ann", "a card still names who entered a score")
@@ -245,5 +248,37 @@ import Testing
         let results = SeasonHandicaps.results(nights, rule: rule, method: method)
         #expect(results.first?.results.map(\.dnf) == [false, true], "the team is placed; the unhandicapped player is not")
         #expect(results.first?.teams[team] == players)
+    }
+}
+
+/// Cards for a team round: team-mates together, never more than a card holds.
+@Suite struct TeamCardTests {
+    func teams(_ sizes: [Int]) -> [Team] {
+        sizes.map { size in Team(id: UUID(), playerIDs: (0..<size).map { _ in UUID() }, cali: size == 1) }
+    }
+
+    @Test(arguments: [[2, 2, 2, 2, 1], [3, 3, 3], [3, 3, 2], [4, 4], [2, 2, 2], [2, 2], [3, 3, 3, 3, 1]])
+    func everyTeamIsOnOneCardThatHoldsIt(sizes: [Int]) {
+        let teams = teams(sizes)
+        let cards = CardPlanner.plan(teams: teams, holes: Array(1...9), shotgun: true)
+        for team in teams {
+            #expect(cards.filter { !Set($0.playerIDs).isDisjoint(with: team.playerIDs) }.count == 1)
+            #expect(cards.contains { Set(team.playerIDs).isSubset(of: $0.playerIDs) })
+        }
+        #expect(cards.allSatisfy { $0.playerIDs.count <= CardRules.sizeLimit }, "\(cards.map(\.playerIDs.count))")
+        #expect(cards.map(\.startingHole) == Array(1...cards.count))
+    }
+
+    @Test func cardsSetByHandKeepATeamTogether() throws {
+        var world = World(playerCount: 4)
+        let p = world.players.map(\.id)
+        world.round.teams = [Team(id: UUID(), playerIDs: [p[0], p[1]]), Team(id: UUID(), playerIDs: [p[2], p[3]])]
+        let split = [
+            Card(id: UUID(), name: "A", startingHole: 1, playerIDs: [p[0], p[2]]),
+            Card(id: UUID(), name: "B", startingHole: 2, playerIDs: [p[1], p[3]]),
+        ]
+        #expect(throws: FieldErrors.self) { try CardRules.check(split, round: world.round, course: world.course) }
+        let together = [Card(id: UUID(), name: "A", startingHole: 1, playerIDs: p)]
+        #expect(try CardRules.check(together, round: world.round, course: world.course).count == 1)
     }
 }

@@ -55,6 +55,11 @@ import Testing
         _ = try await store.payPot(ace.id, eventID: night.id, playerIDs: [ann.id], rolloverTo: nil, actor: nil)
         _ = try await store.recordPursePayout(
             eventID: night.id, playerID: ann.id, cents: nil, method: .cash, division: nil, place: nil, note: nil, actor: nil)
+        let cup = try await store.createEvent(EventDraft(name: "Club cup", divisions: []).validated())
+        let cal = try await store.createPlayer(PlayerDraft(displayName: "Cal", handle: "cal").validated(), by: nil)
+        let bracket = try await store.createBracket(
+            eventID: cup.id, seeds: [ann.id, bo.id, cal.id], deadlines: [Date(timeIntervalSince1970: 1_800_000_000)], actor: nil)
+        _ = try await store.concede(match: bracket.bracket.matchIDs[1][0], by: ann.id, eventID: cup.id, actor: nil)
     }
 
     @Test func everyTypeGoesThroughTheCloudAndBackWhole() async throws {

@@ -159,6 +159,16 @@ import Testing
             Row(
                 route: "POST /tags/{id}/moves", method: .post, path: "/tags/{missing}/moves", body: .form([("kind", "reclaim"), ("tag", "1")]),
                 expected: (303, 403, 404, 404)),
+            // A bracket is a coach's to make and to record concessions in; everyone reads it.
+            Row(
+                route: "POST /api/v1/events/{id}/bracket", method: .post, path: "/api/v1/events/{missing}/bracket", body: .json("{}"),
+                expected: (401, 403, 422, 422)),
+            Row(
+                route: "GET /api/v1/events/{id}/bracket", method: .get, path: "/api/v1/events/{missing}/bracket", body: .none,
+                expected: (404, 404, 404, 404)),
+            Row(
+                route: "POST /api/v1/events/{id}/bracket/concessions", method: .post, path: "/api/v1/events/{missing}/bracket/concessions",
+                body: .json("{}"), expected: (401, 403, 422, 422)),
             // Money is a coach's; pots are public only when the club says so (not in the demo).
             Row(route: "GET /api/v1/pots", method: .get, path: "/api/v1/pots", body: .none, expected: (403, 403, 200, 200)),
             Row(route: "POST /api/v1/pots", method: .post, path: "/api/v1/pots", body: .json("{}"), expected: (401, 403, 422, 422)),

@@ -82,6 +82,10 @@ def test_a_random_draw_doubles_night_with_a_cali(servers):
         members = [names[p] for p in team["playerIDs"]]
         assert team["name"] == (f"{members[0]} (cali)" if team["cali"] else " & ".join(members))
     team_of = {p: t for t in teams for p in t["playerIDs"]}
+    # The team round is the night's only round: its table cannot add teams to other rounds.
+    status, _, problem = server.exchange("POST", "/api/v1/rounds", {"courseID": course["id"], "eventID": night,
+                                                                     "players": [{"playerID": p, "division": "MA1"} for p in drawn[:2]]})
+    assert status == 409 and "only round" in problem["detail"], problem
 
     # Cards: two teams to a card, team-mates together.
     cards = server.api("POST", f"/api/v1/rounds/{rid}/cards", {"auto": {"shotgun": True}})["cards"]
@@ -182,3 +186,111 @@ def test_a_random_draw_doubles_night_with_a_cali(servers):
     assert all(got[p]["displayName"] == names[p] for p in players)
     # A team round rates nobody: only the stroke round has ratings.
     assert server.api("GET", f"/api/v1/rounds/{rid}/ratings")["ratings"] == []
+
+
+def match_result(a_holes, b_holes, regulation):
+    """(winner "a"|"b", result text, holes up for a) by match play, computed here: the lower
+    score wins a hole; decided once the lead passes the holes left ("3&2"), or up after the
+    last ("1up"); level, the first hole won after it decides ("20th")."""
+    up = 0
+    for played, (a, b) in enumerate(zip(a_holes, b_holes), start=1):
+        up += (a < b) - (b < a)
+        left = regulation - played
+        if played < regulation and abs(up) > left:
+            return ("a" if up > 0 else "b"), f"{abs(up)}&{left}", up
+        if played == regulation and up:
+            return ("a" if up > 0 else "b"), f"{abs(up)}up", up
+        if played > regulation and a != b:
+            suffix = {1: "st", 2: "nd", 3: "rd"}.get(played % 10 if played % 100 not in (11, 12, 13) else 0, "th")
+            return ("a" if a < b else "b"), f"{played}{suffix}", up
+    return None, None, up
+
+
+def test_a_twelve_player_bracket_with_byes_and_a_sudden_death(servers):
+    server = servers.server("bracket", handle="coach")
+    server.start()
+    rng = random.Random(7)
+    holes = 6
+    course = server.api("POST", "/api/v1/courses", {"name": "Match Six", "holes": [{"number": n, "par": 3} for n in range(1, holes + 1)]})
+    cup = server.api("POST", "/api/v1/events", {"name": "Club match play"})["id"]
+    seeds = [server.api("POST", "/api/v1/players", {"displayName": f"Seed {n:02}", "handle": f"seed{n}"})["id"] for n in range(1, 13)]
+
+    # Refused brackets write nothing.
+    for body, field in [({"seeds": seeds[:1]}, "seeds"), ({"seeds": [seeds[0], seeds[0]]}, "seeds"),
+                        ({"seeds": seeds, "players": seeds}, "seeds"), ({"players": seeds, "seedBy": "luck"}, "seedBy"),
+                        ({"seeds": seeds, "kind": "double"}, "kind")]:
+        status, _, problem = server.exchange("POST", f"/api/v1/events/{cup}/bracket", body)
+        assert status == 422 and any(e["field"] == field for e in problem["errors"]), (body, problem)
+    assert server.exchange("GET", f"/api/v1/events/{cup}/bracket")[0] == 404
+
+    bracket = server.api("POST", f"/api/v1/events/{cup}/bracket", {"seeds": seeds, "kind": "single"})
+    assert [len(r["matches"]) for r in bracket["rounds"]] == [8, 4, 2, 1]
+    assert [r["name"] for r in bracket["rounds"]] == ["Round 1", "Quarter-finals", "Semi-finals", "Final"]
+    assert server.exchange("POST", f"/api/v1/events/{cup}/bracket", {"seeds": seeds})[0] == 409
+
+    # The independent bracket: 16 slots in seeding order, seeds 13-16 absent (byes for 1-4).
+    order = [1, 2]
+    while len(order) < 16:
+        order = [s for seed in order for s in (seed, len(order) * 2 + 1 - seed)]
+    slots = [seeds[s - 1] if s <= 12 else None for s in order]
+    first = bracket["rounds"][0]["matches"]
+    for index, match in enumerate(first):
+        assert (match.get("a"), match.get("b")) == (slots[2 * index], slots[2 * index + 1]), index
+        assert match["bye"] == (slots[2 * index + 1] is None)
+    assert sum(m["bye"] for m in first) == 4
+
+    def play(match_id, a, b, a_holes, b_holes):
+        """Plays a match round through the API, as the players enter their scores."""
+        round_ = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "format": "match", "matchID": match_id, "start": True})
+        assert round_["format"] == "match" and [p["id"] for p in round_["players"]] == [a, b]
+        for hole, (x, y) in enumerate(zip(a_holes, b_holes), start=1):
+            server.api("POST", f"/api/v1/rounds/{round_['id']}/scores", {"playerID": a, "hole": hole, "strokes": x})
+            server.api("POST", f"/api/v1/rounds/{round_['id']}/scores", {"playerID": b, "hole": hole, "strokes": y})
+        server.api("POST", f"/api/v1/rounds/{round_['id']}/complete", {})
+        return round_["id"]
+
+    winners = {}  # slot in the next round ← winner, computed here
+    entrants = slots
+    sudden_death_played = False
+    for number in range(4):
+        state = server.api("GET", f"/api/v1/events/{cup}/bracket")["rounds"][number]["matches"]
+        next_entrants = []
+        for index, match in enumerate(state):
+            a, b = entrants[2 * index], entrants[2 * index + 1]
+            assert (match.get("a"), match.get("b")) == (a, b), (number, index)
+            if a is None or b is None:
+                assert match["bye"] and match.get("winner") == (a or b) and match["result"] is None
+                next_entrants.append(a or b)
+                continue
+            if number == 0 and index == 1 and not sudden_death_played:
+                # Level after the round: a sudden-death round decides it on the 8th hole.
+                a_holes, b_holes = [3, 2, 4, 3, 3, 3], [2, 3, 3, 4, 3, 3]
+                play(match["id"], a, b, a_holes, b_holes)
+                level = next(m for m in server.api("GET", f"/api/v1/events/{cup}/bracket")["rounds"][0]["matches"] if m["id"] == match["id"])
+                assert level.get("winner") is None and level["result"] is None and level["holesUp"] == 0 and level["played"] == holes
+                extra = ([3, 3, 3, 3, 3, 3], [3, 2, 3, 3, 3, 3])
+                sudden = play(match["id"], a, b, *extra)
+                a_holes, b_holes = a_holes + extra[0], b_holes + extra[1]
+                sudden_death_played = True
+                rounds = [sudden]
+            else:
+                a_holes = [rng.choice([2, 3, 3, 4]) for _ in range(holes)]
+                b_holes = [rng.choice([2, 3, 3, 4]) for _ in range(holes)]
+                while match_result(a_holes, b_holes, holes)[0] is None:
+                    b_holes[-1] = rng.choice([2, 4])
+                rounds = [play(match["id"], a, b, a_holes, b_holes)]
+            side, result, up = match_result(a_holes, b_holes, holes)
+            decided = next(m for m in server.api("GET", f"/api/v1/events/{cup}/bracket")["rounds"][number]["matches"] if m["id"] == match["id"])
+            assert (decided.get("winner"), decided["result"]) == ((a if side == "a" else b), result), (number, index, a_holes, b_holes)
+            assert decided["holesUp"] == up and decided["roundID"] == rounds[-1]
+            next_entrants.append(a if side == "a" else b)
+        entrants = next_entrants
+        winners[number] = next_entrants
+    assert sudden_death_played
+    final = server.api("GET", f"/api/v1/events/{cup}/bracket")
+    assert final.get("champion") == winners[3][0]
+    # A decided match takes no more rounds; a match waiting for its players takes none either.
+    decided_id = final["rounds"][0]["matches"][1]["id"]
+    status, _, _ = server.exchange("POST", "/api/v1/rounds", {"courseID": course["id"], "format": "match", "matchID": decided_id})
+    assert status == 409
+    assert any(r["result"] and r["result"].endswith("th") for r in final["rounds"][0]["matches"])

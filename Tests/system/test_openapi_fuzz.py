@@ -251,6 +251,11 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
         samples["contributeToPot"] = {"cents": 100}
         samples["payPot"] = {"eventID": world["event"], "playerIDs": []}
         samples["recordPursePayout"] = {"playerID": players[0]}
+        cup = fuzz.api("POST", "/api/v1/events", {"name": "Route Cup"})["id"]
+        cup_bracket = fuzz.api("POST", f"/api/v1/events/{cup}/bracket", {"seeds": players[:4]})
+        open_cup = fuzz.api("POST", "/api/v1/events", {"name": "Route Open Cup"})["id"]
+        samples["createBracket"] = {"seeds": players[:3]}
+        samples["concedeMatch"] = {"matchID": cup_bracket["rounds"][0]["matches"][0]["id"], "playerID": players[0]}
         overrides = {("completeRound", "id"): world["scheduled_round"],
                      ("editPlayer", "id"): edited, ("removePlayer", "id"): edited,
                      ("editCourse", "id"): course, ("removeCourse", "id"): course,
@@ -265,7 +270,8 @@ if pytest is not None and __name__ != "_schemathesis_hooks":
                      ("getTagPool", "id"): tags, ("recordTagMove", "id"): tags, ("getTagHistory", "id"): tags, ("getPlayerTags", "id"): players[0],
                      ("listTagChallenges", "id"): tags, ("issueTagChallenge", "id"): tags, ("answerTagChallenge", "id"): tags,
                      ("answerTagChallenge", "challengeID"): challenge,
-                     ("getPot", "id"): pot, ("contributeToPot", "id"): pot, ("payPot", "id"): pot}
+                     ("getPot", "id"): pot, ("contributeToPot", "id"): pot, ("payPot", "id"): pot,
+                     ("createBracket", "id"): open_cup, ("getBracket", "id"): cup, ("concedeMatch", "id"): cup}
         answered, wrong = [], []
         for path, operations in document["paths"].items():
             for method, operation in operations.items():

@@ -84,13 +84,25 @@ public enum CardPlanner {
         return cards
     }
 
-    /// Cards for a team round's teams (in order): two teams to a card, so team-mates always
-    /// play together; an odd team out joins the last card.
+    /// Cards for a team round's teams (in order): two teams to a card where they fit (at most
+    /// `CardRules.sizeLimit` players), so team-mates always play together; an odd team out
+    /// joins the last card when it fits there too.
     public static func plan(
         teams: [Team], holes: [Int], shotgun: Bool, firstTee: Date? = nil, interval: TimeInterval = 600, makeID: () -> UUID = UUID.init
     ) -> [Card] {
-        var groups = stride(from: 0, to: teams.count, by: 2).map { Array(teams[$0..<min($0 + 2, teams.count)]) }
-        if groups.count > 1, groups.last?.count == 1, let last = groups.popLast() { groups[groups.count - 1] += last }
+        func players(_ group: [Team]) -> Int { group.reduce(0) { $0 + $1.playerIDs.count } }
+        var groups: [[Team]] = []
+        for team in teams {
+            if let last = groups.last, last.count < 2, players(last) + team.playerIDs.count <= CardRules.sizeLimit {
+                groups[groups.count - 1].append(team)
+            } else {
+                groups.append([team])
+            }
+        }
+        if groups.count > 1, let last = groups.last, last.count == 1, players(groups[groups.count - 2] + last) <= CardRules.sizeLimit {
+            groups.removeLast()
+            groups[groups.count - 1] += last
+        }
         var cards: [Card] = []
         for group in groups {
             cards.append(
@@ -135,6 +147,11 @@ public enum CardRules {
                 if !round.playerIDs.contains(player) { errors.add("cards", "\(card.name) names a player who is not in this round.") }
                 if !seen.insert(player).inserted { errors.add("cards", "A player is listed twice, on one card or on two.") }
             }
+        }
+        // A team plays together: its players on one card.
+        for team in round.teams {
+            let carded = Set(team.playerIDs.compactMap { player in cards.firstIndex { $0.playerIDs.contains(player) } })
+            if carded.count > 1 { errors.add("cards", "A team's players play together: put them on one card.") }
         }
         try errors.throwIfAny()
         return checked

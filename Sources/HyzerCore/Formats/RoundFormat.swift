@@ -9,8 +9,8 @@ public enum RoundFormat: String, Codable, CaseIterable, Sendable {
 
     public var isTeam: Bool { Self.teamFormats.contains(self) }
 
-    /// The formats a round can be created with today (match play and putting come later).
-    public var isAvailable: Bool { self == .stroke || isTeam }
+    /// The formats a round can be created with today (putting comes later).
+    public var isAvailable: Bool { self != .putting }
 
     public var label: String {
         switch self {
@@ -46,7 +46,7 @@ public enum RoundFormat: String, Codable, CaseIterable, Sendable {
             return .stroke
         }
         guard format.isAvailable else {
-            errors.add("format", "\(format.label) rounds are not available yet: choose stroke play or a team format.")
+            errors.add("format", "\(format.label) rounds are not available yet: choose stroke play, match play or a team format.")
             return .stroke
         }
         return format

@@ -52,4 +52,9 @@ extension Round {
     public func team(of playerID: UUID) -> Team? {
         teams.first { $0.playerIDs.contains(playerID) }
     }
+
+    /// Who a player scores and signs as: their team on a team round, else themselves.
+    public func scoredAs(_ playerID: UUID) -> UUID {
+        team(of: playerID)?.id ?? playerID
+    }
 }

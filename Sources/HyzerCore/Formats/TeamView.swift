@@ -18,11 +18,18 @@ extension RoundSnapshot {
             return player
         }
         view.round.playerIDs = round.teams.map(\.id)
-        // A team has a division when all its players share one.
-        view.round.divisions = round.teams.reduce(into: [:]) { result, team in
-            let divisions = Set(team.playerIDs.map { round.divisions[$0] ?? "" })
-            if divisions.count == 1, let only = divisions.first, !only.isEmpty { result[team.id] = only }
+        // Teams are placed by division only when every team's players share one: otherwise
+        // the round is one field (a team left without a division would fall off the boards).
+        var divisions: [UUID: String] = [:]
+        for team in round.teams {
+            let shared = Set(team.playerIDs.map { round.divisions[$0] ?? "" })
+            guard shared.count == 1, let only = shared.first, !only.isEmpty else {
+                divisions = [:]
+                break
+            }
+            divisions[team.id] = only
         }
+        view.round.divisions = divisions
         // A team missing a withdrawn player cannot finish as a team.
         view.round.withdrawn = Set(round.teams.filter { !$0.playerIDs.filter(round.withdrawn.contains).isEmpty }.map(\.id))
         view.round.cards = round.cards.map { card in

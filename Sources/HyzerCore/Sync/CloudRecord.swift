@@ -3,7 +3,7 @@ import Foundation
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
     case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment, tagPool, tagMove,
-        tagChallenge, pot, moneyEntry
+        tagChallenge, pot, moneyEntry, bracket
 }
 
 extension RecordType {
@@ -27,6 +27,7 @@ extension RecordType {
         case .tagChallenge: TagChallenge.self
         case .pot: Pot.self
         case .moneyEntry: MoneyEntry.self
+        case .bracket: Bracket.self
         }
     }
 

@@ -105,8 +105,10 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     public var format: RoundFormat?
     public var teams: [Team]?
     public var caliRule: CaliRule?
+    public var matchID: UUID?
 
     public init(_ round: Round) {
+        matchID = round.matchID
         format = round.format == .stroke ? nil : round.format
         teams = round.teams.isEmpty ? nil : round.teams
         caliRule = round.caliRule
@@ -143,6 +145,7 @@ public struct RoundPayload: Codable, Hashable, Sendable {
         round.format = format ?? .stroke
         round.teams = teams ?? []
         round.caliRule = caliRule
+        round.matchID = matchID
         return round
     }
 }

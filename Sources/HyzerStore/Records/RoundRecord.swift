@@ -24,6 +24,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     /// JSON: the teams of a team round; "" on stroke play.
     var teams: String
     var caliRule: String?
+    var matchID: String?
 
     /// Throws when the cards cannot be encoded: an empty list stored instead would lose them.
     init(_ round: Round, version: Int) throws {
@@ -32,6 +33,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         format = round.format.rawValue
         teams = round.teams.isEmpty ? "" : String(decoding: try RecordCoding.encode(round.teams), as: UTF8.self)
         caliRule = round.caliRule?.rawValue
+        matchID = round.matchID?.text
         eventID = round.eventID?.text
         cards = String(decoding: try RecordCoding.encode(round.cards), as: UTF8.self)
         id = round.id.text
@@ -64,6 +66,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         round.format = try StoredValue.raw(format, "rounds.format", of: id)
         round.teams = teams.isEmpty ? [] : try StoredValue.json(teams, [Team].self, "rounds.teams", of: id)
         round.caliRule = try caliRule.map { try StoredValue.raw($0, "rounds.caliRule", of: id) }
+        round.matchID = try matchID.map { try StoredValue.uuid($0, "rounds.matchID") }
         round.withdrawn = Set(withdrawn.compactMap(UUID.init(text:)))
         return round
     }

@@ -72,7 +72,7 @@ struct CardStateResponse: ResponseEncodable {
         self.at = at
         let coach = viewer?.role.includes(.coach) ?? false
         self.viewer = viewer.map { Viewer(playerID: Format.id($0.playerID), displayName: $0.displayName, coach: coach) }
-        canScore = coach || viewer.map { card.playerIDs.contains($0.playerID) } ?? false
+        canScore = coach || viewer.map { card.playerIDs.contains(snapshot.round.scoredAs($0.playerID)) } ?? false
         let byNumber = Dictionary(snapshot.course.holes.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         holes = card.holeOrder(snapshot.course.holes.map(\.number)).compactMap { number in
             byNumber[number].map { Hole(number: $0.number, par: $0.par, distance: $0.distance) }

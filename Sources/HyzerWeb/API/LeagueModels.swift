@@ -99,6 +99,7 @@ struct RoundBody: Decodable {
     var teams: [TeamEntry]?
     var draw: DrawEntry?
     var caliRule: String?
+    var matchID: String?
 
     struct TeamEntry: Decodable {
         var playerIDs: [String]

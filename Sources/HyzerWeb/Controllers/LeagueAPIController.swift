@@ -98,6 +98,7 @@ struct LeagueAPIController {
         draft.teams = body.teams?.map { RoundDraft.TeamDraft(playerIDs: $0.playerIDs, cali: $0.cali ?? false) }
         draft.draw = body.draw.map { RoundDraft.DrawDraft(teamsOf: $0.teamsOf, balance: $0.balance) }
         draft.caliRule = body.caliRule
+        draft.matchID = body.matchID
         let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))
     }

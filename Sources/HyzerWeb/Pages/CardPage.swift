@@ -121,7 +121,7 @@ struct CardPage: Sendable {
         let coach = viewer?.role.includes(.coach) ?? false
         let underWay = snapshot.round.status == .active && !snapshot.round.archived
         // On a team round the viewer scores and signs as their team.
-        let me = viewer.map { snapshot.round.team(of: $0.playerID)?.id ?? $0.playerID }
+        let me = viewer.map { snapshot.round.scoredAs($0.playerID) }
         canScore = underWay && (coach || me.map(card.playerIDs.contains) ?? false)
         closedNotice =
             underWay

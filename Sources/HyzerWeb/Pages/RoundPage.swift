@@ -34,14 +34,36 @@ struct RoundPage: Sendable {
         var rule: String
         var cali: String?
         var teams: [TeamLine]
+        var hasTeams: Bool
 
-        init?(_ snapshot: RoundSnapshot) {
-            guard snapshot.round.format.isTeam else { return nil }
+        /// A match-play round: how the match stands after this round's holes.
+        var match: String?
+
+        init?(_ board: RoundBoard) {
+            let snapshot = board.snapshot
+            guard snapshot.round.format != .stroke else { return nil }
             label = snapshot.round.format.label
             rule = snapshot.round.format.rule
+            if snapshot.round.format == .match, snapshot.round.playerIDs.count == 2 {
+                let round = BracketState.MatchRound(board)
+                let play = MatchPlay.compute(round.holes, regulation: round.regulation)
+                let names = snapshot.round.playerIDs.map { snapshot.playerName($0) ?? "Unknown player" }
+                let leader = play.up >= 0 ? names[0] : names[1]
+                match =
+                    if let winner = play.winner, let result = play.result {
+                        "\(winner == .a ? names[0] : names[1]) wins \(result)"
+                    } else if play.played == 0 {
+                        "\(names[0]) v \(names[1]): not under way yet"
+                    } else if play.inSuddenDeath {
+                        "All square after \(play.played) holes: sudden death decides it"
+                    } else {
+                        play.up == 0 ? "All square after \(play.played)" : "\(leader) \(abs(play.up)) up after \(play.played)"
+                    }
+            }
             cali = snapshot.round.teams.contains(where: \.cali) ? (snapshot.round.caliRule ?? .twoDiscs).label : nil
             let names = snapshot.reporterNames
             teams = snapshot.round.teams.map { TeamLine(name: $0.name(names)) }
+            hasTeams = !teams.isEmpty
         }
     }
 
@@ -57,8 +79,8 @@ struct RoundPage: Sendable {
         let snapshot = board.snapshot
         let names = snapshot.playerNames
         // On a team round the viewer scores as their team.
-        let viewer = viewer.map { snapshot.round.team(of: $0)?.id ?? $0 }
-        format = FormatNote(snapshot)
+        let viewer = viewer.map(snapshot.round.scoredAs)
+        format = FormatNote(board)
         cards = snapshot.round.cards.map { card in
             CardLink(
                 id: Format.id(card.id), name: card.name, startingHole: card.startingHole,
