@@ -132,6 +132,14 @@
     status.className = "live-status " + (state === "open" ? "on" : "off");
   }
 
+  // A bracket page follows its matches: each change redraws the bracket.
+  var bracket = document.querySelector("[data-live-bracket]");
+  if (bracket) {
+    connect("/events/" + bracket.getAttribute("data-live-bracket") + "/bracket/events", {
+      bracket: function (html) { replaceFragment("bracket-board", html); }
+    }, showStatus);
+  }
+
   if (document.querySelector("[data-live-sync]")) {
     connect("/sync/events", {
       sync: function (html) { replaceFragment("sync-status", html); refreshAgo(); }

@@ -45,6 +45,10 @@ extension DomainStore {
         }.map(\.element)
     }
 
+    public func hasBracket(eventID: UUID) async throws -> Bool {
+        try await pool.read { db in try BracketRecord.filter(Column("eventID") == eventID.text).fetchCount(db) > 0 }
+    }
+
     public func bracketSnapshot(eventID: UUID) async throws -> BracketSnapshot {
         try await pool.read { db in try self.bracketSnapshot(eventID: eventID, db) }
     }

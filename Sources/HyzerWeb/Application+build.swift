@@ -242,6 +242,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     CheckInLinkController(stores: stores, publicAddress: publicAddress).addRoutes(to: pages)
     SeasonPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     TagPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
+    BracketPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     MoneyPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     DirectorPagesController(stores: stores, renderer: renderer).addRoutes(to: pages)
     TVController(stores: stores, renderer: renderer, publicAddress: publicAddress).addRoutes(to: pages)

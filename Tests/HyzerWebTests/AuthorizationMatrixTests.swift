@@ -169,6 +169,12 @@ import Testing
             Row(
                 route: "POST /api/v1/events/{id}/bracket/concessions", method: .post, path: "/api/v1/events/{missing}/bracket/concessions",
                 body: .json("{}"), expected: (401, 403, 422, 422)),
+            Row(route: "GET /events/{id}/bracket", method: .get, path: "/events/{missing}/bracket", body: .none, expected: (404, 404, 404, 404)),
+            Row(
+                route: "GET /events/{id}/bracket/new", method: .get, path: "/events/{missing}/bracket/new", body: .none,
+                expected: (303, 403, 404, 404)),
+            Row(
+                route: "POST /events/{id}/bracket", method: .post, path: "/events/{missing}/bracket", body: .form([]), expected: (303, 403, 404, 404)),
             // Money is a coach's; pots are public only when the club says so (not in the demo).
             Row(route: "GET /api/v1/pots", method: .get, path: "/api/v1/pots", body: .none, expected: (403, 403, 200, 200)),
             Row(route: "POST /api/v1/pots", method: .post, path: "/api/v1/pots", body: .json("{}"), expected: (401, 403, 422, 422)),

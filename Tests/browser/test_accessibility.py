@@ -61,9 +61,14 @@ def club(server):
                                                 "players": [{"playerID": p["id"]} for p in demo["players"][:5]]})
     _, doubles_cards = server.post(f"/api/v1/rounds/{doubles['id']}/cards", {"auto": {"shotgun": True}})
     doubles_card = f"/rounds/{doubles['id']}/cards/{doubles_cards['cards'][0]['id']}"
-    public = [f"/rounds/{doubles['id']}", doubles_card, "/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
+    # A bracket of five (three byes) with its first match under way, and its TV view.
+    _, cup = server.post("/api/v1/events", {"name": "Club cup"})
+    _, bracket = server.post(f"/api/v1/events/{cup['id']}/bracket", {"seeds": [p["id"] for p in demo["players"][:5]]})
+    ready = next(m for m in bracket["rounds"][0]["matches"] if not m["bye"])
+    server.post("/api/v1/rounds", {"courseID": course, "format": "match", "matchID": ready["id"]})
+    public = [f"/events/{cup['id']}/bracket", f"/events/{cup['id']}/bracket?tv=1", f"/rounds/{doubles['id']}", doubles_card, "/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
-    coach = public + ["/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
+    coach = public + [f"/events/{event['id']}/bracket/new", "/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites",
                       "/money", f"/pots/{ace['id']}", f"/events/{event['id']}/money", f"/seasons/{season['id']}/fees"]
     return public, coach, demo_id, demo["players"]

@@ -51,3 +51,56 @@ def test_a_team_score_entered_offline_on_a_phone_reaches_the_board(server, brows
     board = server.get(f"/api/v1/rounds/{round_['id']}/standings")["standings"]
     assert [(row["teamID"], row["toPar"], row["thru"]) for row in board] == [(ours["id"], -3, 3), (theirs["id"], 0, 3)]
     assert board[0]["playerIDs"] == [me, others[0]]
+
+
+def test_a_coach_makes_a_bracket_starts_a_match_and_the_bracket_follows_it_live(server, browser_factory):
+    from selenium.webdriver.support.ui import Select
+    from test_season import sign_in_here
+    from conftest import Server
+
+    _, course = server.post("/api/v1/courses", {"name": "Match three", "holes": [{"number": n, "par": 3} for n in range(1, 4)]})
+    players = [p for p in server.get("/api/v1/players")["players"] if p["role"] == "athlete"][:3]
+    _, cup = server.post("/api/v1/events", {"name": "Club cup"})
+
+    coach = phone(browser_factory)
+    coach.get(f"{server.base}/signin")
+    sign_in_here(coach, *Server.USERS["coach"][::2])
+    # From the event page: make the bracket of three (seeded by rating: nobody has one, so as listed).
+    coach.get(f"{server.base}/events/{cup['id']}")
+    coach.find_element(By.LINK_TEXT, "Make a bracket").click()
+    for player in players:
+        coach.find_element(By.CSS_SELECTOR, f"input[name='playerIDs[]'][value='{player['id']}']").click()
+    Select(coach.find_element(By.NAME, "seedBy")).select_by_value("rating")
+    coach.find_element(By.XPATH, "//button[normalize-space()='Make the bracket']").click()
+    wait(coach).until(lambda d: d.current_url.endswith(f"/events/{cup['id']}/bracket"))
+    assert "Through on a bye" in coach.page_source and fits(coach)
+    bracket = server.get(f"/api/v1/events/{cup['id']}/bracket")
+    first = next(m for m in bracket["rounds"][0]["matches"] if not m["bye"])
+
+    # A spectator watches the bracket on the TV view.
+    tv = browser_factory(1280, 720)
+    tv.get(f"{server.base}/events/{cup['id']}/bracket?tv=1")
+    wait(tv).until(lambda d: d.execute_script("return document.documentElement.dataset.live") == "open")
+    assert "bracket-tv" in tv.find_element(By.TAG_NAME, "body").get_attribute("class")
+
+    # The coach starts the ready match: the new-round form knows the match; a course is chosen.
+    coach.find_element(By.PARTIAL_LINK_TEXT, "Start ").click()
+    wait(coach).until(lambda d: "/rounds/new" in d.current_url)
+    Select(coach.find_element(By.NAME, "courseID")).select_by_value(course["id"])
+    coach.find_element(By.XPATH, "//button[normalize-space()='Create round']").click()
+    wait(coach).until(lambda d: "/rounds/" in d.current_url and "/new" not in d.current_url)
+    round_id = coach.current_url.rstrip("/").split("/rounds/")[1].split("?")[0]
+    assert "Match play" in coach.page_source
+    a, b = first["a"], first["b"]
+    for hole, (x, y) in enumerate([(2, 3), (3, 3), (3, 4)], start=1):
+        server.post(f"/api/v1/rounds/{round_id}/scores", {"playerID": a, "hole": hole, "strokes": x})
+        server.post(f"/api/v1/rounds/{round_id}/scores", {"playerID": b, "hole": hole, "strokes": y})
+    # The TV's bracket follows at once: the match is decided and its winner in the final.
+    cell = f".bracket-match[data-match='{first['id']}'] .bracket-status"
+    wait(tv).until(lambda d: "wins 2up" in d.find_element(By.CSS_SELECTOR, cell).text)
+    final = server.get(f"/api/v1/events/{cup['id']}/bracket")["rounds"][1]["matches"][0]
+    assert a in (final.get("a"), final.get("b"))
+    winner_name = next(p["displayName"] for p in players if p["id"] == a)
+    wait(tv).until(lambda d: winner_name in d.find_element(By.CSS_SELECTOR, f".bracket-match[data-match='{final['id']}']").text)
+    coach.get(f"{server.base}/rounds/{round_id}")
+    assert "wins 2up" in coach.find_element(By.CSS_SELECTOR, ".match-status").text

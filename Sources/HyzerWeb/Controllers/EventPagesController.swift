@@ -154,6 +154,7 @@ struct EventPagesController {
         page.holeStats = HoleStatistics.byCourse(snapshot.boards).map { HoleStatisticsView(course: $0.course, statistics: $0.statistics) }
             .filter(\.hasScores)
         page.seasonLink = season.map { "/seasons/\($0.id)" }
+        page.hasBracket = try await stores.domain.hasBracket(eventID: snapshot.event.id)
         page.seasonName = season?.name
         page.playedOn = snapshot.event.playedOn.flatMap(Format.day)
         // League nights take check-ins; so does any night where someone already checked in.

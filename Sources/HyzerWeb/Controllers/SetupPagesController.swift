@@ -75,8 +75,13 @@ struct SetupPagesController {
                 if !entry.checkIn.division.isEmpty { divisions[id] = entry.checkIn.division }
             }
         }
+        // A bracket's match: played as match play by its two players (the store names them).
+        let matchID = request.uri.queryParameters.get("matchID").map { String($0) } ?? ""
         return try await roundForm(
-            FormState(values: ["courseID": String(courseID), "eventID": String(eventID), "tagsID": String(tagsID)]), chosenPlayers: chosen,
+            FormState(values: [
+                "courseID": String(courseID), "eventID": String(eventID), "tagsID": String(tagsID), "matchID": matchID,
+                "format": matchID.isEmpty ? "" : RoundFormat.match.rawValue,
+            ]), chosenPlayers: chosen,
             startNow: true,
             chosenDivisions: divisions)
     }

@@ -75,17 +75,20 @@ struct RoundForm: Decodable, Sendable {
     var teamsOf: String?
     var balance: String?
     var caliRule: String?
+    /// A bracket's match, played as match play.
+    var matchID: String?
 
     var values: [String: String] {
         [
             "name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? "", "tagsID": tagsID ?? "", "format": format ?? "",
-            "teamsOf": teamsOf ?? "", "balance": balance ?? "", "caliRule": caliRule ?? "",
+            "teamsOf": teamsOf ?? "", "balance": balance ?? "", "caliRule": caliRule ?? "", "matchID": matchID ?? "",
         ]
     }
 
     /// The draft's format and draw: a team format draws its teams.
     func addFormat(to draft: inout RoundDraft) {
         draft.format = format
+        if let matchID, !matchID.isEmpty { draft.matchID = matchID }
         guard let format = RoundFormat(rawValue: (format ?? "").trimmingCharacters(in: .whitespaces)), format.isTeam else { return }
         draft.draw = RoundDraft.DrawDraft(teamsOf: Int((teamsOf ?? "").trimmingCharacters(in: .whitespaces)) ?? 2, balance: balance)
         draft.caliRule = caliRule

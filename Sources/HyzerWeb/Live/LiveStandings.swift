@@ -21,6 +21,7 @@ public actor LiveStandings: Service {
 
     private var versions: [UUID: Int] = [:]
     private var tvSequence = 0
+    private var bracketSequence = 0
     private var framesRendered = 0
 
     init(
@@ -88,6 +89,8 @@ public actor LiveStandings: Service {
         }
         // The TV shows active rounds: any change may start, end or change one of them.
         if hub.isFollowed(.tv) { await publishTV() }
+        // A bracket follows its match rounds: any of them may be among the changed.
+        for eventID in hub.followedBrackets { await publishBracket(eventID) }
     }
 
     /// A first subscriber waits: render its topic now, unless a change has meanwhile.
@@ -96,6 +99,7 @@ public actor LiveStandings: Service {
         switch topic {
         case .round(let roundID, _): await publish(roundID)
         case .tv: await publishTV()
+        case .bracket(let eventID): await publishBracket(eventID)
         case .sync: break
         }
     }
@@ -129,6 +133,22 @@ public actor LiveStandings: Service {
                 ServerSentEvent.encode(
                     event: "scorecard", id: id, data: ServerSentEvent.compactHTML(renderer.render(roundBoard.scorecard, "scorecard"))))
             hub.publish(StreamFrame(version: roundBoard.version, bytes: bytes), to: full)
+        }
+    }
+
+    private func publishBracket(_ eventID: UUID) async {
+        bracketSequence += 1
+        let sequence = bracketSequence
+        do {
+            let html = ServerSentEvent.compactHTML(renderer.render(BracketBoard(try await store.bracketSnapshot(eventID: eventID)), "bracket-board"))
+            framesRendered += 1
+            hub.publish(
+                StreamFrame(version: sequence, bytes: ByteBuffer(string: ServerSentEvent.encode(event: "bracket", id: String(sequence), data: html))),
+                to: .bracket(eventID))
+        } catch StoreError.notFound {
+            hub.reject(.bracket(eventID))
+        } catch {
+            logger.error("Could not render a bracket", metadata: ["event": "\(eventID)", "error": "\(error)"])
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import Synchronization
 
@@ -109,6 +110,15 @@ final class StreamHub: Sendable {
             if shared.subscribers[topic] != nil { return true }
             shared.latest[topic] = nil
             return false
+        }
+    }
+
+    /// The events whose bracket someone follows.
+    var followedBrackets: [UUID] {
+        shared.withLock { shared in
+            shared.subscribers.keys.compactMap { topic in
+                if case .bracket(let id) = topic { id } else { nil }
+            }
         }
     }
 

@@ -13,10 +13,12 @@ enum StreamTopic: Hashable, Sendable {
     case tv
     /// `/sync/events`: the sync-status fragment.
     case sync
+    /// `/events/{id}/bracket/events`: an event's bracket, as its matches stand.
+    case bracket(UUID)
 
     /// The addresses streams are served at (by `GET`, in the pipeline): the router never sees
     /// them, so they are named to it for the 405 another method gets.
-    static let paths = ["/rounds/{id}/events", "/tv/events", "/sync/events"]
+    static let paths = ["/rounds/{id}/events", "/tv/events", "/sync/events", "/events/{id}/bracket/events"]
 
     /// Which source renders the topic's frames.
     enum Source: Hashable, Sendable {
@@ -27,14 +29,14 @@ enum StreamTopic: Hashable, Sendable {
     /// Who may follow it: the same audience as the page it belongs to.
     var audience: Audience {
         switch self {
-        case .round, .tv: .viewer
+        case .round, .tv, .bracket: .viewer
         case .sync: .member
         }
     }
 
     var source: Source {
         switch self {
-        case .round, .tv: .standings
+        case .round, .tv, .bracket: .standings
         case .sync: .sync
         }
     }
@@ -55,6 +57,9 @@ enum StreamTopic: Hashable, Sendable {
         case 4 where parts[1] == "rounds" && parts[3] == "events":
             guard let id = UUID(text: String(parts[2])) else { return nil }
             self = .round(id, scorecard: uri.queryParameters.get("scorecard") == "1")
+        case 5 where parts[1] == "events" && parts[3] == "bracket" && parts[4] == "events":
+            guard let id = UUID(text: String(parts[2])) else { return nil }
+            self = .bracket(id)
         default:
             return nil
         }

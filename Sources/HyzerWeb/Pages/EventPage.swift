@@ -15,4 +15,6 @@ struct EventPage: Sendable {
     var checkIn: CheckInSection?
     /// How each layout's holes play over the event's rounds.
     var holeStats: [HoleStatisticsView] = []
+    /// The event has a single-elimination bracket.
+    var hasBracket = false
 }

@@ -51,7 +51,8 @@ struct RoundFormPage: Sendable {
         self.startNow = startNow
         self.form = form
         let format = form.values["format"] ?? ""
-        formats = ([RoundFormat.stroke] + RoundFormat.teamFormats).map {
+        matchID = form.values["matchID"].flatMap { $0.isEmpty ? nil : $0 }
+        formats = ([RoundFormat.stroke, .match] + RoundFormat.teamFormats).map {
             Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == format)
         }
         let size = form.values["teamsOf"] ?? "2"
@@ -69,6 +70,8 @@ struct RoundFormPage: Sendable {
     /// Stroke play or a team format; a team round's draw (teams of 2 or 3, at random or
     /// balanced) and what a cali does.
     var formats: [Option] = []
+    /// A bracket's match this round plays (its two players play it).
+    var matchID: String?
     var teamSizes: [Option] = []
     var balances: [Option] = []
     var caliRules: [Option] = []
