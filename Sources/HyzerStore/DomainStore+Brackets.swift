@@ -23,7 +23,8 @@ extension DomainStore {
             }
             let ids = Bracket.matchIDs(seeds: seeds.count)
             guard deadlines.count <= ids.count else {
-                throw LeagueRejection.invalid(FieldErrors("deadlines", "The bracket has \(ids.count) rounds: give at most that many deadlines."))
+                throw LeagueRejection.invalid(
+                    FieldErrors("deadlines", "The bracket has \(ids.count) round\(ids.count == 1 ? "" : "s"): give at most that many deadlines."))
             }
             let bracket = Bracket(
                 id: UUID(), eventID: eventID, seeds: seeds, matchIDs: ids, deadlines: deadlines, createdBy: actor, createdAt: moment,
@@ -119,6 +120,7 @@ extension DomainStore {
         guard let match = snapshot.state.match(matchID) else {
             throw LeagueRejection.invalid(FieldErrors("matchID", "There is no such bracket match."))
         }
+        if match.bye { throw LeagueRejection.conflict("That match is a bye: its player goes through without playing.") }
         guard let a = match.a, let b = match.b else {
             throw LeagueRejection.conflict("That match waits for the winners of the matches before it.")
         }

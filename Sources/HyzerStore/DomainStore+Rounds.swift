@@ -261,6 +261,7 @@ extension DomainStore {
             guard round.status != .completed else {
                 throw LeagueRejection.conflict("\(round.name) is completed: reopen it to add a player.")
             }
+            guard round.format != .match else { throw LeagueRejection.conflict("A match is between its two players: nobody can join it.") }
             let canonical = try Self.canonicalID(playerID, db)
             guard let player = try PlayerRecord.fetchOne(db, key: canonical.text)?.domain(), !player.archived else {
                 throw LeagueRejection.invalid(FieldErrors("playerID", "That player does not exist."))
@@ -331,6 +332,12 @@ extension DomainStore {
             let name = snapshot.playerNames[canonical] ?? "That player"
             guard round.playerIDs.contains(canonical) else { throw StoreError.notFound("Player in this round") }
             guard round.status != .completed else { throw LeagueRejection.conflict("\(round.name) is completed: reopen it to withdraw a player.") }
+            guard round.format != .match else {
+                throw LeagueRejection.conflict(
+                    round.matchID == nil
+                        ? "A match is between its two players: remove the round instead."
+                        : "A player leaves a bracket's match by conceding it (the bracket's concessions).")
+            }
             // On a team round the scores are the team's: a team that has scored keeps them and
             // does not finish; before its first score the player leaves it (alone, a cali).
             let scoredAs = round.scoredAs(canonical)

@@ -60,15 +60,15 @@ import Testing
         #expect(state.rounds[0][0].winner == seeds[0] && state.rounds[0][2].winner == seeds[1])
         #expect(state.rounds[1][0].a == seeds[0] && state.rounds[1][0].b == nil, "waits for 4 v 5")
         // 5 beats 4 on the last hole; 3 beats 6 by 2&1.
-        let fourFive = BracketState.MatchRound(roundID: UUID(), holes: holes([(3, 3), (3, 3), (4, 3)]), regulation: 3)
-        let threeSix = BracketState.MatchRound(roundID: UUID(), holes: holes([(2, 3), (2, 3), (3, 3)]), regulation: 3)
+        let fourFive = BracketState.MatchRound(roundID: UUID(), sides: [seeds[3], seeds[4]], holes: holes([(3, 3), (3, 3), (4, 3)]), regulation: 3)
+        let threeSix = BracketState.MatchRound(roundID: UUID(), sides: [seeds[2], seeds[5]], holes: holes([(2, 3), (2, 3), (3, 3)]), regulation: 3)
         state = BracketState.derive(bracket, plays: [bracket.matchIDs[0][1]: [fourFive], bracket.matchIDs[0][3]: [threeSix]])
         #expect(state.rounds[0][1].winner == seeds[4] && state.rounds[0][1].result == "1up" && state.rounds[0][1].holesUp == -1)
         #expect(state.rounds[0][3].winner == seeds[2] && state.rounds[0][3].result == "2&1")
         #expect(state.rounds[1].map { [$0.a, $0.b] } == [[seeds[0], seeds[4]], [seeds[1], seeds[2]]])
         // A semi-final level after its round goes on in a sudden-death round.
-        let level = BracketState.MatchRound(roundID: UUID(), holes: holes([(3, 3), (3, 3), (3, 3)]), regulation: 3)
-        let sudden = BracketState.MatchRound(roundID: UUID(), holes: holes([(3, 3), (2, 3), (3, 3)]), regulation: 3)
+        let level = BracketState.MatchRound(roundID: UUID(), sides: [seeds[0], seeds[4]], holes: holes([(3, 3), (3, 3), (3, 3)]), regulation: 3)
+        let sudden = BracketState.MatchRound(roundID: UUID(), sides: [seeds[0], seeds[4]], holes: holes([(3, 3), (2, 3), (3, 3)]), regulation: 3)
         var plays = [bracket.matchIDs[0][1]: [fourFive], bracket.matchIDs[0][3]: [threeSix], bracket.matchIDs[1][0]: [level]]
         #expect(BracketState.derive(bracket, plays: plays).rounds[1][0].play?.inSuddenDeath == true)
         plays[bracket.matchIDs[1][0]] = [level, sudden]
@@ -79,5 +79,13 @@ import Testing
         conceded.conceded[bracket.matchIDs[1][1]] = seeds[1]
         state = BracketState.derive(conceded, plays: plays)
         #expect(state.rounds[2][0].a == seeds[0] && state.rounds[2][0].b == seeds[2] && state.champion == nil)
+        // A correction that makes 4 beat 5 leaves the semi-final's rounds (1 v 5) out: it is to be
+        // played again, by 1 v 4.
+        let corrected = BracketState.MatchRound(
+            roundID: fourFive.roundID, sides: fourFive.sides, holes: holes([(3, 3), (3, 3), (2, 3)]), regulation: 3)
+        plays[bracket.matchIDs[0][1]] = [corrected]
+        state = BracketState.derive(bracket, plays: plays)
+        #expect(state.rounds[1][0].b == seeds[3] && state.rounds[1][0].roundIDs.isEmpty && state.rounds[1][0].play == nil)
+        #expect(state.rounds[1][0].ready)
     }
 }

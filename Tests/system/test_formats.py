@@ -294,3 +294,39 @@ def test_a_twelve_player_bracket_with_byes_and_a_sudden_death(servers):
     status, _, _ = server.exchange("POST", "/api/v1/rounds", {"courseID": course["id"], "format": "match", "matchID": decided_id})
     assert status == 409
     assert any(r["result"] and r["result"].endswith("th") for r in final["rounds"][0]["matches"])
+
+
+def test_a_corrected_match_replays_the_matches_after_it(servers):
+    server = servers.server("bracket-fix", handle="coach")
+    server.start()
+    course = server.api("POST", "/api/v1/courses", {"name": "Match Three", "holes": [{"number": n, "par": 3} for n in range(1, 4)]})
+    cup = server.api("POST", "/api/v1/events", {"name": "Small cup"})["id"]
+    s1, s2, s3 = (server.api("POST", "/api/v1/players", {"displayName": f"Fix {n}", "handle": f"fix{n}"})["id"] for n in range(1, 4))
+    bracket = server.api("POST", f"/api/v1/events/{cup}/bracket", {"seeds": [s1, s2, s3]})
+    semi = next(m for m in bracket["rounds"][0]["matches"] if not m["bye"])
+    assert (semi["a"], semi["b"]) == (s2, s3)
+    semi_round = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "format": "match", "matchID": semi["id"]})["id"]
+    for hole, (x, y) in enumerate([(3, 3), (3, 3), (2, 3)], start=1):
+        server.api("POST", f"/api/v1/rounds/{semi_round}/scores", {"playerID": s2, "hole": hole, "strokes": x})
+        server.api("POST", f"/api/v1/rounds/{semi_round}/scores", {"playerID": s3, "hole": hole, "strokes": y})
+    final = server.api("GET", f"/api/v1/events/{cup}/bracket")["rounds"][1]["matches"][0]
+    assert (final["a"], final["b"]) == (s1, s2)
+    # A bracket match's players stay its two: nobody joins or leaves the round.
+    final_round = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "format": "match", "matchID": final["id"]})["id"]
+    assert server.exchange("POST", f"/api/v1/rounds/{final_round}/players", {"playerID": s3})[0] == 409
+    assert server.exchange("DELETE", f"/api/v1/rounds/{final_round}/players/{s2}")[0] == 409
+    server.api("POST", f"/api/v1/rounds/{final_round}/scores", {"playerID": s1, "hole": 1, "strokes": 2})
+    server.api("POST", f"/api/v1/rounds/{final_round}/scores", {"playerID": s2, "hole": 1, "strokes": 3})
+    assert server.api("GET", f"/api/v1/events/{cup}/bracket")["rounds"][1]["matches"][0]["holesUp"] == 1
+
+    # The semi-final's last hole is corrected: s3 wins it, so the final is s1 v s3, and the round
+    # s1 and s2 began no longer counts for it.
+    last = next(e for e in server.api("GET", f"/api/v1/rounds/{semi_round}/scores")["events"] if e["playerID"] == s2 and e["hole"] == 3)
+    server.api("POST", f"/api/v1/rounds/{semi_round}/scores", {"playerID": s2, "hole": 3, "strokes": 4, "supersedes": last["id"]})
+    now = server.api("GET", f"/api/v1/events/{cup}/bracket")
+    assert now["rounds"][0]["matches"][1]["winner"] == s3 and now["rounds"][0]["matches"][1]["result"] == "1up"
+    final = now["rounds"][1]["matches"][0]
+    assert (final["a"], final["b"], final["roundIDs"], final["holesUp"], final["result"]) == (s1, s3, [], 0, None)
+    replay = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "format": "match", "matchID": final["id"]})
+    assert [p["id"] for p in replay["players"]] == [s1, s3]
+    assert server.api("GET", f"/api/v1/events/{cup}/bracket")["rounds"][1]["matches"][0]["roundID"] == replay["id"]

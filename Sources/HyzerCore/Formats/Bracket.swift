@@ -69,14 +69,18 @@ public struct Bracket: Identifiable, Hashable, Sendable {
     public static func validatedSeeds(_ texts: [String], known: Set<UUID>) throws(FieldErrors) -> [UUID] {
         var errors = FieldErrors()
         var seeds: [UUID] = []
+        var (unknown, twice) = (false, false)
         for text in texts {
             guard let id = UUID(text: TextRules.cleaned(text)), known.contains(id) else {
-                errors.add("seeds", "A seed is not a player of the club.")
+                unknown = true
                 continue
             }
-            if seeds.contains(id) { errors.add("seeds", "A player can be seeded only once.") } else { seeds.append(id) }
+            if seeds.contains(id) { twice = true } else { seeds.append(id) }
         }
-        if errors.isEmpty, !seedRange.contains(seeds.count) {
+        // Each reason once, however many seeds give it.
+        if unknown { errors.add("seeds", "A seed is not a player of the club.") }
+        if twice { errors.add("seeds", "A player can be seeded only once.") }
+        if !seedRange.contains(texts.count) || (errors.isEmpty && !seedRange.contains(seeds.count)) {
             errors.add("seeds", "A bracket has \(seedRange.lowerBound) to \(seedRange.upperBound) seeds.")
         }
         try errors.throwIfAny()
@@ -106,6 +110,14 @@ public struct BracketState: Hashable, Sendable {
         public var deadline: Date?
 
         public var result: String? { bye ? nil : play?.result }
+
+        /// "wins 3&2", "wins at the 20th", "wins: the other side conceded".
+        public var wonHow: String? {
+            guard let result else { return nil }
+            if result == "conceded" { return "goes through: the other side conceded" }
+            if let play, play.played > play.regulation { return "wins at the \(result)" }
+            return "wins \(result)"
+        }
         /// Holes up for a (negative: b is up).
         public var holesUp: Int { play?.up ?? 0 }
         public var ready: Bool { a != nil && b != nil && winner == nil }
@@ -114,12 +126,16 @@ public struct BracketState: Hashable, Sendable {
     /// What one round of a match gives: the two sides' strokes per hole, in play order.
     public struct MatchRound: Hashable, Sendable {
         public var roundID: UUID
+        /// Its two sides, a then b: a round counts for a match only while they are the match's
+        /// (a corrected earlier match can change who meets whom).
+        public var sides: [UUID]
         public var holes: [MatchPlay.Hole]
         /// The round's holes: the first round of a match is its regulation.
         public var regulation: Int
 
-        public init(roundID: UUID, holes: [MatchPlay.Hole], regulation: Int) {
+        public init(roundID: UUID, sides: [UUID], holes: [MatchPlay.Hole], regulation: Int) {
             self.roundID = roundID
+            self.sides = sides
             self.holes = holes
             self.regulation = regulation
         }
@@ -150,7 +166,7 @@ public struct BracketState: Hashable, Sendable {
                     match.bye = true
                     match.winner = a ?? b
                 } else if let a, let b {
-                    let played = plays[id] ?? []
+                    let played = (plays[id] ?? []).filter { $0.sides == [a, b] }
                     match.roundIDs = played.map(\.roundID)
                     let conceder = bracket.conceded[id]
                     let side: MatchPlay.Side? = conceder == a ? .a : conceder == b ? .b : nil
@@ -187,7 +203,8 @@ extension BracketState.MatchRound {
             return state.winner.score ?? Strokes.range.upperBound + 1
         }
         self.init(
-            roundID: snapshot.round.id, holes: order.map { MatchPlay.Hole(a: strokes(0, $0), b: strokes(1, $0)) }, regulation: numbers.count)
+            roundID: snapshot.round.id, sides: sides, holes: order.map { MatchPlay.Hole(a: strokes(0, $0), b: strokes(1, $0)) },
+            regulation: numbers.count)
     }
 }
 

@@ -50,8 +50,8 @@ struct BracketBoard: Sendable {
                     let status: String =
                         if match.bye {
                             "Through on a bye"
-                        } else if let winner = match.winner, let result = match.result {
-                            "\(names[winner] ?? "Unknown player") wins \(result)"
+                        } else if let winner = match.winner, let how = match.wonHow {
+                            "\(names[winner] ?? "Unknown player") \(how)"
                         } else if let play = match.play, play.played > 0 {
                             play.inSuddenDeath
                                 ? "All square: sudden death"

@@ -38,20 +38,26 @@ struct RoundPage: Sendable {
 
         /// A match-play round: how the match stands after this round's holes.
         var match: String?
+        /// A bracket's match: where to see how it stands.
+        var bracketLink: String?
 
         init?(_ board: RoundBoard) {
             let snapshot = board.snapshot
             guard snapshot.round.format != .stroke else { return nil }
             label = snapshot.round.format.label
             rule = snapshot.round.format.rule
-            if snapshot.round.format == .match, snapshot.round.playerIDs.count == 2 {
+            // A bracket's match may span rounds (its sudden death): the bracket tells how it
+            // stands; a match on its own is this round alone.
+            if snapshot.round.matchID != nil, let eventID = snapshot.round.eventID {
+                bracketLink = "/events/\(Format.id(eventID))/bracket"
+            } else if snapshot.round.format == .match, snapshot.round.playerIDs.count == 2 {
                 let round = BracketState.MatchRound(board)
                 let play = MatchPlay.compute(round.holes, regulation: round.regulation)
                 let names = snapshot.round.playerIDs.map { snapshot.playerName($0) ?? "Unknown player" }
                 let leader = play.up >= 0 ? names[0] : names[1]
                 match =
                     if let winner = play.winner, let result = play.result {
-                        "\(winner == .a ? names[0] : names[1]) wins \(result)"
+                        "\(winner == .a ? names[0] : names[1]) wins \(play.played > play.regulation ? "at the " : "")\(result)"
                     } else if play.played == 0 {
                         "\(names[0]) v \(names[1]): not under way yet"
                     } else if play.inSuddenDeath {
