@@ -6,6 +6,7 @@ import re
 import shutil
 import tempfile
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -18,7 +19,13 @@ def sign_in(page, server, handle, password):
     page.find_element(By.NAME, "handle").send_keys(handle)
     page.find_element(By.NAME, "password").send_keys(password)
     page.find_element(By.XPATH, "//form[@action='/signin']//button[normalize-space()='Sign in']").click()
-    WebDriverWait(page, 10).until(lambda d: "/signin" not in d.current_url)
+    # The deadline is a guard: a sign-in checks a bcrypt hash, slow on a loaded CI machine.
+    try:
+        WebDriverWait(page, 30).until(lambda d: "/signin" not in d.current_url)
+    except TimeoutException:
+        # Say what the sign-in page said (a refused or expired form), not just that it stayed.
+        said = page.execute_script("return (document.querySelector('main') || document.body).innerText.slice(0, 400)")
+        raise AssertionError(f"still on {page.current_url} after signing in as {handle}: {said!r}") from None
 
 
 def test_an_admin_backs_up_uploads_a_backup_file_and_restores_it(server, browser_factory):
