@@ -102,5 +102,13 @@ def test_a_coach_makes_a_bracket_starts_a_match_and_the_bracket_follows_it_live(
     assert a in (final.get("a"), final.get("b"))
     winner_name = next(p["displayName"] for p in players if p["id"] == a)
     wait(tv).until(lambda d: winner_name in d.find_element(By.CSS_SELECTOR, f".bracket-match[data-match='{final['id']}']").text)
+    # Without JavaScript the bracket is the same server-rendered page, decided match included.
+    assert "wins 2up" in server.get_text(f"/events/{cup['id']}/bracket")
+    # The signal goes: the TV says so and keeps the last bracket it had.
+    server.stop()
+    wait(tv).until(lambda d: d.execute_script("return document.documentElement.dataset.live") == "down")
+    assert "wins 2up" in tv.find_element(By.CSS_SELECTOR, cell).text
+    server.start()
+    wait(tv).until(lambda d: d.execute_script("return document.documentElement.dataset.live") == "open")
     coach.get(f"{server.base}/rounds/{round_id}")
     assert coach.find_element(By.LINK_TEXT, "see how it stands in the bracket").get_attribute("href").endswith(f"/events/{cup['id']}/bracket")
