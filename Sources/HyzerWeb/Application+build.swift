@@ -203,6 +203,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     router.add(middleware: SecurityHeadersMiddleware(tvFrameAncestors: config.tvFrameAncestors))
     router.add(middleware: RestoringMiddleware(stores: stores, renderer: renderer))
     router.add(middleware: CSRFTokenMiddleware(key: web.formTokens, secureCookies: config.secureCookies))
+    router.add(middleware: EndedSessionCookieMiddleware())
     router.add(middleware: SessionMiddleware(sessionStorage: web.sessions, defaultSessionExpiration: config.sessionLifetime))
     router.add(middleware: IdentityMiddleware(resolver: web.identities))
     if config.clusterSecret != nil {

@@ -243,6 +243,23 @@ import Testing
         }
     }
 
+    /// A cookie that expires "now" is still sent for the rest of that second: the page after
+    /// signing out was asked for with the dead session, and the sign-in form it led to failed.
+    @Test func signingOutEndsTheSessionCookieAtOnce() async throws {
+        try await withApp { client in
+            let (cookie, _) = try await Self.signIn(client, client.users.coach)
+            for path in ["/signout", "/signout/everywhere"] {
+                let (session, _) = try await Self.signIn(client, client.users.coach)
+                let out = try await client.as(.anonymous).postForm(path, [], headers: [.cookie: session])
+                let ended = out.headers[values: .setCookie].first { $0.hasPrefix("hyzer_session=") }
+                #expect(ended?.lowercased().contains("max-age=0") == true, "\(path): \(ended ?? "no session cookie")")
+            }
+            // A session still alive is not ended by a page that only reads it.
+            let page = try await client.as(.anonymous).get("/", headers: [.cookie: cookie])
+            #expect(page.headers[values: .setCookie].allSatisfy { !$0.lowercased().contains("max-age=0") })
+        }
+    }
+
     @Test func formsWithoutTheRightTokenOrFromAnotherSiteAreRefusedAndWriteNothing() async throws {
         try await withApp { client in
             let roundID = try await client.demoRoundID()

@@ -24,25 +24,10 @@ enum CSRF {
     static func newBinding(after response: Response) -> String? {
         let prefix = UserSession.cookieName + "="
         guard let set = response.headers[values: .setCookie].last(where: { $0.hasPrefix(prefix) }) else { return nil }
-        let attributes = set.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        // The session storage ends a session by setting its cookie to expire now.
-        let ended = attributes.contains { attribute in
-            let lower = attribute.lowercased()
-            if lower == "max-age=0" { return true }
-            guard lower.hasPrefix("expires="), let date = httpDate.date(from: String(attribute.dropFirst("expires=".count))) else { return false }
-            return date.timeIntervalSinceNow <= 1
-        }
+        // An ended session's cookie says `Max-Age=0` (`EndedSessionCookieMiddleware`).
+        let ended = set.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "max-age=0" }
         return ended ? "" : String(set.dropFirst(prefix.count).prefix { $0 != ";" })
     }
-
-    /// `Expires` as cookies write it (RFC 7231's IMF-fixdate).
-    private static let httpDate: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter
-    }()
 
     static func isStateChanging(_ method: HTTPRequest.Method) -> Bool {
         ![.get, .head, .options].contains(method)
