@@ -46,6 +46,8 @@ public struct Round: Identifiable, Hashable, Sendable {
     /// On a match-play round: the bracket match it plays (a second one with the same match is
     /// its sudden death).
     public var matchID: UUID?
+    /// On a putting round: its stations, distances and putts; its lies take the holes' place.
+    public var putting: PuttingSetup?
 
     public static let playerCountRange = 1...200
 
@@ -97,6 +99,8 @@ public struct RoundDraft: Sendable, Hashable {
     public var caliRule: String?
     /// A bracket's match this match-play round plays (the store fills in its two players).
     public var matchID: String?
+    /// On a putting round: its layout, checked by `PuttingSetup.validated`.
+    public var putting: PuttingSetup?
 
     /// A team as given: player id texts, and whether it is a cali.
     public struct TeamDraft: Sendable, Hashable {
@@ -146,6 +150,7 @@ public struct RoundDraft: Sendable, Hashable {
         public var draw: TeamDraw.Request?
         public var caliRule: CaliRule?
         public var matchID: UUID?
+        public var putting: PuttingSetup?
 
         public init(
             name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool, eventID: UUID? = nil, divisions: [UUID: String] = [:],
@@ -235,12 +240,20 @@ public struct RoundDraft: Sendable, Hashable {
         } else if !match.isEmpty {
             errors.add("matchID", "A bracket's match is played as a match-play round (\"format\": \"match\").")
         }
+        var putting: PuttingSetup?
+        if format == .putting {
+            do { putting = try PuttingSetup.validated(self.putting) } catch { errors.merge(error) }
+            if pool != nil { errors.add("tagsID", "A putting round cannot exchange bag tags.") }
+        } else if self.putting != nil {
+            errors.add("putting", "A putting layout belongs to a putting round (\"format\": \"putting\").")
+        }
         try errors.throwIfAny()
         // `course` is non-nil here: a missing or unknown course added an error above.
         var valid = Valid(
             name: name, courseID: course ?? UUID(), playerIDs: players, startNow: startNow, eventID: event?.id, divisions: divisions, tagsID: pool)
         valid.format = format
         valid.matchID = UUID(text: match)
+        valid.putting = putting
         (valid.teams, valid.draw, valid.caliRule) = teamSetup
         return valid
     }

@@ -6,6 +6,8 @@ public enum Strokes: Hashable, Sendable, CustomStringConvertible {
     case dnf
 
     public static let range = 1...99
+    /// What a stored count may be: 0 too, the putts made from one lie of a putting round.
+    public static let storedRange = 0...99
 
     /// Reads what a person or client typed: a number, or "DNF" (also "WD" for a withdrawal).
     public static func parse(_ raw: String?) -> Result<Strokes, FieldErrors> {

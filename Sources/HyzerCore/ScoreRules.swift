@@ -13,6 +13,8 @@ public struct ScoreSubmission: Hashable, Sendable {
     /// corrects only the reporter's own earlier entry, and where it differs from another
     /// scorekeeper's it is a mismatch to resolve, not a refusal.
     public var crossCheck: Bool
+    /// Sent as putts made (`made`): only a putting round takes it.
+    public var isPutt = false
 
     public init(
         id: UUID? = nil, playerID: UUID, hole: Int, strokes: Strokes, supersedes: UUID? = nil, reportedBy: UUID? = nil, penalties: Int = 0,
@@ -105,10 +107,16 @@ public enum ScoreRules {
                 errors.add("playerID", "That player is not in this round.")
             }
         }
-        if course.hole(submission.hole) == nil {
+        if let putting = round.format == .putting ? round.putting : nil {
+            Self.checkPutt(submission, putting, into: &errors)
+        } else if submission.isPutt {
+            errors.add("made", "Putts made belong to a putting round: send \"strokes\" on this \(round.format.label.lowercased()) round.")
+        } else if course.hole(submission.hole) == nil {
             errors.add("hole", "Hole \(submission.hole) is not on \(course.name) (holes 1–\(course.holes.count)).")
         }
-        if !ScoreEvent.penaltyRange.contains(submission.penalties) {
+        if round.format == .putting {
+            // Checked above: a putt has no penalties and no stroke range.
+        } else if !ScoreEvent.penaltyRange.contains(submission.penalties) {
             errors.add("penalties", "Penalties must be from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
         } else if let count = submission.strokes.count, count + submission.penalties > Strokes.range.upperBound {
             errors.add("penalties", "Throws and penalties together can be at most \(Strokes.range.upperBound).")
@@ -215,6 +223,18 @@ extension ScoreRules {
     /// could lock a hole against its player, and a cheater every hole against the card.
     /// `isCoach` reads the reporter's role as it is now: a coach since demoted no longer
     /// decides (their holes become mismatches a coach resolves), which fails safe.
+    /// A putting round's entry: a lie of its layout, and the putts made there (0 to its putts).
+    static func checkPutt(_ submission: ScoreSubmission, _ putting: PuttingSetup, into errors: inout FieldErrors) {
+        if putting.lie(submission.hole) == nil {
+            let count = putting.stations * putting.distances.count
+            errors.add("hole", "Lie \(submission.hole) is not in this putting round (lies 1–\(count): each station's distances in turn).")
+        }
+        if let made = submission.strokes.count, !(0...putting.putts).contains(made) {
+            errors.add("made", "Putts made must be from 0 to \(putting.putts).")
+        }
+        if submission.penalties != 0 { errors.add("penalties", "A putting round has no penalties.") }
+    }
+
     public static func decides(_ event: ScoreEvent, isCoach: (UUID) throws -> Bool) rethrows -> Bool {
         guard event.supersedes != nil else { return false }
         guard let reporter = event.reportedBy else { return true }
@@ -224,8 +244,11 @@ extension ScoreRules {
 
 extension ScoreSubmission {
     /// Reads a submission from text fields, as a form or the JSON API delivers them, and
-    /// names every field that is wrong.
-    public static func parse(id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?, penalties: String? = nil)
+    /// names every field that is wrong. `made`, sent instead of `strokes`, is the putts made
+    /// from one lie of a putting round (0 too; `decide` checks it against the round).
+    public static func parse(
+        id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?, penalties: String? = nil, made: String? = nil
+    )
         throws(FieldErrors) -> ScoreSubmission
     {
         var errors = FieldErrors()
@@ -253,9 +276,19 @@ extension ScoreSubmission {
             errors.add("hole", "Hole must be a hole number.")
         }
         var parsedStrokes = Strokes.dnf
-        switch Strokes.parse(strokes) {
-        case .success(let value): parsedStrokes = value
-        case .failure(let problems): problems.entries.forEach { errors.add($0.field, $0.message) }
+        let madeText = TextRules.cleaned(made)
+        if !madeText.isEmpty {
+            if !TextRules.cleaned(strokes).isEmpty { errors.add("made", "Send the strokes or, on a putting round, the putts made: not both.") }
+            if let count = TextRules.wholeNumber(madeText), Strokes.storedRange.contains(count) {
+                parsedStrokes = .count(count)
+            } else {
+                errors.add("made", "Putts made must be a whole number.")
+            }
+        } else {
+            switch Strokes.parse(strokes) {
+            case .success(let value): parsedStrokes = value
+            case .failure(let problems): problems.entries.forEach { errors.add($0.field, $0.message) }
+            }
         }
         let penaltyText = penalties ?? ""
         let penaltyCount = penaltyText.isEmpty ? 0 : TextRules.wholeNumber(penaltyText)
@@ -264,7 +297,9 @@ extension ScoreSubmission {
         }
         try errors.throwIfAny()
         // Both are non-nil here: a missing player or hole added an error above.
-        return ScoreSubmission(
+        var submission = ScoreSubmission(
             id: id, playerID: player ?? UUID(), hole: holeNumber ?? 0, strokes: parsedStrokes, supersedes: supersedes, penalties: penaltyCount ?? 0)
+        submission.isPutt = !madeText.isEmpty
+        return submission
     }
 }

@@ -389,6 +389,31 @@ enum DomainMigrations {
             }
             try db.alter(table: "rounds") { t in t.add(column: "matchID", .text) }
         }
+        // A putting round's score is the putts made from a lie, 0 too: the table is built again
+        // with the wider check (SQLite cannot alter one), its events copied as they are.
+        migrator.registerMigration("v23-putting") { db in
+            try db.alter(table: "rounds") { t in t.add(column: "putting", .text).notNull().defaults(to: "") }
+            let columns = "id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties"
+            try db.execute(
+                sql: """
+                    CREATE TABLE score_events_new (
+                        "id" TEXT PRIMARY KEY NOT NULL, "roundID" TEXT NOT NULL, "playerID" TEXT NOT NULL,
+                        "hole" INTEGER NOT NULL CHECK (hole BETWEEN 1 AND 36),
+                        "strokes" INTEGER CHECK (strokes IS NULL OR strokes BETWEEN 0 AND 99),
+                        "dnf" BOOLEAN NOT NULL, "reportedBy" TEXT, "deviceID" TEXT NOT NULL, "supersedes" TEXT,
+                        "resolves" TEXT NOT NULL DEFAULT '', "recordedAt" TEXT NOT NULL,
+                        "penalties" INTEGER NOT NULL CHECK (penalties BETWEEN 0 AND 9) DEFAULT 0,
+                        CHECK ((dnf = 1 AND strokes IS NULL) OR (dnf = 0 AND strokes IS NOT NULL)));
+                    INSERT INTO score_events_new (\(columns)) SELECT \(columns) FROM score_events;
+                    DROP TABLE score_events;
+                    ALTER TABLE score_events_new RENAME TO score_events;
+                    CREATE INDEX score_events_on_roundID ON score_events(roundID);
+                    CREATE TRIGGER score_events_are_immutable BEFORE UPDATE ON score_events
+                    BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
+                    CREATE TRIGGER score_events_are_permanent BEFORE DELETE ON score_events
+                    BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
+                    """)
+        }
         return migrator
     }
 }

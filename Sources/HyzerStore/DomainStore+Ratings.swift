@@ -53,9 +53,12 @@ extension DomainStore {
 
     /// Rounds under way or completed (not removed), each as its board reads it, and the
     /// version each was read at.
+    /// The rounds whose scores are each player's own throws: a team round's are its teams',
+    /// a putting round's are putts made, and neither rates a player or a hole.
+    static let ratedRounds = "archived = 0 AND status != 'scheduled' AND teams = '' AND format != 'putting'"
+
     func ratingRounds(_ db: Database, playerCount: UInt64, keeping: Bool = true) throws -> ([ClubRatings.Round], versions: [UUID: Int]) {
-        // A team round's scores are its teams': they rate no player.
-        let rows = try Row.fetchAll(db, sql: "SELECT id, version FROM rounds WHERE archived = 0 AND status != 'scheduled' AND teams = ''")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, version FROM rounds WHERE \(Self.ratedRounds)")
         let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, version: row["version"] as Int) } }
         let digests = try digests(listed, playerCount: playerCount, keeping: keeping, db)
         if keeping { roundDigests.keepOnly(Set(listed.map(\.id))) }
@@ -88,7 +91,7 @@ extension DomainStore {
                 }
             } else {
                 rows = try Row.fetchAll(
-                    db, sql: "SELECT id, version FROM rounds WHERE courseID = ? AND archived = 0 AND status != 'scheduled' AND teams = ''",
+                    db, sql: "SELECT id, version FROM rounds WHERE courseID = ? AND \(Self.ratedRounds)",
                     arguments: [courseID.text]
                 ).compactMap { row in UUID(text: row["id"]).map { ($0, row["version"]) } }
             }

@@ -17,6 +17,7 @@ extension DomainStore {
         round.teams = valid.teams
         round.caliRule = valid.caliRule
         round.matchID = valid.matchID
+        round.putting = valid.putting
         if let request = valid.draw {
             let strength = try await drawStrength(request.balance, players: valid.playerIDs, eventID: valid.eventID)
             var generator = SystemRandomNumberGenerator()

@@ -26,7 +26,8 @@ public struct SeasonSnapshot: Sendable {
                             wonPlayoff: $0.playoff == .won)
                     }
                 },
-                rounds: night.boards.flatMap { board in
+                // A putting round's points say nothing of a player's throws: no handicap counts them.
+                rounds: night.boards.filter { $0.snapshot.round.format != .putting }.flatMap { board in
                     board.standings.entries.map {
                         NightRound(
                             roundID: board.snapshot.round.id, playerID: $0.playerID, toPar: $0.toPar, holes: board.snapshot.course.holes.count,

@@ -98,7 +98,7 @@ import Testing
         #expect(field(draft("bestShot", world: world), "teams") != nil)
         #expect(field(draft("bestShot", teams: [], draw: .init(), world: world), "teams") != nil)
         #expect(field(draft(nil, draw: .init(), world: world), "format") != nil)
-        #expect(field(draft("putting", world: world), "format")?.contains("not available yet") == true)
+        #expect(field(draft("putting", world: world), "putting")?.contains("needs its layout") == true)
         #expect(field(draft("golf", world: world), "format") != nil)
         #expect(field(draft("bestShot", draw: .init(teamsOf: 5), world: world), "draw") != nil)
         #expect(field(draft("bestShot", draw: .init(balance: "luck"), world: world), "draw") != nil)

@@ -66,7 +66,13 @@ def club(server):
     _, bracket = server.post(f"/api/v1/events/{cup['id']}/bracket", {"seeds": [p["id"] for p in demo["players"][:5]]})
     ready = next(m for m in bracket["rounds"][0]["matches"] if not m["bye"])
     server.post("/api/v1/rounds", {"courseID": course, "format": "match", "matchID": ready["id"]})
-    public = [f"/events/{cup['id']}/bracket", f"/events/{cup['id']}/bracket?tv=1", f"/rounds/{doubles['id']}", doubles_card, "/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
+    # A putting round with putts in: its layout, lie-by-lie entry and points board.
+    _, putting = server.post("/api/v1/rounds", {"courseID": course, "name": "Putting", "format": "putting",
+                                                "putting": {"stations": 2, "distances": [{"feet": 15, "points": 1}, {"feet": 25, "points": 2}], "putts": 3},
+                                                "players": [{"playerID": p["id"]} for p in demo["players"][:3]]})
+    for lie in range(1, 5):
+        server.post(f"/api/v1/rounds/{putting['id']}/scores", {"playerID": demo["players"][0]["id"], "hole": lie, "made": lie % 4})
+    public = [f"/rounds/{putting['id']}", f"/rounds/{putting['id']}/leaderboard", f"/events/{cup['id']}/bracket", f"/events/{cup['id']}/bracket?tv=1", f"/rounds/{doubles['id']}", doubles_card, "/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
     coach = public + [f"/events/{event['id']}/bracket/new", "/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites",

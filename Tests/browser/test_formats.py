@@ -112,3 +112,72 @@ def test_a_coach_makes_a_bracket_starts_a_match_and_the_bracket_follows_it_live(
     wait(tv).until(lambda d: d.execute_script("return document.documentElement.dataset.live") == "open")
     coach.get(f"{server.base}/rounds/{round_id}")
     assert coach.find_element(By.LINK_TEXT, "see how it stands in the bracket").get_attribute("href").endswith(f"/events/{cup['id']}/bracket")
+
+
+def test_a_putting_night_made_on_a_phone_and_putts_entered_there_reach_the_tv_live(server, browser_factory):
+    from selenium.webdriver.support.ui import Select
+    from test_season import sign_in_here
+    from conftest import Server
+
+    players = {p["handle"]: p for p in server.get("/api/v1/players")["players"]}
+    me = players[ATHLETE[0]]
+    course = server.get("/api/v1/courses")["courses"][0]["id"]
+
+    # A coach makes the putting round from the new-round form on a phone.
+    coach = phone(browser_factory)
+    coach.get(f"{server.base}/signin")
+    sign_in_here(coach, *Server.USERS["coach"][::2])
+    coach.get(f"{server.base}/rounds/new")
+    coach.find_element(By.NAME, "name").send_keys("Putting league")
+    Select(coach.find_element(By.NAME, "courseID")).select_by_value(course)
+    others = [p for p in players.values() if p["role"] == "athlete" and p["id"] != me["id"]][:2]
+    for player in [me, *others]:
+        coach.find_element(By.CSS_SELECTOR, f"input[name='playerIDs[]'][value='{player['id']}']").click()
+    Select(coach.find_element(By.NAME, "format")).select_by_value("putting")
+    coach.find_element(By.NAME, "stations").send_keys("2")
+    coach.find_element(By.NAME, "distances").send_keys("15:1, 25:2")
+    coach.find_element(By.NAME, "putts").send_keys("3")
+    start = coach.find_element(By.NAME, "startNow")
+    if not start.is_selected():
+        start.click()
+    coach.find_element(By.XPATH, "//button[normalize-space()='Create round']").click()
+    wait(coach).until(lambda d: "/rounds/" in d.current_url and "/new" not in d.current_url)
+    round_id = coach.current_url.rstrip("/").split("/rounds/")[1].split("?")[0].split("#")[0]
+    detail = server.get(f"/api/v1/rounds/{round_id}")
+    assert detail["format"] == "putting" and detail["putting"]["maxPoints"] == 2 * 3 * 3
+    assert "2 stations, each at 15 ft (1 point a putt), 25 ft (2 points a putt)" in coach.page_source
+
+    # The TV follows the round.
+    tv = browser_factory(1280, 720)
+    tv.get(f"{server.base}/rounds/{round_id}/leaderboard")
+    wait(tv).until(lambda d: d.execute_script("return document.documentElement.dataset.live") == "open")
+
+    # The player enters their putts on their phone, lie by lie; 0 made is a score too.
+    page = phone(browser_factory)
+    sign_in(page, server, ATHLETE[0], ATHLETE[2])
+    page.get(f"{server.base}/rounds/{round_id}")
+    assert fits(page), "the putting round fits a 360 px phone"
+    for lie, made in [(1, 3), (2, 0), (4, 2)]:
+        Select(page.find_element(By.NAME, "playerID")).select_by_value(me["id"])
+        Select(page.find_element(By.NAME, "hole")).select_by_value(str(lie))
+        field = page.find_element(By.NAME, "made")
+        field.clear()
+        field.send_keys(str(made))
+        page.find_element(By.XPATH, "//button[normalize-space()='Save score']").click()
+        wait(page).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#scorecard tr[data-player='{me['id']}'] td[data-hole='{lie}'] a"))
+    points = 3 * 1 + 0 * 2 + 2 * 2
+    row = server.get(f"/api/v1/rounds/{round_id}/standings")["standings"][0]
+    assert (row["playerID"], row["points"], row["strokes"], row["thru"]) == (me["id"], points, 5, 3)
+    # The TV shows the points without a reload.
+    cell = f"tr[data-player='{me['id']}'] td.topar"
+    wait(tv).until(lambda d: d.find_element(By.CSS_SELECTOR, cell).text == str(points))
+    assert "Points" in tv.find_element(By.CSS_SELECTOR, "table.board thead").text
+
+    # More putts than the lie has are refused on the page, with the reason beside the field.
+    Select(page.find_element(By.NAME, "playerID")).select_by_value(me["id"])
+    Select(page.find_element(By.NAME, "hole")).select_by_value("3")
+    page.find_element(By.NAME, "made").send_keys("4")
+    page.find_element(By.XPATH, "//button[normalize-space()='Save score']").click()
+    wait(page).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".field-error"))
+    assert "from 0 to 3" in page.find_element(By.CSS_SELECTOR, ".field-error").text
+    assert server.get(f"/api/v1/rounds/{round_id}/standings")["standings"][0]["thru"] == 3

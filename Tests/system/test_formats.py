@@ -38,6 +38,19 @@ def field_size_points(totals):
     return points
 
 
+def athletes(server, name, count):
+    """`count` athletes named "<name> <n>", each with their own API token (their phone):
+    ({id: token}, {id: display name})."""
+    tokens, names = {}, {}
+    for index in range(count):
+        handle = f"{name.lower()}{index}"
+        server.cli("admin", "create-user", handle, "--role", "athlete", "--name", f"{name} {index}", input=PASSWORD + "\n")
+        token = server.cli("admin", "token", handle).strip().splitlines()[-1].strip()
+        me = next(p for p in server.api("GET", "/api/v1/players")["players"] if p["handle"] == handle)
+        tokens[me["id"]], names[me["id"]] = token, me["displayName"]
+    return tokens, names
+
+
 def test_a_random_draw_doubles_night_with_a_cali(servers):
     server = servers.server("formats", handle="coach")
     server.start()
@@ -47,14 +60,9 @@ def test_a_random_draw_doubles_night_with_a_cali(servers):
     night = server.api("POST", "/api/v1/events", {"name": "Doubles night", "divisions": ["MA1"], "seasonID": season["id"]})["id"]
 
     # Nine players with their own tokens (their phones), all checked in.
-    tokens, names = {}, {}
-    for index in range(9):
-        handle = f"doubles{index}"
-        server.cli("admin", "create-user", handle, "--role", "athlete", "--name", f"Doubles {index}", input=PASSWORD + "\n")
-        token = server.cli("admin", "token", handle).strip().splitlines()[-1].strip()
-        me = next(p for p in server.api("GET", "/api/v1/players")["players"] if p["handle"] == handle)
-        tokens[me["id"]], names[me["id"]] = token, me["displayName"]
-        server.api("POST", f"/api/v1/events/{night}/checkins", {"playerID": me["id"], "division": "MA1"})
+    tokens, names = athletes(server, "Doubles", 9)
+    for player in tokens:
+        server.api("POST", f"/api/v1/events/{night}/checkins", {"playerID": player, "division": "MA1"})
     players = set(tokens)
 
     # Refused drafts write nothing.

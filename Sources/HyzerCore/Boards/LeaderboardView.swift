@@ -37,6 +37,10 @@ public struct LeaderboardView: Hashable, Sendable {
     public var isCompleted: Bool
     /// Net beside gross: a league night where some player has a handicap.
     public var hasNet: Bool
+    /// The score columns' headings: to par and strokes, or on a putting round points and
+    /// putts made.
+    public var scoreHeading = "To par"
+    public var countHeading = "Strokes"
 
     public struct Division: Hashable, Sendable {
         public var name: String
@@ -67,6 +71,10 @@ public struct LeaderboardView: Hashable, Sendable {
                 dnf: entry.dnf,
                 signed: signed.contains(entry.playerID)
             )
+            if let points = entry.points, !entry.dnf, entry.thru > 0 {
+                row.toPar = String(points)
+                row.toParClass = "none"
+            }
             if hasNet {
                 row.handicap = entry.handicap.map(String.init) ?? "–"
                 let shown = !entry.dnf && entry.thru > 0
@@ -75,6 +83,10 @@ public struct LeaderboardView: Hashable, Sendable {
                 row.netPosition = entry.netPosition
             }
             return row
+        }
+        if standings.entries.contains(where: { $0.points != nil }) {
+            scoreHeading = "Points"
+            countHeading = "Made"
         }
         rows = standings.entries.map(row)
         divisions = standings.divisions.map { Division(name: $0.name, rows: $0.entries.map(row)) }

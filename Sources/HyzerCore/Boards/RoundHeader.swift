@@ -12,6 +12,10 @@ public struct RoundHeader: Sendable {
     public var holeCount: Int
     public var totalPar: Int
     public var started: String?
+    /// "18 holes · par 54", or on a putting round "12 lies · 72 points at most"; and its par
+    /// part alone.
+    public var measure: String
+    public var parText: String
 
     public init(_ snapshot: RoundSnapshot) {
         id = Format.id(snapshot.round.id)
@@ -24,5 +28,12 @@ public struct RoundHeader: Sendable {
         holeCount = snapshot.course.holes.count
         totalPar = snapshot.course.totalPar
         started = snapshot.round.startedAt.map { Format.date($0) }
+        if let putting = snapshot.round.format == .putting ? snapshot.round.putting : nil {
+            parText = "\(putting.maxPoints) points at most"
+            measure = "\(putting.lies.count) lies · \(parText)"
+        } else {
+            parText = "par \(totalPar)"
+            measure = "\(holeCount) holes · \(parText)"
+        }
     }
 }

@@ -61,6 +61,10 @@ public struct ScorecardView: Hashable, Sendable {
     public var hasChangedAfterSigning: Bool
     /// Some score includes penalty throws: the legend explains the P.
     public var hasPenalties: Bool
+    /// The last column's heading, and whether a par row is shown: a putting round's scores
+    /// are putts made, totalled in points, with no par.
+    public var scoreHeading = "To par"
+    public var hasPar = true
 
     public init(
         course: Course, round: Round, players: [Player], scores: CurrentScores, standings: Standings, version: Int, signatures: [Signature] = [],
@@ -71,7 +75,15 @@ public struct ScorecardView: Hashable, Sendable {
         self.version = version
         let names = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let totals = Dictionary(standings.entries.map { ($0.playerID, $0) }, uniquingKeysWith: { first, _ in first })
-        holes = course.holes.map { HoleHeader(number: $0.number, par: $0.par, distance: $0.distance.map { "\($0) m" } ?? "") }
+        let putting = round.format == .putting ? round.putting : nil
+        holes = course.holes.map { hole in
+            HoleHeader(
+                number: hole.number, par: hole.par, distance: putting?.lie(hole.number)?.label ?? hole.distance.map { "\($0) m" } ?? "")
+        }
+        if putting != nil {
+            scoreHeading = "Points"
+            hasPar = false
+        }
         totalPar = course.totalPar
         rows = round.playerIDs.map { playerID in
             let cells = course.holes.map { hole -> Cell in
@@ -83,7 +95,7 @@ public struct ScorecardView: Hashable, Sendable {
                 return Cell(
                     hole: hole.number,
                     text: state.winner.score.map(String.init) ?? state.winner.strokes.description,
-                    cssClass: ScoreFormat.holeClass(state.winner.score.map(Strokes.count) ?? .dnf, par: hole.par),
+                    cssClass: putting == nil ? ScoreFormat.holeClass(state.winner.score.map(Strokes.count) ?? .dnf, par: hole.par) : "putts",
                     eventID: state.winner.id.lowercasedText,
                     conflict: state.isConflict,
                     scored: true,
@@ -100,8 +112,8 @@ public struct ScorecardView: Hashable, Sendable {
                 handle: names[playerID]?.handle.value ?? "",
                 cells: cells,
                 total: played ? String(entry?.strokes ?? 0) : "–",
-                toPar: entry?.dnf == true ? "DNF" : (played ? ScoreFormat.toPar(entry?.toPar ?? 0) : "–"),
-                toParClass: played && entry?.dnf != true ? ScoreFormat.toParClass(entry?.toPar ?? 0) : "none"
+                toPar: entry?.dnf == true ? "DNF" : (played ? entry?.points.map(String.init) ?? ScoreFormat.toPar(entry?.toPar ?? 0) : "–"),
+                toParClass: played && entry?.dnf != true && putting == nil ? ScoreFormat.toParClass(entry?.toPar ?? 0) : "none"
             )
         }
         conflicts = scores.conflicts

@@ -16,6 +16,9 @@ public struct StandingsEntry: Hashable, Sendable, Ranked {
     /// this round (nil: none yet), and their position on net (among the field or the division).
     public var handicap: Int?
     public var netPosition = ""
+    /// On a putting round: the points scored and the putts made (`toPar` is minus the points,
+    /// so the most points rank first; `strokes` is the putts made).
+    public var points: Int?
 
     /// Gross minus the handicap; gross for a player without one.
     public var net: Int { toPar - (handicap ?? 0) }
@@ -60,7 +63,10 @@ public struct Standings: Hashable, Sendable {
         course: Course, round: Round, players: [Player], scores: CurrentScores, divisionOrder: [String] = [], handicaps: [UUID: Int] = [:],
         netUnplaced: Bool = false
     ) -> Standings {
-        let pars = Dictionary(course.holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
+        let putting = round.format == .putting ? round.putting : nil
+        // A putting round's lies are its holes, whichever course it is played at.
+        let holes = putting.map { $0.lies.map { Hole(number: $0.number, par: 0) } } ?? course.holes
+        let pars = Dictionary(holes.map { ($0.number, $0.par) }, uniquingKeysWith: { first, _ in first })
         let playersByID = Dictionary(players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         var rows: [StandingsEntry] = []
@@ -70,28 +76,31 @@ public struct Standings: Hashable, Sendable {
             var par = 0
             var thru = 0
             var dnf = false
-            for hole in course.holes {
+            var points = 0
+            for hole in holes {
                 guard let state = scores[playerID, hole.number] else { continue }
                 thru += 1
                 if let score = state.winner.score {
                     strokes += score
                     par += pars[hole.number] ?? 0
+                    points += putting?.points(made: score, at: hole.number) ?? 0
                 } else {
                     dnf = true
                 }
             }
             // A completed round is over: a player with holes left unscored did not finish it.
-            if round.status == .completed && thru < course.holes.count { dnf = true }
+            if round.status == .completed && thru < holes.count { dnf = true }
             // A player who withdrew after scoring stays on the board, as did-not-finish.
             if round.withdrawn.contains(playerID) { dnf = true }
-            rows.append(
-                StandingsEntry(
-                    position: "", playerID: playerID,
-                    displayName: player?.displayName ?? "Unknown player",
-                    handle: player?.handle.value ?? "",
-                    toPar: strokes - par, thru: thru, strokes: strokes, dnf: dnf,
-                    division: round.divisions[playerID] ?? "", handicap: handicaps[playerID]
-                ))
+            var row = StandingsEntry(
+                position: "", playerID: playerID,
+                displayName: player?.displayName ?? "Unknown player",
+                handle: player?.handle.value ?? "",
+                toPar: putting == nil ? strokes - par : -points, thru: thru, strokes: strokes, dnf: dnf,
+                division: round.divisions[playerID] ?? "", handicap: putting == nil ? handicaps[playerID] : nil
+            )
+            if putting != nil { row.points = points }
+            rows.append(row)
         }
         let hasNet = rows.contains { $0.handicap != nil }
         Ranking.rank(&rows)
@@ -108,7 +117,7 @@ public struct Standings: Hashable, Sendable {
             .filter { round.playerIDs.contains($0.0.playerID) }
             .map { ScoreConflictSummary(playerID: $0.0.playerID, hole: $0.0.hole, eventIDs: $0.1.leaves.map(\.id)) }
         return Standings(
-            roundID: round.id, entries: rows, divisions: divisions, conflicts: conflicts, holeCount: course.holes.count, hasNet: hasNet)
+            roundID: round.id, entries: rows, divisions: divisions, conflicts: conflicts, holeCount: holes.count, hasNet: hasNet)
     }
 
     /// Net positions by the same rule as gross ones, over the same rows (`unplaced`: without

@@ -126,6 +126,10 @@ public enum CardRules {
     /// checked like every other name. Returns the cards with their names as kept (trimmed).
     @discardableResult
     public static func check(_ cards: [Card], round: Round, course: Course) throws(FieldErrors) -> [Card] {
+        // The card page scores throws hole by hole; putts made are entered on the round page.
+        if round.format == .putting && !cards.isEmpty {
+            throw FieldErrors("cards", "A putting round has no cards: each player's putts are entered on the round page, lie by lie.")
+        }
         var errors = FieldErrors()
         var seen: Set<UUID> = []
         var names: Set<String> = []

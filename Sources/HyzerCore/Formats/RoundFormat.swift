@@ -9,9 +9,6 @@ public enum RoundFormat: String, Codable, CaseIterable, Sendable {
 
     public var isTeam: Bool { Self.teamFormats.contains(self) }
 
-    /// The formats a round can be created with today (putting comes later).
-    public var isAvailable: Bool { self != .putting }
-
     public var label: String {
         switch self {
         case .stroke: "Stroke play"
@@ -43,10 +40,6 @@ public enum RoundFormat: String, Codable, CaseIterable, Sendable {
         if text.isEmpty { return .stroke }
         guard let format = RoundFormat(rawValue: text) else {
             errors.add("format", "Format must be one of \(allCases.map(\.rawValue).joined(separator: ", ")).")
-            return .stroke
-        }
-        guard format.isAvailable else {
-            errors.add("format", "\(format.label) rounds are not available yet: choose stroke play, match play or a team format.")
             return .stroke
         }
         return format

@@ -4,8 +4,13 @@ extension RoundSnapshot {
     /// The round as its boards and score entry see it. On a team round each team takes its
     /// players' place: it is the one scored (score events name the team), ranked, signed and
     /// carded; the players stay in `reporterNames` so a card still names who entered a score.
-    /// Stroke play is returned as it is.
+    /// On a putting round the lies take the holes' place. Stroke play is returned as it is.
     public var scoringView: RoundSnapshot {
+        if round.format == .putting, let putting = round.putting {
+            var view = self
+            view.course = putting.course(named: course.name, id: course.id, createdAt: course.createdAt, updatedAt: course.updatedAt)
+            return view
+        }
         guard round.format.isTeam, !round.teams.isEmpty else { return self }
         var view = self
         let names = playerNames

@@ -67,8 +67,9 @@ public struct NightMoney: Sendable {
 
     /// Every hole in one in the night's rounds, as its scores stand now.
     public static func aces(in boards: [RoundBoard]) -> [Ace] {
-        // A team round's ace is its team's: whose throw it was is not recorded.
-        boards.filter { $0.snapshot.round.teams.isEmpty }.flatMap { board in
+        // A team round's ace is its team's (whose throw it was is not recorded); a putting
+        // round's 1 is one putt made.
+        boards.filter { $0.snapshot.round.teams.isEmpty && $0.snapshot.round.format != .putting }.flatMap { board in
             board.scores.holes.filter { $0.value.winner.strokes == .count(1) }.keys.sorted().map {
                 Ace(playerID: $0.playerID, roundID: board.snapshot.round.id, hole: $0.hole)
             }

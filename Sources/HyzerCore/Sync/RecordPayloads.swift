@@ -106,9 +106,11 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     public var teams: [Team]?
     public var caliRule: CaliRule?
     public var matchID: UUID?
+    public var putting: PuttingSetup?
 
     public init(_ round: Round) {
         matchID = round.matchID
+        putting = round.putting
         format = round.format == .stroke ? nil : round.format
         teams = round.teams.isEmpty ? nil : round.teams
         caliRule = round.caliRule
@@ -146,6 +148,7 @@ public struct RoundPayload: Codable, Hashable, Sendable {
         round.teams = teams ?? []
         round.caliRule = caliRule
         round.matchID = matchID
+        round.putting = putting
         return round
     }
 }
@@ -347,7 +350,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
     /// The event, or nil when its values break the rules every local event obeys.
     public func event(recordedAt: HLC) -> ScoreEvent? {
         let value: Strokes
-        if dnf { value = .dnf } else if let strokes, Strokes.range.contains(strokes) { value = .count(strokes) } else { return nil }
+        if dnf { value = .dnf } else if let strokes, Strokes.storedRange.contains(strokes) { value = .count(strokes) } else { return nil }
         let penalties = penalties ?? 0
         guard Course.holeCountRange.contains(hole), ScoreEvent.penaltyRange.contains(penalties) else { return nil }
         return ScoreEvent(

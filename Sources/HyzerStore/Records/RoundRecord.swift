@@ -25,6 +25,8 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     var teams: String
     var caliRule: String?
     var matchID: String?
+    /// JSON: a putting round's layout; "" on every other format.
+    var putting: String
 
     /// Throws when the cards cannot be encoded: an empty list stored instead would lose them.
     init(_ round: Round, version: Int) throws {
@@ -34,6 +36,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         teams = round.teams.isEmpty ? "" : String(decoding: try RecordCoding.encode(round.teams), as: UTF8.self)
         caliRule = round.caliRule?.rawValue
         matchID = round.matchID?.text
+        putting = try round.putting.map { String(decoding: try RecordCoding.encode($0), as: UTF8.self) } ?? ""
         eventID = round.eventID?.text
         cards = String(decoding: try RecordCoding.encode(round.cards), as: UTF8.self)
         id = round.id.text
@@ -67,6 +70,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         round.teams = teams.isEmpty ? [] : try StoredValue.json(teams, [Team].self, "rounds.teams", of: id)
         round.caliRule = try caliRule.map { try StoredValue.raw($0, "rounds.caliRule", of: id) }
         round.matchID = try matchID.map { try StoredValue.uuid($0, "rounds.matchID") }
+        round.putting = putting.isEmpty ? nil : try StoredValue.json(putting, PuttingSetup.self, "rounds.putting", of: id)
         round.withdrawn = Set(withdrawn.compactMap(UUID.init(text:)))
         return round
     }

@@ -58,6 +58,23 @@ struct RoundDetailResponse: ResponseEncodable {
     var format: String
     var teams: [TeamItem]?
     var caliRule: String?
+    /// On a putting round: its layout and its lies (the `holes`, numbered the same).
+    var putting: PuttingItem?
+
+    struct PuttingItem: Encodable {
+        struct Lie: Encodable {
+            var number: Int
+            var station: Int
+            var feet: Int
+            var points: Int
+        }
+
+        var stations: Int
+        var distances: [PuttingSetup.Distance]
+        var putts: Int
+        var maxPoints: Int
+        var lies: [Lie]
+    }
 
     struct TeamItem: Encodable {
         var id: String
@@ -69,6 +86,11 @@ struct RoundDetailResponse: ResponseEncodable {
     init(_ snapshot: RoundSnapshot) {
         format = snapshot.round.format.rawValue
         caliRule = snapshot.round.caliRule?.rawValue
+        putting = snapshot.round.putting.map { setup in
+            PuttingItem(
+                stations: setup.stations, distances: setup.distances, putts: setup.putts, maxPoints: setup.maxPoints,
+                lies: setup.lies.map { PuttingItem.Lie(number: $0.number, station: $0.station, feet: $0.feet, points: $0.points) })
+        }
         let names = snapshot.playerNames
         teams =
             snapshot.round.teams.isEmpty
@@ -80,7 +102,9 @@ struct RoundDetailResponse: ResponseEncodable {
         name = snapshot.round.name
         status = snapshot.round.status.rawValue
         courseName = snapshot.course.name
-        holes = snapshot.course.holes.map { HoleItem(number: $0.number, par: $0.par, distance: $0.distance) }
+        // A putting round's holes are its lies (the players stay the players: no teams there).
+        let course = snapshot.round.putting == nil ? snapshot.course : snapshot.scoringView.course
+        holes = course.holes.map { HoleItem(number: $0.number, par: $0.par, distance: $0.distance) }
         let players = Dictionary(snapshot.players.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.players = snapshot.round.playerIDs.compactMap { players[$0] }.map {
             PlayerItem(id: Format.id($0.id), displayName: $0.displayName, handle: $0.handle.value, division: snapshot.round.divisions[$0.id])
@@ -108,8 +132,11 @@ struct StandingsResponse: ResponseEncodable {
         /// On a team round: the team (also in `playerID`) and its players.
         var teamID: String?
         var playerIDs: [String]?
+        /// On a putting round: the points scored (`strokes` is the putts made).
+        var points: Int?
 
         init(_ entry: StandingsEntry, signed: Bool, hasNet: Bool, team: Team? = nil) {
+            points = entry.points
             if let team {
                 teamID = Format.id(team.id)
                 playerIDs = team.playerIDs.map(Format.id)
@@ -260,7 +287,9 @@ struct ScorePayload: Decodable {
     var playerID: String?
     var teamID: String?
     var hole: Int
-    var strokes: StrokesValue
+    /// The throws, or on a putting round `made`: the putts made from the lie `hole`.
+    var strokes: StrokesValue?
+    var made: Int?
     var supersedes: String?
     var penalties: Int?
 }

@@ -100,6 +100,7 @@ struct RoundBody: Decodable {
     var draw: DrawEntry?
     var caliRule: String?
     var matchID: String?
+    var putting: PuttingSetup?
 
     struct TeamEntry: Decodable {
         var playerIDs: [String]

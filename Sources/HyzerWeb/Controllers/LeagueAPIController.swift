@@ -99,6 +99,7 @@ struct LeagueAPIController {
         draft.draw = body.draw.map { RoundDraft.DrawDraft(teamsOf: $0.teamsOf, balance: $0.balance) }
         draft.caliRule = body.caliRule
         draft.matchID = body.matchID
+        draft.putting = body.putting
         let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))
     }

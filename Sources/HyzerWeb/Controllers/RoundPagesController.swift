@@ -77,7 +77,7 @@ struct RoundPagesController {
         do {
             let submission = try ScoreSubmission.parse(
                 id: form.id, playerID: form.playerID, hole: form.hole,
-                strokes: form.strokes, supersedes: form.supersedes, penalties: form.penalties
+                strokes: form.strokes, supersedes: form.supersedes, penalties: form.penalties, made: form.made
             )
             _ = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
             return .redirect(to: "/rounds/\(Format.id(roundID))#scorecard", type: .normal)

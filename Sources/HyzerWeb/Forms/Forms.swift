@@ -14,9 +14,11 @@ struct ScoreForm: Decodable, Sendable {
     var strokes: String?
     var supersedes: String?
     var penalties: String?
+    /// On a putting round, in place of the strokes: the putts made.
+    var made: String?
 
     var values: [String: String] {
-        ["playerID": playerID ?? "", "hole": hole ?? "", "strokes": strokes ?? "", "penalties": penalties ?? ""]
+        ["playerID": playerID ?? "", "hole": hole ?? "", "strokes": strokes ?? "", "penalties": penalties ?? "", "made": made ?? ""]
     }
 }
 
@@ -77,11 +79,16 @@ struct RoundForm: Decodable, Sendable {
     var caliRule: String?
     /// A bracket's match, played as match play.
     var matchID: String?
+    /// A putting round's layout: stations, "feet:points" distances and putts from each.
+    var stations: String?
+    var distances: String?
+    var putts: String?
 
     var values: [String: String] {
         [
             "name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? "", "tagsID": tagsID ?? "", "format": format ?? "",
             "teamsOf": teamsOf ?? "", "balance": balance ?? "", "caliRule": caliRule ?? "", "matchID": matchID ?? "",
+            "stations": stations ?? "", "distances": distances ?? "", "putts": putts ?? "",
         ]
     }
 
@@ -89,6 +96,9 @@ struct RoundForm: Decodable, Sendable {
     func addFormat(to draft: inout RoundDraft) {
         draft.format = format
         if let matchID, !matchID.isEmpty { draft.matchID = matchID }
+        if RoundFormat(rawValue: (format ?? "").trimmingCharacters(in: .whitespaces)) == .putting {
+            draft.putting = PuttingSetup(text: (stations ?? "", distances ?? "", putts ?? ""))
+        }
         guard let format = RoundFormat(rawValue: (format ?? "").trimmingCharacters(in: .whitespaces)), format.isTeam else { return }
         draft.draw = RoundDraft.DrawDraft(teamsOf: Int((teamsOf ?? "").trimmingCharacters(in: .whitespaces)) ?? 2, balance: balance)
         draft.caliRule = caliRule

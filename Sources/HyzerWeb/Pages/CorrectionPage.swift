@@ -11,6 +11,10 @@ struct CorrectionPage: Sendable {
     var playerName: String
     var hole: Int
     var par: Int
+    /// "hole 3 (par 3)", or on a putting round the lie: "Station 2 · 25 ft".
+    var place: String
+    /// A putting round's correction is of putts made.
+    var putting: RoundPage.PuttingEntry?
     var current: String
     var conflict: Bool
     var others: [String]
@@ -36,6 +40,9 @@ struct CorrectionPage: Sendable {
         playerName = snapshot.playerNames[event.playerID] ?? "Unknown player"
         hole = event.hole
         par = snapshot.course.hole(event.hole)?.par ?? 0
+        let layout = snapshot.round.format == .putting ? snapshot.round.putting : nil
+        putting = layout.map { RoundPage.PuttingEntry(puttsPerLie: $0.putts) }
+        place = layout?.lie(event.hole)?.label ?? "hole \(event.hole) (par \(par))"
         let state = board.scores[event.playerID, event.hole]
         current = event.strokes.description
         conflict = state?.isConflict ?? false
@@ -47,6 +54,8 @@ struct CorrectionPage: Sendable {
                 enteredBy: leaf.reportedBy.flatMap { names[$0] } ?? "a device without a signed-in scorer",
                 isCurrent: index == 0)
         }
-        self.form = form ?? FormState(values: ["strokes": event.strokes.description, "penalties": String(event.penalties)])
+        self.form =
+            form
+            ?? FormState(values: ["strokes": event.strokes.description, "made": event.strokes.description, "penalties": String(event.penalties)])
     }
 }

@@ -52,7 +52,7 @@ struct RoundFormPage: Sendable {
         self.form = form
         let format = form.values["format"] ?? ""
         matchID = form.values["matchID"].flatMap { $0.isEmpty ? nil : $0 }
-        formats = ([RoundFormat.stroke, .match] + RoundFormat.teamFormats).map {
+        formats = ([RoundFormat.stroke, .match] + RoundFormat.teamFormats + [.putting]).map {
             Option(value: $0.rawValue, label: $0.label, selected: $0.rawValue == format)
         }
         let size = form.values["teamsOf"] ?? "2"

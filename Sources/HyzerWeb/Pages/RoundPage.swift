@@ -10,11 +10,15 @@ struct RoundPage: Sendable {
     var leaderboard: LeaderboardView
     var playerOptions: [Option]
     var holeOptions: [Option]
+    /// A putting round's entry: the putts made from a lie, 0 to `puttsPerLie`.
+    var putting: PuttingEntry?
     var form: FormState
     var cards: [CardLink]
     var hasCards: Bool
     /// Cards are planned before the first score; after it they stay (pages open on phones).
     var canPlanCards: Bool
+    /// A putting round has no cards (`CardRules`): its putts are entered here.
+    var takesCards: Bool
     var hasEvent: Bool
     var eventID: String
     var eventName: String
@@ -24,6 +28,10 @@ struct RoundPage: Sendable {
     var tags: TagRoundView?
     /// A team round's format, its rule, its teams and what its cali does.
     var format: FormatNote?
+
+    struct PuttingEntry: Sendable {
+        var puttsPerLie: Int
+    }
 
     struct FormatNote: Sendable {
         struct TeamLine: Sendable {
@@ -40,12 +48,20 @@ struct RoundPage: Sendable {
         var match: String?
         /// A bracket's match: where to see how it stands.
         var bracketLink: String?
+        /// A putting round's stations, distances and putts, in a sentence.
+        var layout: String?
 
         init?(_ board: RoundBoard) {
             let snapshot = board.snapshot
             guard snapshot.round.format != .stroke else { return nil }
             label = snapshot.round.format.label
             rule = snapshot.round.format.rule
+            if let putting = snapshot.round.putting {
+                let distances = putting.distances.map { "\($0.feet) ft (\($0.points) point\($0.points == 1 ? "" : "s") a putt)" }
+                layout =
+                    "\(putting.stations) station\(putting.stations == 1 ? "" : "s"), each at \(distances.joined(separator: ", ")); "
+                    + "\(putting.putts) putt\(putting.putts == 1 ? "" : "s") from each distance, \(putting.maxPoints) points at most."
+            }
             // A bracket's match may span rounds (its sudden death): the bracket tells how it
             // stands; a match on its own is this round alone.
             if snapshot.round.matchID != nil, let eventID = snapshot.round.eventID {
@@ -93,7 +109,8 @@ struct RoundPage: Sendable {
                 players: card.playerIDs.compactMap { names[$0] }.joined(separator: ", "), mine: viewer.map(card.playerIDs.contains) ?? false)
         }
         hasCards = !cards.isEmpty
-        canPlanCards = snapshot.events.isEmpty && snapshot.round.status != .completed
+        takesCards = snapshot.round.format != .putting
+        canPlanCards = takesCards && snapshot.events.isEmpty && snapshot.round.status != .completed
         hasEvent = snapshot.event != nil
         eventID = snapshot.event.map { Format.id($0.id) } ?? ""
         eventName = snapshot.event?.name ?? ""
@@ -102,7 +119,7 @@ struct RoundPage: Sendable {
         scorecard = board.scorecard
         leaderboard = board.leaderboard
         let holes = HoleStatisticsView(course: snapshot.course, statistics: .of([board], course: snapshot.course))
-        holeStats = holes.hasScores ? holes : nil
+        holeStats = holes.hasScores && snapshot.round.format != .putting ? holes : nil
         let chosenPlayer = form.values["playerID"]
         let chosenHole = form.values["hole"] ?? Self.nextHole(snapshot, scores: board.scores)
         // An athlete scores themselves and the players of their card: offer only those.
@@ -114,8 +131,11 @@ struct RoundPage: Sendable {
         let withdrawn = Set(snapshot.round.withdrawn.map(Format.id))
         playerOptions = scorecard.rows.filter { (scorable?.contains($0.playerID) ?? true) && !withdrawn.contains($0.playerID) }
             .map { Option(value: $0.playerID, label: $0.displayName, selected: $0.playerID == chosenPlayer) }
-        holeOptions = snapshot.course.holes.map {
-            Option(value: String($0.number), label: "Hole \($0.number) · par \($0.par)", selected: String($0.number) == chosenHole)
+        let putting = snapshot.round.putting
+        self.putting = putting.map { PuttingEntry(puttsPerLie: $0.putts) }
+        holeOptions = snapshot.course.holes.map { hole in
+            let label = putting?.lie(hole.number).map(\.label) ?? "Hole \(hole.number) · par \(hole.par)"
+            return Option(value: String(hole.number), label: label, selected: String(hole.number) == chosenHole)
         }
         self.form = form
     }

@@ -21,6 +21,8 @@ extension LeaderboardView: MustacheParent {
         case "hasConflicts": hasConflicts
         case "isCompleted": isCompleted
         case "hasNet": hasNet
+        case "scoreHeading": scoreHeading
+        case "countHeading": countHeading
         default: nil
         }
     }
