@@ -39,11 +39,7 @@ extension DomainStore {
     /// Seeds ordered by rating or by the night's handicap, best first (a player with neither
     /// last, in the order given).
     public func seeded(_ players: [UUID], by balance: TeamDraw.Balance, eventID: UUID) async throws -> [UUID] {
-        let strength = try await drawStrength(balance, players: players, eventID: eventID)
-        return players.enumerated().sorted { lhs, rhs in
-            let (a, b) = (strength[lhs.element] ?? -.infinity, strength[rhs.element] ?? -.infinity)
-            return a != b ? a > b : lhs.offset < rhs.offset
-        }.map(\.element)
+        TeamDraw.strongestFirst(players, strength: try await drawStrength(balance, players: players, eventID: eventID))
     }
 
     public func hasBracket(eventID: UUID) async throws -> Bool {

@@ -14,6 +14,8 @@ public struct LeaderboardView: Hashable, Sendable {
         public var strokes: String
         public var dnf: Bool
         public var signed: Bool
+        /// A player, with a page and a handle; false for a team (see `scoringView`).
+        public var isPlayer = true
         /// On a night with handicaps: the throws taken off ("–" for none yet), net, its position.
         public var handicap = ""
         public var net = ""
@@ -71,6 +73,7 @@ public struct LeaderboardView: Hashable, Sendable {
                 dnf: entry.dnf,
                 signed: signed.contains(entry.playerID)
             )
+            row.isPlayer = !entry.handle.isEmpty
             if let points = entry.points, !entry.dnf, entry.thru > 0 {
                 row.toPar = String(points)
                 row.toParClass = "none"

@@ -20,6 +20,15 @@ public enum TeamDraw {
         }
     }
 
+    /// The players strongest first (higher `strength` is stronger; none counts as the weakest),
+    /// equals in the order given: a balanced draw's tiers and a bracket's seeds.
+    public static func strongestFirst(_ players: [UUID], strength: [UUID: Double]) -> [UUID] {
+        players.enumerated().sorted { lhs, rhs in
+            let (a, b) = (strength[lhs.element] ?? -.infinity, strength[rhs.element] ?? -.infinity)
+            return a != b ? a > b : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
     /// Groups of players, each group one team (a group of one is the cali). `strength`:
     /// higher is stronger (a rating, or a handicap negated); players without one count as the
     /// weakest. Ties and the cali are drawn with `generator`, so a seed replays the draw.
@@ -38,10 +47,7 @@ public enum TeamDraw {
             groups = stride(from: 0, to: pool.count, by: size).map { Array(pool[$0..<min($0 + size, pool.count)]) }
         } else {
             // Stable over the shuffle: equal strengths keep their drawn order.
-            let ranked = pool.enumerated().sorted { lhs, rhs in
-                let (a, b) = (strength[lhs.element] ?? -.infinity, strength[rhs.element] ?? -.infinity)
-                return a != b ? a > b : lhs.offset < rhs.offset
-            }.map(\.element)
+            let ranked = strongestFirst(pool, strength: strength)
             // A snake through tiers: the best of the first tier meets the least of the second.
             groups = Array(repeating: [], count: teamCount)
             for (index, player) in ranked.enumerated() {

@@ -4,6 +4,8 @@ extension RoundSnapshot {
     /// The round as its boards and score entry see it. On a team round each team takes its
     /// players' place: it is the one scored (score events name the team), ranked, signed and
     /// carded; the players stay in `reporterNames` so a card still names who entered a score.
+    /// A team has no handle (a player's is never empty): the boards neither show one nor link
+    /// the team to a player page.
     /// On a putting round the lies take the holes' place. Stroke play is returned as it is.
     public var scoringView: RoundSnapshot {
         if round.format == .putting, let putting = round.putting {
@@ -17,7 +19,7 @@ extension RoundSnapshot {
         let teamOf = Dictionary(round.teams.flatMap { team in team.playerIDs.map { ($0, team.id) } }, uniquingKeysWith: { first, _ in first })
         view.players = round.teams.map { team in
             var player = Player(
-                id: team.id, displayName: team.name(names), handle: Handle(trusted: "team"), role: .athlete, createdAt: round.createdAt,
+                id: team.id, displayName: team.name(names), handle: Handle(trusted: ""), role: .athlete, createdAt: round.createdAt,
                 updatedAt: round.updatedAt)
             player.archived = false
             return player

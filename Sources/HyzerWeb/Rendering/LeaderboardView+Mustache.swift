@@ -41,6 +41,7 @@ extension LeaderboardView.Row: MustacheParent {
         case "strokes": strokes
         case "dnf": dnf
         case "signed": signed
+        case "isPlayer": isPlayer
         case "handicap": handicap
         case "net": net
         case "netClass": netClass
