@@ -30,15 +30,20 @@ extension DomainStore {
         if !round.teams.isEmpty { round.playerIDs = round.teams.flatMap(\.playerIDs) }
         let made = round
         return try await write(queueing: { [(.round, $0.id.text, $0.updatedAt)] }) { db in
-            // A team round's teams are its own: a night's table cannot add them to other rounds,
-            // so a team round is its event's only round.
+            // A team round's teams are its own, and a putting round's points are not throws: a
+            // night's table cannot add either to other rounds, so each is its event's only round.
             if let eventID = made.eventID {
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT COUNT(*) AS rounds, COALESCE(SUM(teams != ''), 0) AS teamRounds FROM rounds WHERE eventID = ? AND archived = 0",
+                    db,
+                    sql: """
+                        SELECT COUNT(*) AS rounds, COALESCE(SUM(teams != '' OR format = 'putting'), 0) AS alone
+                        FROM rounds WHERE eventID = ? AND archived = 0
+                        """,
                     arguments: [eventID.text])
-                let (rounds, teamRounds): (Int, Int) = (row?["rounds"] ?? 0, row?["teamRounds"] ?? 0)
-                if teamRounds > 0 || (!made.teams.isEmpty && rounds > 0) {
-                    throw LeagueRejection.conflict("A team round is its event's only round: make another event for this round.")
+                let (rounds, alone): (Int, Int) = (row?["rounds"] ?? 0, row?["alone"] ?? 0)
+                if alone > 0 || ((!made.teams.isEmpty || made.format == .putting) && rounds > 0) {
+                    throw LeagueRejection.conflict(
+                        "A team or putting round is its event's only round: make another event for this round.")
                 }
             }
             try RoundRecord(made, version: 1).insert(db)

@@ -2,6 +2,8 @@
 distances, a few putts from each, points per made putt. Every player's points, putts made and
 position after each entry, and the night's season points, are checked against an independent
 computation written here; refusals write nothing; putting rates nobody and wins no ace pot."""
+import csv
+import io
 import random
 import time
 
@@ -107,6 +109,18 @@ def test_a_putting_night_scored_by_its_players(servers, tmp_path):
     row = board_html[board_html.index(f'data-player="{leader}"'):]
     assert f'<td class="topar none">{points[leader]}</td>' in row[:row.index("</tr>")]
     assert names[leader] in server.request("GET", "/tv", auth=False)[1]
+
+    # The results CSV and the night's page say points, not to par.
+    status, _, text = server.exchange("GET", f"/rounds/{rid}/results.csv")
+    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    assert status == 200 and "To par" not in rows[0]
+    assert {r["Name"]: (int(r["Points"]), int(r["Total"])) for r in rows} == {names[p]: (points[p], sum(made[p].values())) for p in players}
+    night_page = server.request("GET", f"/events/{night}")[1]
+    assert ">Points</th>" in night_page and ">Made</th>" in night_page and "To par" not in night_page
+    assert "Holes ·" not in night_page, "putts are no hole statistics"
+    # A putting round is its night's only round.
+    status, _, problem = server.exchange("POST", "/api/v1/rounds", {"courseID": course["id"], "eventID": night, "players": entries})
+    assert status == 409 and "only round" in problem["detail"], problem
 
     server.api("POST", f"/api/v1/rounds/{rid}/complete", {})
 

@@ -51,6 +51,10 @@ public struct EventBoardView: Sendable {
     public var isFinal: Bool
     public var hasRounds: Bool
     public var hasNet: Bool
+    /// The total and score columns' headings: a putting night totals putts made and ranks by
+    /// points (its round is the night's only one).
+    public var totalHeading = "Total"
+    public var scoreHeading = "To par"
 
     /// `handicaps`: on a league night with handicaps, each player's (value, throws off tonight).
     public init(
@@ -58,6 +62,11 @@ public struct EventBoardView: Sendable {
         unplaced: Bool = false
     ) {
         hasNet = handicaps != nil
+        let putting = !rounds.isEmpty && rounds.allSatisfy { $0.round.format == .putting }
+        if putting {
+            totalHeading = "Made"
+            scoreHeading = "Points"
+        }
         eventID = Format.id(event.id)
         name = event.name
         divisionNames = event.divisions.joined(separator: " · ")
@@ -72,11 +81,11 @@ public struct EventBoardView: Sendable {
                     rounds: entry.rounds.map { result in
                         guard let result, result.thru > 0 else { return RoundCell(text: "–", toPar: nil) }
                         if result.dnf { return RoundCell(text: "DNF", toPar: nil) }
-                        return RoundCell(text: String(result.strokes), toPar: ScoreFormat.toPar(result.toPar))
+                        return RoundCell(text: String(result.strokes), toPar: putting ? "\(-result.toPar) points" : ScoreFormat.toPar(result.toPar))
                     },
                     total: entry.holesPlayed == 0 ? "–" : String(entry.total),
-                    toPar: entry.dnf ? "DNF" : (entry.holesPlayed == 0 ? "–" : ScoreFormat.toPar(entry.toPar)),
-                    toParClass: entry.dnf || entry.holesPlayed == 0 ? "none" : ScoreFormat.toParClass(entry.toPar),
+                    toPar: entry.dnf ? "DNF" : (entry.holesPlayed == 0 ? "–" : putting ? String(-entry.toPar) : ScoreFormat.toPar(entry.toPar)),
+                    toParClass: entry.dnf || entry.holesPlayed == 0 || putting ? "none" : ScoreFormat.toParClass(entry.toPar),
                     thru: entry.thruOf == 0 ? "–" : ScoreFormat.thru(entry.thru, of: entry.thruOf),
                     playoff: entry.playoff == .won ? "Won playoff" : (entry.playoff == nil ? "" : "Playoff"),
                     inPlayoff: entry.playoff != nil

@@ -16,8 +16,10 @@ public enum ResultsTable {
     /// the round rating and player rating when ratings are given (blank where there is none).
     public static func round(_ board: RoundBoard, ratings: (round: [UUID: Int], players: [UUID: Int])? = nil) -> [[String]] {
         let holes = board.snapshot.course.holes
+        // A putting round's lies are its holes; its total is the putts made, ranked by points.
+        let putting = board.snapshot.round.format == .putting
         var rows = [
-            ["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", "To par", "Thru"]
+            ["Position", "Name", "Handle", "Division"] + holes.map { String($0.number) } + ["Total", putting ? "Points" : "To par", "Thru"]
                 + (ratings == nil ? [] : ["Round rating", "Player rating"])
         ]
         // With divisions, each division in turn with its own positions, as the boards show them.
@@ -30,7 +32,8 @@ public enum ResultsTable {
             rows.append(
                 [entry.position, entry.displayName, entry.handle, entry.division] + cells
                     + [
-                        entry.thru == 0 ? "" : String(entry.strokes), entry.dnf ? "DNF" : (entry.thru == 0 ? "" : ScoreFormat.toPar(entry.toPar)),
+                        entry.thru == 0 ? "" : String(entry.strokes),
+                        entry.dnf ? "DNF" : (entry.thru == 0 ? "" : entry.points.map(String.init) ?? ScoreFormat.toPar(entry.toPar)),
                         String(entry.thru),
                     ]
                     + (ratings.map { [$0.round[entry.playerID].map(String.init) ?? "", $0.players[entry.playerID].map(String.init) ?? ""] } ?? []))

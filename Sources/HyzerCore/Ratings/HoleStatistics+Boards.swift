@@ -11,6 +11,8 @@ extension HoleStatistics {
     /// One set of statistics per layout the boards were played on, in the order the layouts
     /// first appear; each layout as its newest board has it.
     public static func byCourse(_ boards: [RoundBoard]) -> [(course: Course, statistics: HoleStatistics)] {
+        // A putting round's "holes" are its lies, and its counts putts made: no hole's statistic.
+        let boards = boards.filter { $0.snapshot.round.format != .putting }
         var courses: [Course] = []
         for board in boards {
             let course = board.snapshot.course
