@@ -225,6 +225,12 @@ extension ScoreRules {
     /// decides (their holes become mismatches a coach resolves), which fails safe.
     /// A putting round's entry: a lie of its layout, and the putts made there (0 to its putts).
     static func checkPutt(_ submission: ScoreSubmission, _ putting: PuttingSetup, into errors: inout FieldErrors) {
+        // Strokes are refused rather than read as putts: a "DNF" or a 2 meant as throws would
+        // otherwise be taken for something else.
+        guard submission.isPutt else {
+            errors.add("made", "A putting round takes the putts made: send \"made\" (0 to \(putting.putts)), not strokes.")
+            return
+        }
         if putting.lie(submission.hole) == nil {
             let count = putting.stations * putting.distances.count
             errors.add("hole", "Lie \(submission.hole) is not in this putting round (lies 1–\(count): each station's distances in turn).")

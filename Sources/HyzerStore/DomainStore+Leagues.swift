@@ -291,7 +291,7 @@ extension DomainStore {
             }
             if view.signatures.contains(where: { $0.playerID == playerID }) { return (snapshot, nil) }
             let board = view.board
-            let missing = snapshot.course.holes.map(\.number).filter { board.scores[playerID, $0] == nil }
+            let missing = view.course.holes.map(\.number).filter { board.scores[playerID, $0] == nil }
             let finished = board.standings.entries.first { $0.playerID == playerID }?.dnf == true
             if !missing.isEmpty && !finished {
                 throw LeagueRejection.conflict(

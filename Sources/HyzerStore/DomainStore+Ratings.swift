@@ -102,8 +102,9 @@ extension DomainStore {
 }
 
 extension DomainStore {
-    /// Every round a player is in (not removed, started), the newest first, each in one line
-    /// from its digest: a player with hundreds of rounds costs a lookup per round, not a board.
+    /// Every round a player is in (not removed, started; not a putting night: putts are not a
+    /// round of golf), the newest first, each in one line from its digest: a player with
+    /// hundreds of rounds costs a lookup per round, not a board.
     public func playerRounds(of playerID: UUID) async throws -> [PlayerRoundLine] {
         try await pool.read { db in
             let playerCount = self.playerChanges.value
@@ -114,7 +115,7 @@ extension DomainStore {
                     SELECT r.id, r.version, r.name, COALESCE(r.startedAt, r.createdAt) AS playedAt, c.name AS courseName
                     FROM rounds r JOIN round_players p ON p.roundID = r.id JOIN players pl ON pl.id = p.playerID
                     LEFT JOIN courses c ON c.id = r.courseID
-                    WHERE (pl.id = ?1 OR pl.aliasOf = ?1) AND r.archived = 0 AND r.status != 'scheduled'
+                    WHERE (pl.id = ?1 OR pl.aliasOf = ?1) AND r.archived = 0 AND r.status != 'scheduled' AND r.format != 'putting'
                     GROUP BY r.id ORDER BY playedAt DESC, r.id
                     """, arguments: [canonical.text])
             let listed = rows.compactMap { row in UUID(text: row["id"]).map { (id: $0, row: row) } }

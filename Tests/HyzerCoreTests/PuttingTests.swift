@@ -15,6 +15,12 @@ import Testing
         return world
     }
 
+    func putt(_ player: UUID, lie: Int, made: Int) -> ScoreSubmission {
+        var submission = ScoreSubmission(playerID: player, hole: lie, strokes: .count(made))
+        submission.isPutt = true
+        return submission
+    }
+
     @Test func liesNumberEachStationsDistancesInTurn() {
         let lies = Self.layout.lies
         #expect(lies.map(\.number) == Array(1...6))
@@ -81,18 +87,27 @@ import Testing
     @Test func aPuttIsALieOfTheLayoutAndNoMoreThanItsPutts() {
         var world = puttingWorld()
         let player = world.players[0].id
-        guard case .success = world.decide(ScoreSubmission(playerID: player, hole: 6, strokes: .count(0)), existing: []) else {
+        guard case .success = world.decide(putt(player, lie: 6, made: 0), existing: []) else {
             Issue.record("no putt made was refused")
             return
         }
         for (hole, made, field) in [(7, 1, "hole"), (1, 4, "made"), (1, -1, "made")] {
             guard
-                case .failure(.invalid(let errors)) = world.decide(ScoreSubmission(playerID: player, hole: hole, strokes: .count(made)), existing: [])
+                case .failure(.invalid(let errors)) = world.decide(putt(player, lie: hole, made: made), existing: [])
             else {
                 Issue.record("lie \(hole) with \(made) made was taken")
                 continue
             }
             #expect(errors[field] != nil, "\(errors.summary)")
+        }
+        // Strokes are not taken for putts: neither a count nor a DNF.
+        for strokes in [Strokes.count(2), .dnf] {
+            guard case .failure(.invalid(let errors)) = world.decide(ScoreSubmission(playerID: player, hole: 1, strokes: strokes), existing: [])
+            else {
+                Issue.record("\(strokes) was taken as putts made")
+                continue
+            }
+            #expect(errors["made"]?.contains("send \"made\"") == true)
         }
         var stroke = World()
         var putt = ScoreSubmission(playerID: stroke.players[0].id, hole: 1, strokes: .count(2))

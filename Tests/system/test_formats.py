@@ -158,8 +158,9 @@ def test_a_random_draw_doubles_night_with_a_cali(servers):
     assert "Best shot" in page and "Two discs" in page and all(t["name"].replace("&", "&amp;") in page for t in teams)
     leaderboard = server.request("GET", f"/rounds/{rid}/leaderboard")[1]
     assert all(t["name"].replace("&", "&amp;") in leaderboard for t in teams)
-    # A team has no player page and no handle: its name is not a link to one.
+    # A team has no player page and no handle: its name leads to the round's team list.
     assert not any(f"/players/{t['id']}" in leaderboard for t in teams) and 'class="handle">@<' not in leaderboard
+    assert f'href="/rounds/{rid}#teams"' in leaderboard and 'id="teams"' in page
     status, _, text = server.exchange("GET", f"/rounds/{rid}/results.csv")
     assert status == 200
     rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))

@@ -64,6 +64,8 @@ def test_a_putting_night_scored_by_its_players(servers, tmp_path):
                                 ({"playerID": someone, "hole": 1, "made": -1}, 422),
                                 ({"playerID": someone, "hole": 1, "made": 1, "strokes": 1}, 422),
                                 ({"playerID": someone, "hole": 1, "made": 1, "penalties": 1}, 422),
+                                ({"playerID": someone, "hole": 1, "strokes": 2}, 422),
+                                ({"playerID": someone, "hole": 1, "strokes": "DNF"}, 422),
                                 ({"playerID": players[1], "hole": 1, "made": 1}, 403)]:
         status, _, problem = server.exchange("POST", f"/api/v1/rounds/{rid}/scores", body, token=tokens[someone])
         assert status == status_wanted, (body, status, problem)
@@ -122,6 +124,10 @@ def test_a_putting_night_scored_by_its_players(servers, tmp_path):
     status, _, problem = server.exchange("POST", "/api/v1/rounds", {"courseID": course["id"], "eventID": night, "players": entries})
     assert status == 409 and "only round" in problem["detail"], problem
 
+    # Every player signs for their putts: the lies are what must be entered, not the course's holes.
+    for player in players:
+        server.api("POST", f"/api/v1/rounds/{rid}/signatures", {"playerID": player}, token=tokens[player])
+
     server.api("POST", f"/api/v1/rounds/{rid}/complete", {})
 
     # Season points go by points (the most first), with the same field-size rule as stroke play.
@@ -129,7 +135,10 @@ def test_a_putting_night_scored_by_its_players(servers, tmp_path):
     table = server.api("GET", f"/api/v1/seasons/{season['id']}/standings")
     got = {row["playerID"]: row["points"] for division in table["divisions"] for row in division["standings"]}
     assert got == want
-    # Putts are not throws: nobody is rated, and a single made putt is no ace.
+    # Putts are not throws: nobody is rated, and a single made putt is no ace; the player page
+    # lists no putting night among a player's rounds.
+    assert "rates nobody" in server.api("GET", f"/api/v1/rounds/{rid}/ratings")["reason"]
+    assert rid not in server.request("GET", f"/players/{players[0]}")[1]
     assert server.api("GET", f"/api/v1/rounds/{rid}/ratings")["ratings"] == []
     assert server.api("GET", f"/api/v1/events/{night}/money")["aces"] == []
 

@@ -14,8 +14,11 @@ public struct LeaderboardView: Hashable, Sendable {
         public var strokes: String
         public var dnf: Bool
         public var signed: Bool
-        /// A player, with a page and a handle; false for a team (see `scoringView`).
-        public var isPlayer = true
+        /// Where the name leads, and the handle as shown ("@abe"): a player's page; a team (no
+        /// handle, see `scoringView`) has no page of its own, and leads to its round's team list.
+        /// Values rather than a section per row: the board is rendered for every change.
+        public var link = ""
+        public var handleText = ""
         /// On a night with handicaps: the throws taken off ("–" for none yet), net, its position.
         public var handicap = ""
         public var net = ""
@@ -73,7 +76,12 @@ public struct LeaderboardView: Hashable, Sendable {
                 dnf: entry.dnf,
                 signed: signed.contains(entry.playerID)
             )
-            row.isPlayer = !entry.handle.isEmpty
+            if entry.handle.isEmpty {
+                row.link = "/rounds/\(standings.roundID.lowercasedText)#teams"
+            } else {
+                row.link = "/players/\(row.playerID)"
+                row.handleText = "@" + entry.handle
+            }
             if let points = entry.points, !entry.dnf, entry.thru > 0 {
                 row.toPar = String(points)
                 row.toParClass = "none"

@@ -41,7 +41,8 @@ extension LeaderboardView.Row: MustacheParent {
         case "strokes": strokes
         case "dnf": dnf
         case "signed": signed
-        case "isPlayer": isPlayer
+        case "link": link
+        case "handleText": handleText
         case "handicap": handicap
         case "net": net
         case "netClass": netClass
