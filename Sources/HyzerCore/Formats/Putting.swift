@@ -16,7 +16,7 @@ public struct PuttingSetup: Codable, Hashable, Sendable {
     }
 
     /// One station at one distance: what a putting round has in place of a hole.
-    public struct Lie: Hashable, Sendable {
+    public struct Lie: Hashable, Sendable, Encodable {
         public var number: Int
         public var station: Int
         public var feet: Int

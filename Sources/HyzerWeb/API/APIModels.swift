@@ -62,18 +62,11 @@ struct RoundDetailResponse: ResponseEncodable {
     var putting: PuttingItem?
 
     struct PuttingItem: Encodable {
-        struct Lie: Encodable {
-            var number: Int
-            var station: Int
-            var feet: Int
-            var points: Int
-        }
-
         var stations: Int
         var distances: [PuttingSetup.Distance]
         var putts: Int
         var maxPoints: Int
-        var lies: [Lie]
+        var lies: [PuttingSetup.Lie]
     }
 
     struct TeamItem: Encodable {
@@ -89,7 +82,7 @@ struct RoundDetailResponse: ResponseEncodable {
         putting = snapshot.round.putting.map { setup in
             PuttingItem(
                 stations: setup.stations, distances: setup.distances, putts: setup.putts, maxPoints: setup.maxPoints,
-                lies: setup.lies.map { PuttingItem.Lie(number: $0.number, station: $0.station, feet: $0.feet, points: $0.points) })
+                lies: setup.lies)
         }
         let names = snapshot.playerNames
         teams =

@@ -38,8 +38,8 @@ struct RoundRatingsResponse: ResponseEncodable {
     /// Why the round is not rated, when it is not.
     @NullWhenNone var reason: String?
 
-    init(roundID: UUID, rating: ClubRatings.RoundRating?, order: [UUID]) {
-        self.roundID = Format.id(roundID)
+    init(round: Round, rating: ClubRatings.RoundRating?, order: [UUID]) {
+        self.roundID = Format.id(round.id)
         provisional = rating?.provisional ?? true
         let result = rating?.result
         ssa = result?.ssa.map { ($0 * 100).rounded() / 100 }
@@ -48,7 +48,12 @@ struct RoundRatingsResponse: ResponseEncodable {
         // In the board's order, so a client can lay them beside it.
         ratings = order.compactMap { id in result?.ratings[id].map { Rated(playerID: Format.id(id), rating: $0) } }
         unrated = order.compactMap { id in result?.unrated[id].map { Unrated(playerID: Format.id(id), reason: $0) } }
-        reason = rating == nil ? "The round has not started." : result?.reason
+        reason =
+            if round.format == .putting || !round.teams.isEmpty {
+                "A \(round.format.label.lowercased()) round rates nobody: its scores are not each player's own throws."
+            } else {
+                rating == nil ? "The round has not started." : result?.reason
+            }
     }
 }
 

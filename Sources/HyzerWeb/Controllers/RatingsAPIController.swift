@@ -52,12 +52,7 @@ struct RatingsAPIController {
         let id = try context.uuid("id", "Round")
         let board = try await stores.domain.board(of: id)
         if board.snapshot.round.archived { throw StoreError.notFound("Round") }
-        var response = RoundRatingsResponse(
-            roundID: id, rating: try await stores.domain.clubRatings().rounds[id], order: board.standings.entries.map(\.playerID))
-        let round = board.snapshot.round
-        if round.format == .putting || !round.teams.isEmpty {
-            response.reason = "A \(round.format.label.lowercased()) round rates nobody: its scores are not each player's own throws."
-        }
-        return response
+        return RoundRatingsResponse(
+            round: board.snapshot.round, rating: try await stores.domain.clubRatings().rounds[id], order: board.standings.entries.map(\.playerID))
     }
 }
