@@ -58,9 +58,22 @@
   // What the phone believes a hole's score is: its own entry on the way, else the server's.
   function result(playerID, number) {
     var mine = queued(playerID, number, false);
-    if (mine) return { strokes: mine.strokes, penalties: mine.penalties };
+    if (mine) return { strokes: mine.strokes, penalties: mine.penalties, mulligans: mine.mulligans || 0 };
     var s = serverScore(playerID, number);
-    return s ? { strokes: s.strokes, penalties: s.penalties } : null;
+    return s ? { strokes: s.strokes, penalties: s.penalties, mulligans: s.mulligans || 0 } : null;
+  }
+
+  // On a mulligan night: "2 of 3 left", counted over what the phone believes, so it moves
+  // with entries still waiting to be sent.
+  function mulligansLeft(playerID) {
+    var player = state.players.filter(function (p) { return p.id === playerID; })[0];
+    if (!player || typeof player.mulligans !== "number") return null;
+    var used = 0;
+    state.holes.forEach(function (h) {
+      var r = result(playerID, h.number);
+      if (r) used += r.mulligans;
+    });
+    return (player.mulligans - used) + " of " + player.mulligans + " left";
   }
 
   function running(playerID) {
@@ -181,9 +194,11 @@
     var id = fieldset.getAttribute("data-player");
     var strokes = fieldset.querySelector("input[name^=strokes]");
     var penalties = fieldset.querySelector("input[name^=penalties]");
+    var mulligans = fieldset.querySelector("input[name^=mulligans]");
     var s = serverScore(id, number);
     var mine = queued(id, number, false) || queued(id, number, true);
-    var shown = mine ? { strokes: mine.strokes, penalties: mine.penalties } : (s ? (s.mine || { strokes: s.strokes, penalties: s.penalties }) : null);
+    var shown = mine ? { strokes: mine.strokes, penalties: mine.penalties, mulligans: mine.mulligans || 0 }
+      : (s ? (s.mine || { strokes: s.strokes, penalties: s.penalties, mulligans: s.mulligans || 0 }) : null);
     var locked = signedOf(id) && !(state.viewer && state.viewer.coach);
     // Withdrawn since the page was made: no entry is sent for them, and the box stays only to
     // say why an entry this phone kept for them was refused.
@@ -195,6 +210,13 @@
     strokes.placeholder = skipped ? "missed" : "";
     penalties.value = String(shown ? shown.penalties : 0);
     strokes.readOnly = penalties.readOnly = locked;
+    if (mulligans) {
+      mulligans.value = String(shown ? shown.mulligans || 0 : 0);
+      mulligans.readOnly = locked;
+      mulligans.disabled = withdrawn(id);
+      var left = fieldset.querySelector(".mulligans-left");
+      if (left) left.textContent = mulligansLeft(id) || "";
+    }
     strokes.name = "strokes[" + id + "]";
     fieldset.classList.toggle("mismatch", !!(s && s.mismatch));
     note(fieldset, "running", "running", running(id));
@@ -265,8 +287,10 @@
         var id = fieldset.getAttribute("data-player");
         if (strokes.readOnly || withdrawn(id) || strokes.value.trim() === "") return;
         var name = fieldset.querySelector("legend").firstChild.textContent.trim();
+        var mulligans = fieldset.querySelector("input[name^=mulligans]");
         list.push({ playerID: id, playerName: name, hole: number, strokes: parseInt(strokes.value, 10),
-          penalties: parseInt(fieldset.querySelector("input[name^=penalties]").value, 10) || 0 });
+          penalties: parseInt(fieldset.querySelector("input[name^=penalties]").value, 10) || 0,
+          mulligans: mulligans ? parseInt(mulligans.value, 10) || 0 : 0 });
       });
       var info = holeInfo(number);
       var next = info.index + 1 < state.holes.length ? state.holes[info.index + 1].number : null;
@@ -286,6 +310,8 @@
           var field = form.querySelector('fieldset[data-player="' + entry.playerID + '"]');
           field.querySelector("input[name^=strokes]").value = String(entry.strokes);
           field.querySelector("input[name^=penalties]").value = String(entry.penalties);
+          var m = field.querySelector("input[name^=mulligans]");
+          if (m) m.value = String(entry.mulligans || 0);
         });
         form.submit();
       });

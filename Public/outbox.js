@@ -94,6 +94,7 @@
       return {
         id: uuid(), seq: lastSeq, roundID: card.roundID, cardID: card.cardID, cardName: card.cardName,
         playerID: entry.playerID, playerName: entry.playerName, hole: entry.hole, strokes: entry.strokes, penalties: entry.penalties,
+        mulligans: entry.mulligans || 0,
         author: card.viewer ? card.viewer.playerID : null, authorName: card.viewer ? card.viewer.displayName : null,
         state: "pending", reason: null, createdAt: new Date(now).toISOString()
       };
@@ -250,7 +251,7 @@
         headers: { "Content-Type": "application/json", "Accept": "application/json" },
         body: JSON.stringify({
           author: first.author || undefined,
-          scores: group.map(function (e) { return { id: e.id, playerID: e.playerID, hole: e.hole, strokes: e.strokes, penalties: e.penalties }; })
+          scores: group.map(function (e) { return { id: e.id, playerID: e.playerID, hole: e.hole, strokes: e.strokes, penalties: e.penalties, mulligans: e.mulligans || 0 }; })
         })
       });
     }).then(function (response) {

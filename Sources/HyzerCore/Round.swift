@@ -48,6 +48,8 @@ public struct Round: Identifiable, Hashable, Sendable {
     public var matchID: UUID?
     /// On a putting round: its stations, distances and putts; its lies take the holes' place.
     public var putting: PuttingSetup?
+    /// On a mulligan night (stroke play): what each player is given and may buy.
+    public var mulligans: MulliganRule?
 
     public static let playerCountRange = 1...200
 
@@ -101,6 +103,8 @@ public struct RoundDraft: Sendable, Hashable {
     public var matchID: String?
     /// On a putting round: its layout, checked by `PuttingSetup.validated`.
     public var putting: PuttingSetup?
+    /// On a mulligan night: the allowance, checked by `MulliganRule.validated`.
+    public var mulligans: MulliganRule?
 
     /// A team as given: player id texts, and whether it is a cali.
     public struct TeamDraft: Sendable, Hashable {
@@ -151,6 +155,7 @@ public struct RoundDraft: Sendable, Hashable {
         public var caliRule: CaliRule?
         public var matchID: UUID?
         public var putting: PuttingSetup?
+        public var mulligans: MulliganRule?
 
         public init(
             name: String, courseID: UUID, playerIDs: [UUID], startNow: Bool, eventID: UUID? = nil, divisions: [UUID: String] = [:],
@@ -247,6 +252,14 @@ public struct RoundDraft: Sendable, Hashable {
         } else if self.putting != nil {
             errors.add("putting", "A putting layout belongs to a putting round (\"format\": \"putting\").")
         }
+        var mulligans: MulliganRule?
+        if let rule = self.mulligans {
+            if format != .stroke {
+                errors.add("mulligans", "Mulligans belong to stroke play: a \(format.label.lowercased()) round has none.")
+            } else {
+                do { mulligans = try MulliganRule.validated(rule) } catch { errors.merge(error) }
+            }
+        }
         try errors.throwIfAny()
         // `course` is non-nil here: a missing or unknown course added an error above.
         var valid = Valid(
@@ -254,6 +267,7 @@ public struct RoundDraft: Sendable, Hashable {
         valid.format = format
         valid.matchID = UUID(text: match)
         valid.putting = putting
+        valid.mulligans = mulligans
         (valid.teams, valid.draw, valid.caliRule) = teamSetup
         return valid
     }

@@ -63,14 +63,20 @@ public struct ScoreEvent: Identifiable, Hashable, Sendable {
     public var recordedAt: HLC
     /// Penalty throws on the hole, counted in the hole's score on top of `strokes` (the throws).
     public var penalties: Int
+    /// Mulligans the player used on the hole (thrown again; `strokes` holds the throws that
+    /// counted). They leave the score alone and count against the round's allowance.
+    public var mulligans: Int
 
     public static let penaltyRange = 0...9
+    public static let mulliganRange = 0...9
 
     public init(
         id: UUID, roundID: UUID, playerID: UUID, hole: Int, strokes: Strokes, reportedBy: UUID? = nil,
-        deviceID: UUID, supersedes: UUID? = nil, resolves: [UUID] = [], recordedAt: HLC, penalties: Int = 0
+        deviceID: UUID, supersedes: UUID? = nil, resolves: [UUID] = [], recordedAt: HLC, penalties: Int = 0,
+        mulligans: Int = 0
     ) {
         self.penalties = penalties
+        self.mulligans = mulligans
         self.id = id
         self.roundID = roundID
         self.playerID = playerID
@@ -93,34 +99,41 @@ public struct ScoreEvent: Identifiable, Hashable, Sendable {
     public func hasSameContent(as other: ScoreEvent) -> Bool {
         roundID == other.roundID && playerID == other.playerID && hole == other.hole
             && strokes == other.strokes && supersedes == other.supersedes && penalties == other.penalties
+            && mulligans == other.mulligans
     }
 
     /// The hole's score: throws plus penalty throws; nil for a DNF.
     public var score: Int? { strokes.count.map { $0 + penalties } }
 
     /// What two scorekeepers must agree on for one player and hole.
-    public var result: HoleResult { HoleResult(strokes: strokes, penalties: penalties) }
+    public var result: HoleResult { HoleResult(strokes: strokes, penalties: penalties, mulligans: mulligans) }
 
     /// "4", "5 (1 penalty)", "DNF": the hole's score as the scorecard and conflict lists show it.
     public var resultText: String { result.description }
 }
 
-/// A hole's entered result: throws and penalties. Entries of two scorekeepers that differ in
-/// either are a mismatch.
+/// A hole's entered result: throws, penalties and mulligans used. Entries of two scorekeepers
+/// that differ in any are a mismatch (mulligans count against an allowance).
 public struct HoleResult: Hashable, Sendable, CustomStringConvertible {
     public var strokes: Strokes
     public var penalties: Int
+    public var mulligans: Int
 
-    public init(strokes: Strokes, penalties: Int = 0) {
+    public init(strokes: Strokes, penalties: Int = 0, mulligans: Int = 0) {
         self.strokes = strokes
         self.penalties = penalties
+        self.mulligans = mulligans
     }
 
     public var score: Int? { strokes.count.map { $0 + penalties } }
 
+    /// "4", "5 (1 penalty)", "4 (1 mulligan)", "DNF".
     public var description: String {
-        guard let score, penalties > 0 else { return strokes.description }
-        return "\(score) (\(penalties) penalt\(penalties == 1 ? "y" : "ies"))"
+        guard let score else { return strokes.description }
+        var notes: [String] = []
+        if penalties > 0 { notes.append("\(penalties) penalt\(penalties == 1 ? "y" : "ies")") }
+        if mulligans > 0 { notes.append("\(mulligans) mulligan\(mulligans == 1 ? "" : "s")") }
+        return notes.isEmpty ? String(score) : "\(score) (\(notes.joined(separator: ", ")))"
     }
 }
 

@@ -9,6 +9,8 @@ public struct ScoreSubmission: Hashable, Sendable {
     public var supersedes: UUID?
     public var reportedBy: UUID?
     public var penalties: Int
+    /// Mulligans used on the hole: only a mulligan night takes them, within each player's allowance.
+    public var mulligans = 0
     /// An entry of a card's scorekeeper made independently of the other scorekeepers': it
     /// corrects only the reporter's own earlier entry, and where it differs from another
     /// scorekeeper's it is a mismatch to resolve, not a refusal.
@@ -76,12 +78,16 @@ public enum ScoreRules {
         deviceID: UUID,
         recordedAt: HLC,
         signed: Set<UUID> = [],
+        mulliganSales: [MulliganSale] = [],
         byCoach: Bool = true,
         scores known: CurrentScores? = nil,
         isCoach: (UUID) throws -> Bool
     ) rethrows -> Result<ScoreDecision, ScoreRejection> {
         var submission = submission
-        if submission.strokes == .dnf { submission.penalties = 0 }
+        if submission.strokes == .dnf {
+            submission.penalties = 0
+            submission.mulligans = 0
+        }
         // With the caller's current scores, an event is found through its hole.
         func recorded(_ id: UUID) -> ScoreEvent? {
             known.map { $0.event(id) } ?? existing.first { $0.id == id }
@@ -90,7 +96,7 @@ public enum ScoreRules {
             let candidate = ScoreEvent(
                 id: id, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
                 strokes: submission.strokes, deviceID: deviceID, supersedes: submission.supersedes, recordedAt: recordedAt,
-                penalties: submission.penalties
+                penalties: submission.penalties, mulligans: submission.mulligans
             )
             guard previous.hasSameContent(as: candidate) else {
                 return .failure(.conflict(field: "id", message: "A different score was already recorded with id \(id.lowercasedText)."))
@@ -120,6 +126,13 @@ public enum ScoreRules {
             errors.add("penalties", "Penalties must be from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
         } else if let count = submission.strokes.count, count + submission.penalties > Strokes.range.upperBound {
             errors.add("penalties", "Throws and penalties together can be at most \(Strokes.range.upperBound).")
+        }
+        if !ScoreEvent.mulliganRange.contains(submission.mulligans) {
+            errors.add(
+                "mulligans", "Mulligans used on a hole must be from \(ScoreEvent.mulliganRange.lowerBound) to \(ScoreEvent.mulliganRange.upperBound)."
+            )
+        } else if submission.mulligans > 0 && round.mulligans == nil {
+            errors.add("mulligans", "This round has no mulligans: a coach sets them when the round is made.")
         }
         if !errors.isEmpty { return .failure(.invalid(errors)) }
 
@@ -158,7 +171,7 @@ public enum ScoreRules {
         var resolves: [UUID] = []
         // A coach's decision stands while it is a leaf of the hole, whoever has agreed with it
         // since (an athlete agreeing first and then changing their entry reopens nothing).
-        let submitted = HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+        let submitted = HoleResult(strokes: submission.strokes, penalties: submission.penalties, mulligans: submission.mulligans)
         if submission.crossCheck && submission.supersedes == nil, !byCoach,
             let winner = try state?.leaves.first(where: { try $0.result != submitted && decides($0, isCoach: isCoach) })
         {
@@ -206,12 +219,28 @@ public enum ScoreRules {
                     current: state.winner.id))
         }
 
+        if let rule = round.mulligans, submission.mulligans > 0 {
+            // Counted over the other holes' current scores: a correction gives back what the
+            // hole's earlier score used.
+            let used = MulliganBook.used(by: submission.playerID, in: scores, except: submission.hole).count
+            let allowance = rule.given + MulliganBook.bought(by: submission.playerID, mulliganSales)
+            if used + submission.mulligans > allowance {
+                let left = max(0, allowance - used)
+                return .failure(
+                    .conflict(
+                        field: "mulligans",
+                        message:
+                            "\(name.prefix(1).uppercased() + name.dropFirst()) has \(left) mulligan\(left == 1 ? "" : "s") left (\(used) of \(allowance) used)\(rule.forSale > 0 ? ": a coach can sell more" : "")."
+                    ))
+            }
+        }
         return .success(
             .record(
                 ScoreEvent(
                     id: submission.id ?? newID, roundID: round.id, playerID: submission.playerID, hole: submission.hole,
                     strokes: submission.strokes, reportedBy: submission.reportedBy, deviceID: deviceID,
-                    supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt, penalties: submission.penalties
+                    supersedes: submission.supersedes, resolves: resolves, recordedAt: recordedAt, penalties: submission.penalties,
+                    mulligans: submission.mulligans
                 )))
     }
 }
@@ -253,7 +282,8 @@ extension ScoreSubmission {
     /// names every field that is wrong. `made`, sent instead of `strokes`, is the putts made
     /// from one lie of a putting round (0 too; `decide` checks it against the round).
     public static func parse(
-        id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?, penalties: String? = nil, made: String? = nil
+        id: String?, playerID: String?, hole: String?, strokes: String?, supersedes: String?, penalties: String? = nil, made: String? = nil,
+        mulligans: String? = nil
     )
         throws(FieldErrors) -> ScoreSubmission
     {
@@ -301,11 +331,18 @@ extension ScoreSubmission {
         if penaltyCount == nil || !ScoreEvent.penaltyRange.contains(penaltyCount ?? 0) {
             errors.add("penalties", "Penalties must be a number from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
         }
+        let mulliganText = TextRules.cleaned(mulligans)
+        let mulliganCount = mulliganText.isEmpty ? 0 : TextRules.wholeNumber(mulliganText)
+        if mulliganCount == nil || !ScoreEvent.mulliganRange.contains(mulliganCount ?? 0) {
+            errors.add(
+                "mulligans", "Mulligans must be a number from \(ScoreEvent.mulliganRange.lowerBound) to \(ScoreEvent.mulliganRange.upperBound).")
+        }
         try errors.throwIfAny()
         // Both are non-nil here: a missing player or hole added an error above.
         var submission = ScoreSubmission(
             id: id, playerID: player ?? UUID(), hole: holeNumber ?? 0, strokes: parsedStrokes, supersedes: supersedes, penalties: penaltyCount ?? 0)
         submission.isPutt = !madeText.isEmpty
+        submission.mulligans = mulliganCount ?? 0
         return submission
     }
 }

@@ -207,7 +207,7 @@ extension DomainStore {
 
     /// What a round's board shows besides its events, as one comparable text: the round's
     /// clock (its status, players, divisions and cards change with it), its course's and
-    /// event's clocks, its signatures (append-only: their count), its night's frozen
+    /// event's clocks, its signatures and mulligan sales (append-only: their counts), its night's frozen
     /// handicaps and season, and the clock of each of its
     /// players and of whoever they are an alias of.
     static func setupStamp(_ roundID: UUID, aliases: [String: String], _ db: Database) throws -> String {
@@ -217,6 +217,7 @@ extension DomainStore {
                     sql: """
                         SELECT r.updatedAt || '|' || COALESCE(c.updatedAt, '-') || '|' || COALESCE(e.updatedAt, '-') || '|'
                                || (SELECT COUNT(*) FROM signatures s WHERE s.roundID = r.id) || '|'
+                               || (SELECT COUNT(*) FROM mulligan_sales m WHERE m.roundID = r.id) || '|'
                                || COALESCE((SELECT group_concat(f.frozenAt) FROM frozen_handicaps f WHERE f.eventID = r.eventID), '') || '|'
                                || COALESCE((SELECT s.updatedAt FROM seasons s WHERE s.id = e.seasonID), '') || '|'
                                || COALESCE((SELECT group_concat(p.id || p.updatedAt || COALESCE(p.aliasOf, ''), ',')

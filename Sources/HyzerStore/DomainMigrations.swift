@@ -414,6 +414,30 @@ enum DomainMigrations {
                     BEGIN SELECT RAISE(ABORT, 'score events are append-only'); END;
                     """)
         }
+        // Mulligan nights: a round's allowance, mulligans used on a score, and the sales of
+        // mulligans (append-only, like signatures: a correction is a sale giving some back).
+        migrator.registerMigration("v24-mulligans") { db in
+            try db.alter(table: "rounds") { t in t.add(column: "mulligans", .text).notNull().defaults(to: "") }
+            try db.alter(table: "score_events") { t in
+                t.add(column: "mulligans", .integer).notNull().defaults(to: 0).check(sql: "mulligans BETWEEN 0 AND 9")
+            }
+            try db.create(table: "mulligan_sales") { t in
+                t.primaryKey("id", .text)
+                t.column("roundID", .text).notNull().indexed()
+                t.column("playerID", .text).notNull()
+                t.column("count", .integer).notNull().check(sql: "count BETWEEN -9 AND 9 AND count != 0")
+                t.column("cents", .integer).notNull()
+                t.column("recordedBy", .text)
+                t.column("recordedAt", .text).notNull()
+            }
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER mulligan_sales_are_immutable BEFORE UPDATE ON mulligan_sales
+                    BEGIN SELECT RAISE(ABORT, 'mulligan sales are append-only'); END;
+                    CREATE TRIGGER mulligan_sales_are_permanent BEFORE DELETE ON mulligan_sales
+                    BEGIN SELECT RAISE(ABORT, 'mulligan sales are append-only'); END;
+                    """)
+        }
         return migrator
     }
 }

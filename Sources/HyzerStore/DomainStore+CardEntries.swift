@@ -12,13 +12,15 @@ extension DomainStore {
         public var hole: Int
         public var strokes: Strokes
         public var penalties: Int
+        public var mulligans: Int
 
-        public init(id: UUID, playerID: UUID, hole: Int, strokes: Strokes, penalties: Int = 0) {
+        public init(id: UUID, playerID: UUID, hole: Int, strokes: Strokes, penalties: Int = 0, mulligans: Int = 0) {
             self.id = id
             self.playerID = playerID
             self.hole = hole
             self.strokes = strokes
             self.penalties = penalties
+            self.mulligans = mulligans
         }
     }
 
@@ -79,7 +81,10 @@ extension DomainStore {
                 if let previous = known[entry.id] {
                     let same =
                         previous.playerID == entry.playerID && previous.hole == entry.hole
-                        && previous.result == HoleResult(strokes: entry.strokes, penalties: entry.strokes == .dnf ? 0 : entry.penalties)
+                        && previous.result
+                            == HoleResult(
+                                strokes: entry.strokes, penalties: entry.strokes == .dnf ? 0 : entry.penalties,
+                                mulligans: entry.strokes == .dnf ? 0 : entry.mulligans)
                     outcomes.append(
                         same
                             ? .duplicate
@@ -103,9 +108,10 @@ extension DomainStore {
                     )
                     continue
                 }
-                let submission = ScoreSubmission(
+                var submission = ScoreSubmission(
                     id: entry.id, playerID: entry.playerID, hole: entry.hole, strokes: entry.strokes, reportedBy: reporter?.playerID,
                     penalties: entry.strokes == .dnf ? 0 : entry.penalties, crossCheck: !coach)
+                submission.mulligans = entry.strokes == .dnf ? 0 : entry.mulligans
                 guard let prepared = Self.cardEntry(submission, scores: scores, signed: signed, coach: coach) else {
                     outcomes.append(.unchanged)
                     continue
@@ -113,7 +119,7 @@ extension DomainStore {
                 let decision = try ScoreRules.decide(
                     prepared, round: snapshot.round, course: snapshot.course, playerName: snapshot.playerName,
                     existing: snapshot.events, newID: entry.id, deviceID: deviceID, recordedAt: clock,
-                    signed: signed, byCoach: coach, scores: scores, isCoach: { try Self.isCoach($0, db) })
+                    signed: signed, mulliganSales: snapshot.mulliganSales, byCoach: coach, scores: scores, isCoach: { try Self.isCoach($0, db) })
                 switch decision {
                 case .failure(let rejection):
                     outcomes.append(.refused(rejection))
@@ -145,7 +151,7 @@ extension DomainStore {
     /// equal to this scorekeeper's own is not stored again.
     static func cardEntry(_ submission: ScoreSubmission, scores: CurrentScores, signed: Set<UUID>, coach: Bool) -> ScoreSubmission? {
         let state = scores[submission.playerID, submission.hole]
-        let result = HoleResult(strokes: submission.strokes, penalties: submission.penalties)
+        let result = HoleResult(strokes: submission.strokes, penalties: submission.penalties, mulligans: submission.mulligans)
         if coach {
             if let state, state.winner.result == result, !state.isConflict { return nil }
             var correction = submission

@@ -128,10 +128,15 @@ extension DomainStore {
                         SELECT EXISTS (SELECT 1 FROM rounds WHERE eventID = ?1) OR EXISTS (SELECT 1 FROM checkins WHERE eventID = ?1)
                             OR EXISTS (SELECT 1 FROM fee_payments WHERE eventID = ?1)
                         """, arguments: [id]) ?? true
-        case .round: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?)", arguments: [id]) ?? true
+        case .round:
+            referenced =
+                try Bool.fetchOne(
+                    db,
+                    sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE roundID = ?1) OR EXISTS (SELECT 1 FROM mulligan_sales WHERE roundID = ?1)",
+                    arguments: [id]) ?? true
         case .season: referenced = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM events WHERE seasonID = ?)", arguments: [id]) ?? true
         case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap, .feePayment, .tagPool, .tagMove, .tagChallenge, .pot, .moneyEntry,
-            .bracket:
+            .bracket, .mulliganSale:
             throw StoreError.notFound("Record")
         }
         if referenced {

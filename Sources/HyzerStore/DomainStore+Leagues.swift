@@ -179,11 +179,13 @@ extension DomainStore {
         public var playerID: UUID
         public var strokes: Strokes
         public var penalties: Int
+        public var mulligans: Int
 
-        public init(playerID: UUID, strokes: Strokes, penalties: Int = 0) {
+        public init(playerID: UUID, strokes: Strokes, penalties: Int = 0, mulligans: Int = 0) {
             self.playerID = playerID
             self.strokes = strokes
             self.penalties = penalties
+            self.mulligans = mulligans
         }
     }
 
@@ -217,9 +219,11 @@ extension DomainStore {
             }
             let signed = Set(snapshot.signatures.map(\.playerID))
             let submissions = entries.map {
-                ScoreSubmission(
+                var submission = ScoreSubmission(
                     playerID: $0.playerID, hole: hole, strokes: $0.strokes, reportedBy: reporter?.playerID,
                     penalties: $0.strokes == .dnf ? 0 : $0.penalties, crossCheck: !coach)
+                submission.mulligans = $0.strokes == .dnf ? 0 : $0.mulligans
+                return submission
             }
             let recorded = try Self.recordAll(
                 submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: coach,
@@ -247,7 +251,8 @@ extension DomainStore {
             let decision = try ScoreRules.decide(
                 submission, round: snapshot.round, course: snapshot.course, playerName: snapshot.playerName,
                 existing: snapshot.events, newID: .random(), deviceID: deviceID, recordedAt: clock,
-                signed: Set(snapshot.signatures.map(\.playerID)), byCoach: byCoach, isCoach: { try Self.isCoach($0, db) })
+                signed: Set(snapshot.signatures.map(\.playerID)), mulliganSales: snapshot.mulliganSales, byCoach: byCoach,
+                isCoach: { try Self.isCoach($0, db) })
             switch decision {
             case .failure(let rejection): throw rejection
             case .success(.duplicate): continue
@@ -422,7 +427,8 @@ extension DomainStore {
                 submissions, into: &snapshot, at: stamp, deviceID: deviceID, byCoach: reporter.map { $0.role.includes(.coach) } ?? true,
                 prepare: { submission, scores in
                     scores[submission.playerID, submission.hole]?.winner.result
-                        == HoleResult(strokes: submission.strokes, penalties: submission.penalties) ? nil : submission
+                        == HoleResult(strokes: submission.strokes, penalties: submission.penalties, mulligans: submission.mulligans)
+                        ? nil : submission
                 }, db)
             return (snapshot, recorded)
         }

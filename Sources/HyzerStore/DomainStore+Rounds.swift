@@ -18,6 +18,7 @@ extension DomainStore {
         round.caliRule = valid.caliRule
         round.matchID = valid.matchID
         round.putting = valid.putting
+        round.mulligans = valid.mulligans
         if let request = valid.draw {
             let strength = try await drawStrength(request.balance, players: valid.playerIDs, eventID: valid.eventID)
             var generator = SystemRandomNumberGenerator()
@@ -212,6 +213,9 @@ extension DomainStore {
         }
         var snapshot = RoundSnapshot(
             round: round, course: course, players: players, events: events, version: record.version, event: event, signatures: signatures)
+        if round.mulligans != nil {
+            snapshot.mulliganSales = try MulliganSaleRecord.sales(of: record.id, aliases: aliases, db)
+        }
         try addReporterNames(&snapshot, from: events, db)
         if let eventID = record.eventID {
             let inRound = Set(playerIDs)

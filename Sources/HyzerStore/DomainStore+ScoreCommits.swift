@@ -116,7 +116,8 @@ extension DomainStore {
             submission, round: round.setup.round, course: round.setup.course, playerName: round.setup.playerName,
             // No events: with the current scores the rules find every event through its hole.
             existing: [], newID: .random(), deviceID: deviceID, recordedAt: tick(),
-            signed: round.signed, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true, scores: round.scores,
+            signed: round.signed, mulliganSales: round.setup.mulliganSales, byCoach: pending.reporter.map { $0.role.includes(.coach) } ?? true,
+            scores: round.scores,
             isCoach: { try Self.isCoach($0, db) }
         )
         switch decision {

@@ -255,6 +255,7 @@ func buildRouter(_ web: WebParts) throws -> Router<AppRequestContext> {
     TagsAPIController(stores: stores).addRoutes(to: api)
     MoneyAPIController(stores: stores).addRoutes(to: api)
     BracketAPIController(stores: stores).addRoutes(to: api)
+    MulligansAPIController(stores: stores).addRoutes(to: api)
     RatingsAPIController(stores: stores).addRoutes(to: api)
     EditingAPIController(stores: stores).addRoutes(to: api)
     CSVController(stores: stores).addRoutes(pages: pages, api: api)

@@ -16,7 +16,8 @@ import Testing
             reportedBy: Bool.random(using: &generator) ? id() : nil, deviceID: id(),
             supersedes: Bool.random(using: &generator) ? id() : nil,
             resolves: (0..<Int.random(in: 0...3, using: &generator)).map { _ in id() },
-            recordedAt: HLC(wallMillis: 1, counter: 0, deviceID: id()), penalties: Int.random(in: 0...2, using: &generator))
+            recordedAt: HLC(wallMillis: 1, counter: 0, deviceID: id()), penalties: Int.random(in: 0...2, using: &generator),
+            mulligans: dnf ? 0 : Int.random(in: 0...2, using: &generator))
         return ScoreEventPayload(event)
     }
 

@@ -36,7 +36,7 @@ import Testing
                 "v1-domain", "v2-sync", "v3-accounts", "v4-leagues", "v5-outbox", "v6-editing", "v7-player-division", "v8-seasons", "v9-checkins",
                 "v10-frozen-handicaps", "v11-checkin-open", "v12-league-edits",
                 "v13-fee-payments", "v14-entered-rating", "v15-player-pdga-email", "v16-event-played-on", "v17-sync-quarantine", "v18-bag-tags",
-                "v19-tag-challenges", "v20-money", "v21-formats", "v22-brackets", "v23-putting",
+                "v19-tag-challenges", "v20-money", "v21-formats", "v22-brackets", "v23-putting", "v24-mulligans",
             ])
         let device = first.domain.deviceID
         let reopened = try await Stores(directory: directory.url)

@@ -60,6 +60,15 @@ import Testing
         let bracket = try await store.createBracket(
             eventID: cup.id, seeds: [ann.id, bo.id, cal.id], deadlines: [Date(timeIntervalSince1970: 1_800_000_000)], actor: nil)
         _ = try await store.concede(match: bracket.bracket.matchIDs[1][0], by: ann.id, eventID: cup.id, actor: nil)
+        // On a course of its own: a pulled change to the night's course names only its round.
+        let green = try await store.createCourse(CourseDraft(name: "Practice green", holeCount: "9").validated())
+        var mulliganNight = RoundDraft.Valid(name: "Mulligan night", courseID: green.id, playerIDs: [ann.id, bo.id], startNow: true)
+        mulliganNight.mulligans = MulliganRule(given: 1, forSale: 2, priceCents: 100)
+        let mulligans = try await store.createRound(mulliganNight)
+        _ = try await store.sellMulligans(2, cents: nil, to: bo.id, in: mulligans.id, by: nil)
+        var used = ScoreSubmission(playerID: bo.id, hole: 1, strokes: .count(3))
+        used.mulligans = 3
+        _ = try await store.recordScore(used, in: mulligans.id)
     }
 
     @Test func everyTypeGoesThroughTheCloudAndBackWhole() async throws {
@@ -97,7 +106,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try await Stores(directory: directory.url).domain
         try await Self.clubOfEveryType(store)
-        let round = try #require(try await store.roundSummaries().first).id
+        let round = try #require(try await store.roundSummaries().first { $0.name == "Week 1" }).id
         let snapshot = try await store.snapshot(of: round)
         let night = try #require(snapshot.event)
         let season = try #require(try await store.seasons().first)

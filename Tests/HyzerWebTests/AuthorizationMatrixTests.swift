@@ -170,6 +170,13 @@ import Testing
                 route: "POST /api/v1/events/{id}/bracket/concessions", method: .post, path: "/api/v1/events/{missing}/bracket/concessions",
                 body: .json("{}"), expected: (401, 403, 422, 422)),
             Row(route: "GET /events/{id}/bracket", method: .get, path: "/events/{missing}/bracket", body: .none, expected: (404, 404, 404, 404)),
+            // Mulligans are sold by a coach (the demo round is not a mulligan night: 409).
+            Row(
+                route: "POST /api/v1/rounds/{id}/mulligans", method: .post, path: "/api/v1/rounds/{round}/mulligans",
+                body: .json(#"{"playerID":"{player}","count":1}"#), expected: (401, 403, 409, 409)),
+            Row(
+                route: "POST /rounds/{id}/mulligans", method: .post, path: "/rounds/{round}/mulligans",
+                body: .form([("playerID", "{player}"), ("count", "1")]), expected: (303, 403, 409, 409)),
             Row(
                 route: "GET /events/{id}/bracket/new", method: .get, path: "/events/{missing}/bracket/new", body: .none,
                 expected: (303, 403, 404, 404)),

@@ -72,7 +72,15 @@ def club(server):
                                                 "players": [{"playerID": p["id"]} for p in demo["players"][:3]]})
     for lie in range(1, 5):
         server.post(f"/api/v1/rounds/{putting['id']}/scores", {"playerID": demo["players"][0]["id"], "hole": lie, "made": lie % 4})
-    public = [f"/rounds/{putting['id']}", f"/rounds/{putting['id']}/leaderboard", f"/events/{cup['id']}/bracket", f"/events/{cup['id']}/bracket?tv=1", f"/rounds/{doubles['id']}", doubles_card, "/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
+    # A mulligan night with a mulligan used and one bought, on a card: its section, the sale
+    # form (coach), the Mulligans column and the card's mulligan fields.
+    _, mulligans = server.post("/api/v1/rounds", {"courseID": course, "name": "Mulligans", "mulligans": {"given": 1, "forSale": 2},
+                                                  "players": [{"playerID": p["id"]} for p in demo["players"][:3]]})
+    server.post(f"/api/v1/rounds/{mulligans['id']}/mulligans", {"playerID": demo["players"][1]["id"], "count": 1})
+    _, mulligan_cards = server.post(f"/api/v1/rounds/{mulligans['id']}/cards", {"auto": {"shotgun": True}})
+    server.post(f"/api/v1/rounds/{mulligans['id']}/scores", {"playerID": demo["players"][1]["id"], "hole": 1, "strokes": 3, "mulligans": 2})
+    mulligan_card = f"/rounds/{mulligans['id']}/cards/{mulligan_cards['cards'][0]['id']}"
+    public = [f"/rounds/{mulligans['id']}", f"/rounds/{mulligans['id']}/leaderboard", mulligan_card, f"/rounds/{putting['id']}", f"/rounds/{putting['id']}/leaderboard", f"/events/{cup['id']}/bracket", f"/events/{cup['id']}/bracket?tv=1", f"/rounds/{doubles['id']}", doubles_card, "/tags", f"/tags/{tags['id']}", f"/rounds/{tag_round['id']}", "/", f"/rounds/{demo_id}", f"/rounds/{demo_id}/leaderboard", f"/events/{event['id']}", "/events", "/tv", "/signin", card,
               "/seasons", f"/seasons/{season['id']}", f"/players/{demo['players'][0]['id']}", f"/courses/{course}"]
     coach = public + [f"/events/{event['id']}/bracket/new", "/tags/new", "/seasons/new", f"/seasons/{season['id']}/edit", "/rounds/new", "/courses", "/courses/new", f"/courses/{course}/edit", "/players", "/players/new", "/events/new", "/sync",
                       f"/rounds/{demo_id}/edit", f"/rounds/{carded['id']}", "/invites",

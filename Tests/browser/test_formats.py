@@ -181,3 +181,58 @@ def test_a_putting_night_made_on_a_phone_and_putts_entered_there_reach_the_tv_li
     wait(page).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".field-error"))
     assert "from 0 to 3" in page.find_element(By.CSS_SELECTOR, ".field-error").text
     assert server.get(f"/api/v1/rounds/{round_id}/standings")["standings"][0]["thru"] == 3
+
+
+def test_mulligans_used_offline_on_a_phone_count_down_and_reach_the_board(server, browser_factory):
+    """A mulligan night's card on a 360 px phone with no signal: each player's mulligans left
+    count down with the entries kept on the phone, and reach the board once sent."""
+    _, course = server.post("/api/v1/courses", {"name": "Mulligan woods", "holes": [{"number": n, "par": 3} for n in range(1, 10)]})
+    players = {p["handle"]: p for p in server.get("/api/v1/players")["players"]}
+    me = players[ATHLETE[0]]["id"]
+    other = next(p["id"] for p in players.values() if p["role"] == "athlete" and p["id"] != me)
+    _, round_ = server.post("/api/v1/rounds", {"courseID": course["id"], "name": "Mulligan night", "start": True,
+                                               "players": [{"playerID": me}, {"playerID": other}],
+                                               "mulligans": {"given": 1, "forSale": 2, "priceCents": 100}})
+    rid = round_["id"]
+    status, bought = server.post(f"/api/v1/rounds/{rid}/mulligans", {"playerID": me, "count": 1})
+    assert status == 201 and bought["left"] == 2, bought
+    _, cards = server.post(f"/api/v1/rounds/{rid}/cards", {"cards": [{"name": "Card 1", "startingHole": 1, "playerIDs": [me, other]}]})
+    card_id = cards["cards"][0]["id"]
+
+    page = phone(browser_factory)
+    sign_in(page, server, ATHLETE[0], ATHLETE[2])
+    open_card(page, server, rid, card_id)
+
+    def left(player):
+        return page.find_element(By.CSS_SELECTOR, f".mulligans-left[data-player='{player}']").text
+
+    def use(player, count):
+        field = page.find_element(By.CSS_SELECTOR, f"fieldset[data-player='{player}'] input[name^=mulligans]")
+        page.execute_script("arguments[0].value = arguments[1]", field, str(count))
+
+    assert left(me) == "2 of 2 left" and left(other) == "1 of 1 left"
+    assert fits(page), "the mulligan card fits a 360 px phone"
+
+    # No signal: a mulligan on each of two holes, counted down from what the phone keeps.
+    offline(page)
+    server.stop()
+    use(me, 1)
+    save(page, {me: 3, other: 4})
+    wait(page).until(lambda d: left(me) == "1 of 2 left")
+    use(me, 1)
+    use(other, 1)
+    save(page, {me: 2, other: 3})
+    wait(page).until(lambda d: left(me) == "0 of 2 left" and left(other) == "0 of 1 left")
+    wait(page).until(lambda d: counter(d)[0]["waiting"] == 2)
+
+    # The signal returns: the mulligans reach the server with the scores, and the board.
+    server.start()
+    offline(page, False)
+    wait(page, 30).until(lambda d: counter(d)[0]["waiting"] == 0)
+    sent = sorted((e["playerID"] == me, e["hole"], e["strokes"], e.get("mulligans", 0)) for e in events(server, rid))
+    assert sent == [(False, 1, 4, 0), (False, 2, 3, 1), (True, 1, 3, 1), (True, 2, 2, 1)]
+    accounts = {a["playerID"]: a for a in server.get(f"/api/v1/rounds/{rid}")["mulligans"]["players"]}
+    assert (accounts[me]["used"], accounts[me]["left"], accounts[me]["holes"]) == (2, 0, [1, 2])
+    page.get(f"{server.base}/rounds/{rid}/leaderboard")
+    cells = [c.text for c in page.find_elements(By.CSS_SELECTOR, "td.mulligans")]
+    assert sorted(cells) == ["1 of 1", "2 of 2"]

@@ -24,6 +24,8 @@ public struct LeaderboardView: Hashable, Sendable {
         public var net = ""
         public var netClass = "none"
         public var netPosition = ""
+        /// On a mulligan night: "1 of 3" (used of given and bought); empty otherwise.
+        public var mulligans = ""
     }
 
     public var roundID: String
@@ -46,6 +48,8 @@ public struct LeaderboardView: Hashable, Sendable {
     /// putts made.
     public var scoreHeading = "To par"
     public var countHeading = "Strokes"
+    /// A mulligan night: the board has a Mulligans column.
+    public var hasMulligans = false
 
     public struct Division: Hashable, Sendable {
         public var name: String
@@ -86,6 +90,7 @@ public struct LeaderboardView: Hashable, Sendable {
                 row.toPar = String(points)
                 row.toParClass = "none"
             }
+            if let used = entry.mulligans, let allowance = entry.mulliganAllowance { row.mulligans = "\(used) of \(allowance)" }
             if hasNet {
                 row.handicap = entry.handicap.map(String.init) ?? "–"
                 let shown = !entry.dnf && entry.thru > 0
@@ -99,6 +104,7 @@ public struct LeaderboardView: Hashable, Sendable {
             scoreHeading = "Points"
             countHeading = "Made"
         }
+        hasMulligans = standings.entries.contains { $0.mulligans != nil }
         rows = standings.entries.map(row)
         divisions = standings.divisions.map { Division(name: $0.name, rows: $0.entries.map(row)) }
         hasDivisions = !divisions.isEmpty

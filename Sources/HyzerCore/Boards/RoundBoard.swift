@@ -19,7 +19,8 @@ public struct RoundBoard: Sendable {
         self.scores = scores
         standings = Standings.compute(
             course: snapshot.course, round: snapshot.round, players: snapshot.players, scores: scores,
-            divisionOrder: snapshot.event?.divisions ?? [], handicaps: snapshot.handicaps, netUnplaced: snapshot.netUnplaced)
+            divisionOrder: snapshot.event?.divisions ?? [], handicaps: snapshot.handicaps, netUnplaced: snapshot.netUnplaced,
+            mulliganSales: snapshot.mulliganSales)
     }
 
     public var version: Int { snapshot.version }

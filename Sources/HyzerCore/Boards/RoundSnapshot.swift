@@ -11,6 +11,8 @@ public struct RoundSnapshot: Sendable {
     /// The event the round belongs to, for its division order and name.
     public var event: Event?
     public var signatures: [Signature]
+    /// On a mulligan night: every sale of mulligans, in the order they were stored.
+    public var mulliganSales: [MulliganSale] = []
     /// Names of those who entered scores without playing in the round (coaches).
     public var reporterNames: [UUID: String] = [:]
     /// On a league night with handicaps: the throws each player's frozen handicap takes off

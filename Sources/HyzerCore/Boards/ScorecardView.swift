@@ -18,6 +18,8 @@ public struct ScorecardView: Hashable, Sendable {
         public var conflict: Bool
         public var scored: Bool
         public var penalty: Bool
+        /// A mulligan was used on the hole (a mulligan night).
+        public var mulligan = false
         /// Changed after the player signed: only a coach can, and it stays marked.
         public var afterSigning: Bool
         public var title: String?
@@ -61,6 +63,7 @@ public struct ScorecardView: Hashable, Sendable {
     public var hasChangedAfterSigning: Bool
     /// Some score includes penalty throws: the legend explains the P.
     public var hasPenalties: Bool
+    public var hasMulligans = false
     /// The last column's heading, and whether a par row is shown: a putting round's scores
     /// are putts made, totalled in points, with no par.
     public var scoreHeading = "To par"
@@ -92,7 +95,13 @@ public struct ScorecardView: Hashable, Sendable {
                         hole: hole.number, text: "", cssClass: "empty", eventID: "", conflict: false, scored: false, penalty: false,
                         afterSigning: false, title: nil)
                 }
-                return Cell(
+                let winner = state.winner
+                var title = winner.penalties > 0 ? winner.resultText : nil
+                if winner.mulligans > 0 {
+                    let used = "\(winner.mulligans) mulligan\(winner.mulligans == 1 ? "" : "s") used"
+                    title = title.map { "\($0), \(used)" } ?? used
+                }
+                var cell = Cell(
                     hole: hole.number,
                     text: state.winner.score.map(String.init) ?? state.winner.strokes.description,
                     cssClass: putting == nil ? ScoreFormat.holeClass(state.winner.score.map(Strokes.count) ?? .dnf, par: hole.par) : "putts",
@@ -101,8 +110,10 @@ public struct ScorecardView: Hashable, Sendable {
                     scored: true,
                     penalty: state.winner.penalties > 0,
                     afterSigning: signedAt[playerID].map { state.winner.recordedAt > $0.signedAt } ?? false,
-                    title: state.winner.penalties > 0 ? state.winner.resultText : nil
+                    title: title
                 )
+                cell.mulligan = winner.mulligans > 0
+                return cell
             }
             let entry = totals[playerID]
             let played = (entry?.thru ?? 0) > 0
@@ -136,5 +147,6 @@ public struct ScorecardView: Hashable, Sendable {
         let cells = rows.flatMap(\.cells)
         hasChangedAfterSigning = cells.contains(where: \.afterSigning)
         hasPenalties = cells.contains(where: \.penalty)
+        hasMulligans = cells.contains(where: \.mulligan)
     }
 }

@@ -19,6 +19,10 @@ public struct StandingsEntry: Hashable, Sendable, Ranked {
     /// On a putting round: the points scored and the putts made (`toPar` is minus the points,
     /// so the most points rank first; `strokes` is the putts made).
     public var points: Int?
+    /// On a mulligan night: the mulligans used over the current scores, and the player's
+    /// allowance (given and bought).
+    public var mulligans: Int?
+    public var mulliganAllowance: Int?
 
     /// Gross minus the handicap; gross for a player without one.
     public var net: Int { toPar - (handicap ?? 0) }
@@ -61,7 +65,7 @@ public struct Standings: Hashable, Sendable {
     /// this round.
     public static func compute(
         course: Course, round: Round, players: [Player], scores: CurrentScores, divisionOrder: [String] = [], handicaps: [UUID: Int] = [:],
-        netUnplaced: Bool = false
+        netUnplaced: Bool = false, mulliganSales: [MulliganSale] = []
     ) -> Standings {
         let putting = round.format == .putting ? round.putting : nil
         // A putting round's lies are its holes, whichever course it is played at.
@@ -77,9 +81,11 @@ public struct Standings: Hashable, Sendable {
             var thru = 0
             var dnf = false
             var points = 0
+            var mulligans = 0
             for hole in holes {
                 guard let state = scores[playerID, hole.number] else { continue }
                 thru += 1
+                mulligans += state.winner.mulligans
                 if let score = state.winner.score {
                     strokes += score
                     par += pars[hole.number] ?? 0
@@ -100,6 +106,10 @@ public struct Standings: Hashable, Sendable {
                 division: round.divisions[playerID] ?? "", handicap: putting == nil ? handicaps[playerID] : nil
             )
             if putting != nil { row.points = points }
+            if let rule = round.mulligans {
+                row.mulligans = mulligans
+                row.mulliganAllowance = rule.given + MulliganBook.bought(by: playerID, mulliganSales)
+            }
             rows.append(row)
         }
         let hasNet = rows.contains { $0.handicap != nil }

@@ -3,7 +3,7 @@ import Foundation
 /// The kinds of record that travel through the cloud.
 public enum RecordType: String, Codable, CaseIterable, Sendable {
     case player, course, round, scoreEvent, clubSettings, event, signature, season, checkIn, frozenHandicap, feePayment, tagPool, tagMove,
-        tagChallenge, pot, moneyEntry, bracket
+        tagChallenge, pot, moneyEntry, bracket, mulliganSale
 }
 
 extension RecordType {
@@ -28,6 +28,7 @@ extension RecordType {
         case .pot: Pot.self
         case .moneyEntry: MoneyEntry.self
         case .bracket: Bracket.self
+        case .mulliganSale: MulliganSale.self
         }
     }
 

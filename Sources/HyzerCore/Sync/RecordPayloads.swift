@@ -107,10 +107,12 @@ public struct RoundPayload: Codable, Hashable, Sendable {
     public var caliRule: CaliRule?
     public var matchID: UUID?
     public var putting: PuttingSetup?
+    public var mulligans: MulliganRule?
 
     public init(_ round: Round) {
         matchID = round.matchID
         putting = round.putting
+        mulligans = round.mulligans
         format = round.format == .stroke ? nil : round.format
         teams = round.teams.isEmpty ? nil : round.teams
         caliRule = round.caliRule
@@ -149,6 +151,7 @@ public struct RoundPayload: Codable, Hashable, Sendable {
         round.caliRule = caliRule
         round.matchID = matchID
         round.putting = putting
+        round.mulligans = mulligans
         return round
     }
 }
@@ -166,9 +169,12 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
     public var resolves: [UUID]
     /// Absent when zero, so events without penalties keep the bytes they always had.
     public var penalties: Int?
+    /// Absent when zero, like penalties.
+    public var mulligans: Int?
 
     public init(_ event: ScoreEvent) {
         penalties = event.penalties > 0 ? event.penalties : nil
+        mulligans = event.mulligans > 0 ? event.mulligans : nil
         id = event.id
         roundID = event.roundID
         playerID = event.playerID
@@ -182,7 +188,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, penalties
+        case id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, penalties, mulligans
     }
 
     // Written by hand: a first sync decodes every event, and Foundation's UUID coding goes
@@ -209,6 +215,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         playerID = try uuid(.playerID)
         hole = try container.decode(Int.self, forKey: .hole)
         penalties = try container.decodeIfPresent(Int.self, forKey: .penalties)
+        mulligans = try container.decodeIfPresent(Int.self, forKey: .mulligans)
         strokes = try container.decodeIfPresent(Int.self, forKey: .strokes)
         dnf = try container.decode(Bool.self, forKey: .dnf)
         reportedBy = try optionalUUID(.reportedBy)
@@ -235,6 +242,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         var hole: Int?
         var strokes: Int?
         var penalties: Int?
+        var mulligans: Int?
         var dnf: Bool?
         var resolves: [UUID]?
         var seen: UInt16 = 0
@@ -286,6 +294,9 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
                 case .penalties:
                     guard let value = integer() else { return false }
                     penalties = value
+                case .mulligans:
+                    guard let value = integer() else { return false }
+                    mulligans = value
                 case .dnf:
                     guard case .bool(let flag) = value else { return false }
                     dnf = flag
@@ -312,6 +323,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         self.resolves = resolves
         self.strokes = strokes
         self.penalties = penalties
+        self.mulligans = mulligans
         self.reportedBy = reportedBy
         self.supersedes = supersedes
     }
@@ -329,6 +341,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         case .supersedes: 8
         case .resolves: 9
         case .penalties: 10
+        case .mulligans: 11
         }
     }
 
@@ -345,6 +358,7 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         try container.encodeIfPresent(supersedes?.uppercasedText, forKey: .supersedes)
         try container.encode(resolves.map(\.uppercasedText), forKey: .resolves)
         try container.encodeIfPresent(penalties, forKey: .penalties)
+        try container.encodeIfPresent(mulligans, forKey: .mulligans)
     }
 
     /// The event, or nil when its values break the rules every local event obeys.
@@ -352,10 +366,12 @@ public struct ScoreEventPayload: Codable, Hashable, Sendable {
         let value: Strokes
         if dnf { value = .dnf } else if let strokes, Strokes.storedRange.contains(strokes) { value = .count(strokes) } else { return nil }
         let penalties = penalties ?? 0
-        guard Course.holeCountRange.contains(hole), ScoreEvent.penaltyRange.contains(penalties) else { return nil }
+        let mulligans = mulligans ?? 0
+        guard Course.holeCountRange.contains(hole), ScoreEvent.penaltyRange.contains(penalties), ScoreEvent.mulliganRange.contains(mulligans)
+        else { return nil }
         return ScoreEvent(
             id: id, roundID: roundID, playerID: playerID, hole: hole, strokes: value, reportedBy: reportedBy,
-            deviceID: deviceID, supersedes: supersedes, resolves: resolves, recordedAt: recordedAt, penalties: penalties)
+            deviceID: deviceID, supersedes: supersedes, resolves: resolves, recordedAt: recordedAt, penalties: penalties, mulligans: mulligans)
     }
 }
 

@@ -27,6 +27,8 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
     var matchID: String?
     /// JSON: a putting round's layout; "" on every other format.
     var putting: String
+    /// JSON: a mulligan night's allowance; "" on every other round.
+    var mulligans: String
 
     /// Throws when the cards cannot be encoded: an empty list stored instead would lose them.
     init(_ round: Round, version: Int) throws {
@@ -37,6 +39,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         caliRule = round.caliRule?.rawValue
         matchID = round.matchID?.text
         putting = try round.putting.map { String(decoding: try RecordCoding.encode($0), as: UTF8.self) } ?? ""
+        mulligans = try round.mulligans.map { String(decoding: try RecordCoding.encode($0), as: UTF8.self) } ?? ""
         eventID = round.eventID?.text
         cards = String(decoding: try RecordCoding.encode(round.cards), as: UTF8.self)
         id = round.id.text
@@ -71,6 +74,7 @@ struct RoundRecord: Codable, FetchableRecord, PersistableRecord {
         round.caliRule = try caliRule.map { try StoredValue.raw($0, "rounds.caliRule", of: id) }
         round.matchID = try matchID.map { try StoredValue.uuid($0, "rounds.matchID") }
         round.putting = putting.isEmpty ? nil : try StoredValue.json(putting, PuttingSetup.self, "rounds.putting", of: id)
+        round.mulligans = mulligans.isEmpty ? nil : try StoredValue.json(mulligans, MulliganRule.self, "rounds.mulligans", of: id)
         round.withdrawn = Set(withdrawn.compactMap(UUID.init(text:)))
         return round
     }

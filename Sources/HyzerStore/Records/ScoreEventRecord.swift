@@ -18,9 +18,11 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     var resolves: String
     var recordedAt: String
     var penalties: Int
+    var mulligans: Int
 
     init(_ event: ScoreEvent) {
         penalties = event.penalties
+        mulligans = event.mulligans
         id = event.id.text
         roundID = event.roundID.text
         playerID = event.playerID.text
@@ -45,7 +47,7 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     func insert(ifAbsent: Bool, _ db: Database) throws -> Bool {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT \(ifAbsent ? "OR IGNORE " : "")INTO score_events (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try Self.execute(statement, binding: CollectionOfOne(self), db)
         return db.changesCount > 0
@@ -111,13 +113,14 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
         try text(resolves)
         try text(recordedAt)
         try integer(penalties)
+        try integer(mulligans)
     }
 
     /// SQLite copies the value at once (`SQLITE_TRANSIENT`, which C defines as a cast).
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     private static func insertIfAbsent(rows: Int) -> String {
-        let placeholders = repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        let placeholders = repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
         return "INSERT OR IGNORE INTO score_events (\(columns)) VALUES \(placeholders)"
     }
 
@@ -126,7 +129,7 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
     static let batch = 64
 
     /// The columns `event(_:from:aliases:)` reads, in its order.
-    static let columns = "id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties"
+    static let columns = "id, roundID, playerID, hole, strokes, dnf, reportedBy, deviceID, supersedes, resolves, recordedAt, penalties, mulligans"
 
     /// One event decoded column by column from `columns` starting at `offset` (a round can
     /// hold tens of thousands: Codable decoding would be most of a board's time), its player
@@ -153,7 +156,7 @@ struct ScoreEventRecord: Codable, FetchableRecord, PersistableRecord {
             supersedes: try (row[offset + 8] as String?).map { try StoredValue.uuid($0, "score_events.supersedes") },
             resolves: resolves.isEmpty ? [] : try resolves.split(separator: " ").map { try StoredValue.uuid(String($0), "score_events.resolves") },
             recordedAt: try StoredValue.hlc(row[offset + 10], "score_events.recordedAt"),
-            penalties: row[offset + 11]
+            penalties: row[offset + 11], mulligans: row[offset + 12]
         )
     }
 }
@@ -172,6 +175,7 @@ extension ScoreEventRecord {
         static let resolves = Column(CodingKeys.resolves)
         static let recordedAt = Column(CodingKeys.recordedAt)
         static let penalties = Column(CodingKeys.penalties)
+        static let mulligans = Column(CodingKeys.mulligans)
     }
 }
 

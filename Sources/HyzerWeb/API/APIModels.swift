@@ -60,6 +60,16 @@ struct RoundDetailResponse: ResponseEncodable {
     var caliRule: String?
     /// On a putting round: its layout and its lies (the `holes`, numbered the same).
     var putting: PuttingItem?
+    /// On a mulligan night: the allowance and each player's mulligans, derived from the sales
+    /// and the current scores.
+    var mulligans: MulligansItem?
+
+    struct MulligansItem: Encodable {
+        var given: Int
+        var forSale: Int
+        var priceCents: Int
+        var players: [MulliganAccount]
+    }
 
     struct PuttingItem: Encodable {
         var stations: Int
@@ -83,6 +93,11 @@ struct RoundDetailResponse: ResponseEncodable {
             PuttingItem(
                 stations: setup.stations, distances: setup.distances, putts: setup.putts, maxPoints: setup.maxPoints,
                 lies: setup.lies)
+        }
+        mulligans = snapshot.round.mulligans.map { rule in
+            MulligansItem(
+                given: rule.given, forSale: rule.forSale, priceCents: rule.priceCents,
+                players: MulliganBook.accounts(snapshot, scores: CurrentScores(events: snapshot.events)))
         }
         let names = snapshot.playerNames
         teams =
@@ -127,9 +142,12 @@ struct StandingsResponse: ResponseEncodable {
         var playerIDs: [String]?
         /// On a putting round: the points scored (`strokes` is the putts made).
         var points: Int?
+        /// On a mulligan night: the mulligans used over the current scores.
+        var mulligans: Int?
 
         init(_ entry: StandingsEntry, signed: Bool, hasNet: Bool, team: Team? = nil) {
             points = entry.points
+            mulligans = entry.mulligans
             if let team {
                 teamID = Format.id(team.id)
                 playerIDs = team.playerIDs.map(Format.id)
@@ -218,6 +236,8 @@ struct ScoreEventItem: Encodable {
     var recordedAt: Date
     var hlc: String
     var penalties: Int
+    /// Mulligans used on the hole; absent when none (every score outside a mulligan night).
+    var mulligans: Int?
     /// In a round's list of scores: whether this event is a current score of its hole
     /// (not superseded nor resolved) — what a correction names in `supersedes`. Left out
     /// elsewhere; `supersedes` and `reportedBy` are always present, as the contract lists them.
@@ -226,6 +246,7 @@ struct ScoreEventItem: Encodable {
     init(_ event: ScoreEvent, current: Bool? = nil) {
         self.current = current
         penalties = event.penalties
+        mulligans = event.mulligans > 0 ? event.mulligans : nil
         id = Format.id(event.id)
         roundID = Format.id(event.roundID)
         playerID = Format.id(event.playerID)
@@ -285,6 +306,8 @@ struct ScorePayload: Decodable {
     var made: Int?
     var supersedes: String?
     var penalties: Int?
+    /// Mulligans used on the hole, on a mulligan night.
+    var mulligans: Int?
 }
 
 /// `GET /api/v1/rounds/{id}/scores`: every score event of the round, in the order recorded.

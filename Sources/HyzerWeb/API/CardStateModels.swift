@@ -19,11 +19,15 @@ struct CardStateResponse: ResponseEncodable {
         var displayName: String
         var signed: Bool
         var withdrawn: Bool
+        /// On a mulligan night: the mulligans given and bought (the phone counts those used).
+        var mulligans: Int?
     }
 
     struct Entry: Encodable {
         var strokes: StrokesValue
         var penalties: Int
+        /// On a mulligan night only.
+        var mulligans: Int?
     }
 
     struct Score: Encodable {
@@ -32,6 +36,8 @@ struct CardStateResponse: ResponseEncodable {
         /// The hole's current score (with a mismatch, one of the entries that disagree).
         var strokes: StrokesValue
         var penalties: Int
+        /// On a mulligan night only: mulligans used on the hole.
+        var mulligans: Int?
         /// This viewer's own current entry, when they made one: what their stepper starts at.
         var mine: Entry?
         var mismatch: Bool
@@ -78,12 +84,17 @@ struct CardStateResponse: ResponseEncodable {
             byNumber[number].map { Hole(number: $0.number, par: $0.par, distance: $0.distance) }
         }
         let signed = Set(snapshot.signatures.map(\.playerID))
+        func allowance(of player: UUID) -> Int? {
+            snapshot.round.mulligans.map { $0.given + MulliganBook.bought(by: player, snapshot.mulliganSales) }
+        }
         players = card.playerIDs.map {
             Player(
                 id: Format.id($0), displayName: names[$0] ?? "Unknown player", signed: signed.contains($0),
-                withdrawn: snapshot.round.withdrawn.contains($0))
+                withdrawn: snapshot.round.withdrawn.contains($0),
+                mulligans: allowance(of: $0))
         }
         var scores: [Score] = []
+        let night = snapshot.round.mulligans != nil
         for player in card.playerIDs {
             for hole in holes {
                 guard let state = board.scores[player, hole.number] else { continue }
@@ -91,8 +102,8 @@ struct CardStateResponse: ResponseEncodable {
                 scores.append(
                     Score(
                         playerID: Format.id(player), hole: hole.number, strokes: StrokesValue(state.winner.strokes),
-                        penalties: state.winner.penalties,
-                        mine: mine.map { Entry(strokes: StrokesValue($0.strokes), penalties: $0.penalties) },
+                        penalties: state.winner.penalties, mulligans: night ? state.winner.mulligans : nil,
+                        mine: mine.map { Entry(strokes: StrokesValue($0.strokes), penalties: $0.penalties, mulligans: night ? $0.mulligans : nil) },
                         mismatch: state.isConflict, others: others))
             }
         }
@@ -115,6 +126,7 @@ struct CardScoresBody: Decodable {
         var hole: Int
         var strokes: StrokesValue
         var penalties: Int?
+        var mulligans: Int?
     }
 
     var author: String?
@@ -145,8 +157,16 @@ struct CardScoresBody: Decodable {
                     "Penalties must be from \(ScoreEvent.penaltyRange.lowerBound) to \(ScoreEvent.penaltyRange.upperBound).")
                 continue
             }
+            let mulligans = entry.mulligans ?? 0
+            guard ScoreEvent.mulliganRange.contains(mulligans) else {
+                errors.add(
+                    "scores[\(index)].mulligans",
+                    "Mulligans must be from \(ScoreEvent.mulliganRange.lowerBound) to \(ScoreEvent.mulliganRange.upperBound).")
+                continue
+            }
             entries.append(
-                DomainStore.CardScoreEntry(id: id, playerID: player, hole: entry.hole, strokes: entry.strokes.strokes, penalties: penalties))
+                DomainStore.CardScoreEntry(
+                    id: id, playerID: player, hole: entry.hole, strokes: entry.strokes.strokes, penalties: penalties, mulligans: mulligans))
         }
         try errors.throwIfAny()
         return (author, entries)

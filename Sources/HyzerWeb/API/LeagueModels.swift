@@ -101,6 +101,7 @@ struct RoundBody: Decodable {
     var caliRule: String?
     var matchID: String?
     var putting: PuttingSetup?
+    var mulligans: MulliganRule?
 
     struct TeamEntry: Decodable {
         var playerIDs: [String]
@@ -137,6 +138,7 @@ struct CardHoleBody: Decodable {
         var playerID: String
         var strokes: StrokesValue
         var penalties: Int?
+        var mulligans: Int?
     }
 
     var scores: [Entry]

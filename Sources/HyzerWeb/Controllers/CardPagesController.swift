@@ -95,12 +95,16 @@ struct CardPagesController {
             values["strokes.\(key)"] = text
             let penaltyText = form.penalties?[key] ?? ""
             values["penalties.\(key)"] = penaltyText
+            let mulliganText = form.mulligans?[key] ?? ""
+            values["mulligans.\(key)"] = mulliganText
             // Left blank: a hole this player missed (they joined the card later) is not entered.
             guard let player = UUID(text: key), !text.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             do {
                 let submission = try ScoreSubmission.parse(
-                    id: nil, playerID: key, hole: String(hole), strokes: text, supersedes: nil, penalties: penaltyText)
-                entries.append(DomainStore.CardEntry(playerID: player, strokes: submission.strokes, penalties: submission.penalties))
+                    id: nil, playerID: key, hole: String(hole), strokes: text, supersedes: nil, penalties: penaltyText, mulligans: mulliganText)
+                entries.append(
+                    DomainStore.CardEntry(
+                        playerID: player, strokes: submission.strokes, penalties: submission.penalties, mulligans: submission.mulligans))
             } catch {
                 errors.add("strokes.\(key)", error.summary)
             }

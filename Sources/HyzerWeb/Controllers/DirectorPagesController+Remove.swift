@@ -70,7 +70,7 @@ extension DirectorPagesController {
                 "If \(season.name) has no league nights, it is deleted. Otherwise it is archived: hidden from the seasons list, from new nights and from the TV."
             page.kept = "Kept either way: its nights, their rounds and scores; an archived season's table stays readable at its address."
         case .scoreEvent, .signature, .clubSettings, .checkIn, .frozenHandicap, .feePayment, .tagPool, .tagMove, .tagChallenge, .pot, .moneyEntry,
-            .bracket:
+            .bracket, .mulliganSale:
             throw StoreError.notFound(type.noun)
         }
         page.title = "Remove \(page.name)?"

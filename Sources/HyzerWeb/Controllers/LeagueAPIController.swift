@@ -100,6 +100,7 @@ struct LeagueAPIController {
         draft.caliRule = body.caliRule
         draft.matchID = body.matchID
         draft.putting = body.putting
+        draft.mulligans = body.mulligans
         let round = try await stores.domain.createRound(draft, createdBy: context.identity?.playerID)
         return EditedResponse(status: .created, response: RoundDetailResponse(try await stores.domain.snapshot(of: round.id)))
     }
@@ -151,7 +152,11 @@ struct LeagueAPIController {
         let body = try await request.decodeBody(CardHoleBody.self, context: context)
         let entries = try body.scores.enumerated().map { index, entry in
             guard let player = UUID(text: entry.playerID) else { throw FieldErrors("scores[\(index)].playerID", "That is not a player id.") }
-            return DomainStore.CardEntry(playerID: player, strokes: entry.strokes.strokes, penalties: entry.penalties ?? 0)
+            guard ScoreEvent.mulliganRange.contains(entry.mulligans ?? 0) else {
+                throw FieldErrors("scores[\(index)].mulligans", "Mulligans must be from 0 to \(ScoreEvent.mulliganRange.upperBound).")
+            }
+            return DomainStore.CardEntry(
+                playerID: player, strokes: entry.strokes.strokes, penalties: entry.penalties ?? 0, mulligans: entry.mulligans ?? 0)
         }
         let snapshot = try await stores.domain.recordCardHole(entries, hole: hole, card: cardID, in: roundID, by: context.identity)
         return StandingsResponse(snapshot.board)

@@ -16,6 +16,32 @@ struct RoundPagesController {
         groups.scorer.get("/rounds/:id/scores/:eventID/correct", use: correction)
         groups.coach.post("/rounds/:id/start", use: start)
         groups.coach.post("/rounds/:id/complete", use: complete)
+        groups.coach.post("/rounds/:id/mulligans", use: sellMulligans)
+    }
+
+    /// A coach sells a player mulligans from the round page; a refusal shows the page again
+    /// with the reason beside the sale form.
+    @Sendable func sellMulligans(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let roundID = try context.uuid("id", "Round")
+        let form = try await request.decode(as: MulliganSaleForm.self, context: context)
+        var status = HTTPResponse.Status.unprocessableContent
+        var message: String
+        do {
+            let count = Int((form.count ?? "").trimmingCharacters(in: .whitespaces)) ?? 0
+            let (player, checked, _) = try MulliganSaleBody(playerID: form.playerID ?? "", count: count, cents: nil).validated()
+            _ = try await stores.domain.sellMulligans(checked, cents: nil, to: player, in: roundID, by: context.identity?.playerID)
+            return .redirect(to: "/rounds/\(Format.id(roundID))#mulligans", type: .normal)
+        } catch let errors as FieldErrors {
+            message = errors.summary
+        } catch let rejection as LeagueRejection {
+            message = rejection.message
+            if case .conflict = rejection { status = .conflict }
+        }
+        let board = try await stores.domain.board(of: roundID)
+        var state = FormState(values: ["salePlayerID": form.playerID ?? "", "count": form.count ?? ""])
+        state.errors["sale"] = message
+        let page = RoundPage(board: board, form: state, viewer: context.identity?.playerID, viewerRole: context.identity?.role)
+        return try renderer.page(page, "round", status: status).response(from: request, context: context)
     }
 
     @Sendable func round(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -77,7 +103,7 @@ struct RoundPagesController {
         do {
             let submission = try ScoreSubmission.parse(
                 id: form.id, playerID: form.playerID, hole: form.hole,
-                strokes: form.strokes, supersedes: form.supersedes, penalties: form.penalties, made: form.made
+                strokes: form.strokes, supersedes: form.supersedes, penalties: form.penalties, made: form.made, mulligans: form.mulligans
             )
             _ = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
             return .redirect(to: "/rounds/\(Format.id(roundID))#scorecard", type: .normal)

@@ -51,7 +51,7 @@ struct RoundsAPIController {
         let submission = try ScoreSubmission.parse(
             id: payload.id, playerID: payload.teamID ?? payload.playerID, hole: String(payload.hole),
             strokes: payload.strokes?.strokes.description, supersedes: payload.supersedes, penalties: payload.penalties.map(String.init),
-            made: payload.made.map(String.init)
+            made: payload.made.map(String.init), mulligans: payload.mulligans.map(String.init)
         )
         let recorded = try await stores.domain.recordScore(submission, in: roundID, by: context.identity)
         let body = ScoreCreatedResponse(event: ScoreEventItem(recorded.event), duplicate: recorded.duplicate ? true : nil)

@@ -16,9 +16,14 @@ struct ScoreForm: Decodable, Sendable {
     var penalties: String?
     /// On a putting round, in place of the strokes: the putts made.
     var made: String?
+    /// On a mulligan night: mulligans used on the hole.
+    var mulligans: String?
 
     var values: [String: String] {
-        ["playerID": playerID ?? "", "hole": hole ?? "", "strokes": strokes ?? "", "penalties": penalties ?? "", "made": made ?? ""]
+        [
+            "playerID": playerID ?? "", "hole": hole ?? "", "strokes": strokes ?? "", "penalties": penalties ?? "", "made": made ?? "",
+            "mulligans": mulligans ?? "",
+        ]
     }
 }
 
@@ -83,12 +88,18 @@ struct RoundForm: Decodable, Sendable {
     var stations: String?
     var distances: String?
     var putts: String?
+    /// A mulligan night (stroke play): mulligans each player gets, how many more are for
+    /// sale, and each one's price ("1.00").
+    var mulligansGiven: String?
+    var mulligansForSale: String?
+    var mulliganPrice: String?
 
     var values: [String: String] {
         [
             "name": name ?? "", "courseID": courseID ?? "", "eventID": eventID ?? "", "tagsID": tagsID ?? "", "format": format ?? "",
             "teamsOf": teamsOf ?? "", "balance": balance ?? "", "caliRule": caliRule ?? "", "matchID": matchID ?? "",
-            "stations": stations ?? "", "distances": distances ?? "", "putts": putts ?? "",
+            "stations": stations ?? "", "distances": distances ?? "", "putts": putts ?? "", "mulligansGiven": mulligansGiven ?? "",
+            "mulligansForSale": mulligansForSale ?? "", "mulliganPrice": mulliganPrice ?? "",
         ]
     }
 
@@ -99,10 +110,32 @@ struct RoundForm: Decodable, Sendable {
         if RoundFormat(rawValue: (format ?? "").trimmingCharacters(in: .whitespaces)) == .putting {
             draft.putting = PuttingSetup(text: (stations ?? "", distances ?? "", putts ?? ""))
         }
+        draft.mulligans = mulliganRule
         guard let format = RoundFormat(rawValue: (format ?? "").trimmingCharacters(in: .whitespaces)), format.isTeam else { return }
         draft.draw = RoundDraft.DrawDraft(teamsOf: Int((teamsOf ?? "").trimmingCharacters(in: .whitespaces)) ?? 2, balance: balance)
         draft.caliRule = caliRule
     }
+}
+
+extension RoundForm {
+    /// The mulligans asked for, or nil when the form leaves them blank or at 0. Text that does
+    /// not read is kept out of range, for `MulliganRule.validated` to name its field.
+    var mulliganRule: MulliganRule? {
+        func count(_ text: String?) -> Int {
+            let cleaned = (text ?? "").trimmingCharacters(in: .whitespaces)
+            return cleaned.isEmpty ? 0 : Int(cleaned) ?? -1
+        }
+        let (given, forSale) = (count(mulligansGiven), count(mulligansForSale))
+        guard given != 0 || forSale != 0 else { return nil }
+        let price = (mulliganPrice ?? "").trimmingCharacters(in: .whitespaces)
+        return MulliganRule(given: given, forSale: forSale, priceCents: price.isEmpty ? 0 : Money.cents(typed: price) ?? -1)
+    }
+}
+
+/// The round page's sale of mulligans: a player and how many (negative gives some back).
+struct MulliganSaleForm: Decodable, Sendable {
+    var playerID: String?
+    var count: String?
 }
 
 /// A confirmation page's button (`confirm=yes`).
@@ -189,6 +222,8 @@ struct SettingsForm: Decodable, Sendable {
 struct CardHoleForm: Decodable, Sendable {
     var strokes: [String: String]?
     var penalties: [String: String]?
+    /// On a mulligan night: `mulligans[PLAYER_ID]`, used on the hole.
+    var mulligans: [String: String]?
 }
 
 struct SignForm: Decodable, Sendable {

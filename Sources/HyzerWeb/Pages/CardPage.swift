@@ -14,6 +14,9 @@ struct CardPage: Sendable {
         /// The hole's current score for those who only look: "–" before anyone entered it.
         var current: String
         var penalties: String
+        /// On a mulligan night: mulligans used on this hole, and "2 of 3 left" over the round.
+        var mulligans: String
+        var mulligansLeft: String
         /// Another scorekeeper entered something else for this hole.
         var mismatch: Bool
         var others: String
@@ -143,6 +146,10 @@ struct CardPage: Sendable {
                 value: form.values["strokes.\(Format.id(id))"] ?? shown?.strokes.description ?? (missed ? "" : String(par)), missed: missed,
                 current: state?.winner.resultText ?? "–",
                 penalties: form.values["penalties.\(Format.id(id))"] ?? String(shown?.penalties ?? 0),
+                mulligans: form.values["mulligans.\(Format.id(id))"] ?? String(shown?.mulligans ?? 0),
+                mulligansLeft: entry.flatMap { entry in
+                    entry.mulliganAllowance.map { "\($0 - (entry.mulligans ?? 0)) of \($0) left" }
+                } ?? "",
                 mismatch: state?.isConflict ?? false, others: seen?.others ?? "",
                 signed: signed.contains(id), locked: signed.contains(id) && !coach,
                 canSign: !signed.contains(id) && !withdrawn.contains(id) && (coach || me == id),

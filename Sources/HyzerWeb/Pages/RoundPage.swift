@@ -28,6 +28,22 @@ struct RoundPage: Sendable {
     var tags: TagRoundView?
     /// A team round's format, its rule, its teams and what its cali does.
     var format: FormatNote?
+    /// A mulligan night: the allowance, each player's mulligans, and a coach's sale form.
+    var mulligans: MulligansSection?
+
+    struct MulligansSection: Sendable {
+        struct Line: Sendable {
+            var name: String
+            var text: String
+            var left: Int
+            var holes: String
+        }
+
+        var summary: String
+        var lines: [Line]
+        var canSell: Bool
+        var players: [Option]
+    }
 
     struct PuttingEntry: Sendable {
         var puttsPerLie: Int
@@ -138,6 +154,21 @@ struct RoundPage: Sendable {
             return Option(value: String(hole.number), label: label, selected: String(hole.number) == chosenHole)
         }
         self.form = form
+        if let rule = snapshot.round.mulligans {
+            let accounts = MulliganBook.accounts(snapshot, scores: board.scores)
+            let chosen = form.values["salePlayerID"]
+            mulligans = MulligansSection(
+                summary: rule.summary,
+                lines: accounts.map { account in
+                    .init(
+                        name: names[account.playerID] ?? "Unknown player", text: account.text, left: account.left,
+                        holes: account.holes.map(String.init).joined(separator: ", "))
+                },
+                canSell: rule.forSale > 0 && viewerRole?.includes(.coach) == true && snapshot.round.status != .completed && !snapshot.round.archived,
+                players: accounts.map {
+                    Option(value: Format.id($0.playerID), label: names[$0.playerID] ?? "Unknown player", selected: Format.id($0.playerID) == chosen)
+                })
+        }
     }
 
     /// The first hole nobody has scored yet: where a group scoring together most likely is.

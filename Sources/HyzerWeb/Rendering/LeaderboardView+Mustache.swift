@@ -23,6 +23,7 @@ extension LeaderboardView: MustacheParent {
         case "hasNet": hasNet
         case "scoreHeading": scoreHeading
         case "countHeading": countHeading
+        case "hasMulligans": hasMulligans
         default: nil
         }
     }
@@ -47,6 +48,10 @@ extension LeaderboardView.Row: MustacheParent {
         case "net": net
         case "netClass": netClass
         case "netPosition": netPosition
+        case "mulligans": mulligans
+        // A cell only on a mulligan night, without a section per row (a board renders every
+        // row for every change). Its text is digits and words made here: nothing to escape.
+        case "mulligansCell": mulligans.isEmpty ? "" : "<td class=\"mulligans\">\(mulligans)</td>"
         default: nil
         }
     }
