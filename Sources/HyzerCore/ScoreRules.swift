@@ -223,14 +223,15 @@ public enum ScoreRules {
             // Counted over the other holes' current scores: a correction gives back what the
             // hole's earlier score used.
             let used = MulliganBook.used(by: submission.playerID, in: scores, except: submission.hole).count
-            let allowance = rule.given + MulliganBook.bought(by: submission.playerID, mulliganSales)
+            let bought = MulliganBook.bought(by: submission.playerID, mulliganSales, forSale: rule.forSale)
+            let allowance = rule.given + bought
             if used + submission.mulligans > allowance {
                 let left = max(0, allowance - used)
                 return .failure(
                     .conflict(
                         field: "mulligans",
                         message:
-                            "\(name.prefix(1).uppercased() + name.dropFirst()) has \(left) mulligan\(left == 1 ? "" : "s") left (\(used) of \(allowance) used)\(rule.forSale > 0 ? ": a coach can sell more" : "")."
+                            "\(name.prefix(1).uppercased() + name.dropFirst()) has \(left) mulligan\(left == 1 ? "" : "s") left (\(used) of \(allowance) used)\(rule.forSale > bought ? ": a coach can sell more" : "")."
                     ))
             }
         }

@@ -23,6 +23,7 @@ extension DomainStore {
             let name = snapshot.playerName(player) ?? "This player"
             if round.archived { throw LeagueRejection.conflict("This round was removed: it sells no more mulligans.") }
             if round.status == .completed { throw LeagueRejection.conflict("This round is completed: it sells no more mulligans.") }
+            if round.withdrawn.contains(player) { throw LeagueRejection.conflict("\(name) has withdrawn from this round: no mulligans for them.") }
             if count > 0 && rule.forSale == 0 { throw LeagueRejection.conflict("This round gives mulligans but sells none.") }
             let scores = CurrentScores(events: snapshot.events)
             let account = MulliganBook.account(player, rule: rule, sales: snapshot.mulliganSales, scores: scores)

@@ -55,7 +55,7 @@ extension DomainStore {
     /// version each was read at.
     /// The rounds whose scores are each player's own throws: a team round's are its teams',
     /// a putting round's are putts made, and neither rates a player or a hole.
-    static let ratedRounds = "archived = 0 AND status != 'scheduled' AND teams = '' AND format != 'putting'"
+    static let ratedRounds = "archived = 0 AND status != 'scheduled' AND teams = '' AND format != 'putting' AND mulligans = ''"
 
     func ratingRounds(_ db: Database, playerCount: UInt64, keeping: Bool = true) throws -> ([ClubRatings.Round], versions: [UUID: Int]) {
         let rows = try Row.fetchAll(db, sql: "SELECT id, version FROM rounds WHERE \(Self.ratedRounds)")

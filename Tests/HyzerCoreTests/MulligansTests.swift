@@ -166,6 +166,24 @@ import Testing
         #expect(MulliganBook.refusal(selling: -2, to: account, rule: Self.rule, name: "Ann")?.contains("no more can be given back") == true)
     }
 
+    @Test func salesMadeApartPastTheLimitCountTheEarlierOnEveryDevice() {
+        let world = mulliganWorld()
+        let ann = world.players[0].id
+        func made(_ count: Int, at wall: Int64, on device: UUID) -> MulliganSale {
+            MulliganSale(
+                id: UUID(), roundID: world.round.id, playerID: ann, count: count, cents: 0, recordedBy: nil,
+                recordedAt: HLC(wallMillis: wall, counter: 0, deviceID: device))
+        }
+        // Two desks each sold Ann two (of two for sale) apart; later one gave back three.
+        let first = made(2, at: 10, on: world.device)
+        let second = made(2, at: 11, on: world.otherDevice)
+        let back = made(-3, at: 12, on: world.device)
+        for order in [[first, second, back], [back, second, first], [second, back, first]] {
+            #expect(MulliganBook.bought(by: ann, order, forSale: Self.rule.forSale) == 2, "the later sale is left out, whatever the order")
+        }
+        #expect(MulliganBook.bought(by: ann, [first, made(-1, at: 13, on: world.otherDevice)], forSale: 2) == 1)
+    }
+
     @Test func aScoreEventsMulligansTravelThroughSyncAndAbsentStaysAbsent() throws {
         var world = mulliganWorld()
         var event = world.event(0, hole: 2, .count(4))

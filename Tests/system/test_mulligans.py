@@ -212,7 +212,9 @@ def test_a_mulligan_night_scored_by_its_players(servers, tmp_path):
                         ({"playerID": "nobody", "count": 1}, "playerID"),
                         ({"playerID": outsider, "count": 1}, "playerID"),
                         ({"playerID": str(uuid.uuid4()), "count": 1}, "playerID"),
-                        ({"playerID": p5, "count": 1, "cents": "100"}, "cents")]:
+                        ({"playerID": p5, "count": 1, "cents": "100"}, "cents"),
+                        ({"playerID": p5, "count": 1, "cents": -100}, "cents"),
+                        ({"playerID": p5, "count": -1, "cents": 100}, "cents")]:
         refused_sale(body, 422, field)
     check("after the sales")
 
@@ -336,6 +338,12 @@ def test_a_mulligan_night_scored_by_its_players(servers, tmp_path):
     board = server.api("GET", f"/api/v1/rounds/{plain['id']}/standings")
     assert board["standings"] and not any("mulligans" in row for row in board["standings"]), board["standings"]
     assert "Mulligans" not in [h for t in board_tables(server.request("GET", f"/rounds/{plain['id']}/leaderboard")[1]) for h in t["headers"]]
+
+    # The correction page keeps a hole's mulligans (its form and a coach's one-tap choices say
+    # them): a correction made there does not give them back.
+    used_here = next(e for e in server.api("GET", f"/api/v1/rounds/{rid}/scores")["events"] if e["current"] and e.get("mulligans"))
+    page = server.request("GET", f"/rounds/{rid}/scores/{used_here['id']}/correct")[1]
+    assert f'name="mulligans" type="number" inputmode="numeric" min="0" max="9" value="{used_here["mulligans"]}"' in page, page
 
     # Mulligans given but none for sale, the price left out: free, and none can be bought.
     gift = server.api("POST", "/api/v1/rounds", {"courseID": course["id"], "players": [{"playerID": p} for p in players[:2]],

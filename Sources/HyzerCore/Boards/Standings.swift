@@ -108,7 +108,7 @@ public struct Standings: Hashable, Sendable {
             if putting != nil { row.points = points }
             if let rule = round.mulligans {
                 row.mulligans = mulligans
-                row.mulliganAllowance = rule.given + MulliganBook.bought(by: playerID, mulliganSales)
+                row.mulliganAllowance = rule.given + MulliganBook.bought(by: playerID, mulliganSales, forSale: rule.forSale)
             }
             rows.append(row)
         }

@@ -156,13 +156,21 @@ public enum MulliganBook {
         return (count, holes.sorted())
     }
 
-    public static func bought(by playerID: UUID, _ sales: [MulliganSale]) -> Int {
-        sales.reduce(0) { $0 + ($1.playerID == playerID ? $1.count : 0) }
+    /// What `playerID` bought: their sales in the order they were made (by clock, then id),
+    /// each counted only while the total stays from 0 to what is for sale. One device refuses
+    /// a sale past either end; two devices selling at once, apart, may each accept one, and
+    /// then every device counts the same earlier one and leaves the other out.
+    public static func bought(by playerID: UUID, _ sales: [MulliganSale], forSale: Int) -> Int {
+        let theirs = sales.filter { $0.playerID == playerID }.sorted {
+            $0.recordedAt != $1.recordedAt ? $0.recordedAt < $1.recordedAt : $0.id.lowercasedText < $1.id.lowercasedText
+        }
+        return theirs.reduce(0) { total, sale in (0...forSale).contains(total + sale.count) ? total + sale.count : total }
     }
 
     public static func account(_ playerID: UUID, rule: MulliganRule, sales: [MulliganSale], scores: CurrentScores) -> MulliganAccount {
         let use = used(by: playerID, in: scores)
-        return MulliganAccount(playerID: playerID, given: rule.given, bought: bought(by: playerID, sales), used: use.count, holes: use.holes)
+        return MulliganAccount(
+            playerID: playerID, given: rule.given, bought: bought(by: playerID, sales, forSale: rule.forSale), used: use.count, holes: use.holes)
     }
 
     /// Every player's account, in the round's order; empty on a round without mulligans.
@@ -174,12 +182,15 @@ public enum MulliganBook {
     /// Why a sale of `count` (negative: given back) cannot be recorded for `account`, or nil.
     public static func refusal(selling count: Int, to account: MulliganAccount, rule: MulliganRule, name: String) -> String? {
         let bought = account.bought + count
+        func mulligans(_ count: Int) -> String { "\(count) mulligan\(count == 1 ? "" : "s")" }
         if bought > rule.forSale {
-            return "\(name) has bought \(account.bought) of the \(rule.forSale) mulligans for sale: at most \(rule.forSale - account.bought) more."
+            return account.bought == rule.forSale
+                ? "\(name) has bought all \(mulligans(rule.forSale)) for sale."
+                : "\(name) has bought \(account.bought) of the \(mulligans(rule.forSale)) for sale: at most \(rule.forSale - account.bought) more."
         }
-        if bought < 0 { return "\(name) has bought \(account.bought) mulligans: no more can be given back." }
+        if bought < 0 { return "\(name) has bought \(mulligans(account.bought)): no more can be given back." }
         if account.given + bought < account.used {
-            return "\(name) has used \(account.used) mulligans: giving these back would leave fewer than that."
+            return "\(name) has used \(mulligans(account.used)): giving these back would leave fewer than that."
         }
         return nil
     }

@@ -179,6 +179,8 @@ struct StandingsResponse: ResponseEncodable {
         var eventID: String
         var strokes: StrokesValue
         var penalties: Int
+        /// On a mulligan night, when any were used.
+        var mulligans: Int?
         var reportedBy: String?
         var reportedByName: String?
     }
@@ -216,6 +218,7 @@ struct StandingsResponse: ResponseEncodable {
                 entries: leaves.map {
                     ConflictEntry(
                         eventID: Format.id($0.id), strokes: StrokesValue($0.strokes), penalties: $0.penalties,
+                        mulligans: $0.mulligans > 0 ? $0.mulligans : nil,
                         reportedBy: $0.reportedBy.map(Format.id), reportedByName: $0.reportedBy.flatMap { names[$0] })
                 })
         }

@@ -85,7 +85,7 @@ struct CardStateResponse: ResponseEncodable {
         }
         let signed = Set(snapshot.signatures.map(\.playerID))
         func allowance(of player: UUID) -> Int? {
-            snapshot.round.mulligans.map { $0.given + MulliganBook.bought(by: player, snapshot.mulliganSales) }
+            snapshot.round.mulligans.map { $0.given + MulliganBook.bought(by: player, snapshot.mulliganSales, forSale: $0.forSale) }
         }
         players = card.playerIDs.map {
             Player(

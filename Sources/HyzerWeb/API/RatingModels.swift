@@ -51,6 +51,8 @@ struct RoundRatingsResponse: ResponseEncodable {
         reason =
             if round.format == .putting || !round.teams.isEmpty {
                 "A \(round.format.label.lowercased()) round rates nobody: its scores are not each player's own throws."
+            } else if round.mulligans != nil {
+                "A mulligan night rates nobody: its scores leave out the throws taken again."
             } else {
                 rating == nil ? "The round has not started." : result?.reason
             }

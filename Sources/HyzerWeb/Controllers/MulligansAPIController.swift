@@ -45,6 +45,8 @@ struct MulliganSaleBody: Decodable {
         }
         if let cents, !(-Money.maxCents...Money.maxCents).contains(cents) {
             errors.add("cents", "The amount must be at most \(Money.maxCents) cents either way.")
+        } else if let cents, cents != 0, (cents < 0) != (count < 0) {
+            errors.add("cents", "A sale is paid for (cents from 0 up) and a give-back refunded (cents from 0 down).")
         }
         try errors.throwIfAny()
         return (player ?? UUID(), count, cents)

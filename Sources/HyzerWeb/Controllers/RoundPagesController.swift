@@ -40,6 +40,8 @@ struct RoundPagesController {
         let board = try await stores.domain.board(of: roundID)
         var state = FormState(values: ["salePlayerID": form.playerID ?? "", "count": form.count ?? ""])
         state.errors["sale"] = message
+        // A round without mulligans has no section to show the reason in.
+        if board.snapshot.round.mulligans == nil { state.message = message }
         let page = RoundPage(board: board, form: state, viewer: context.identity?.playerID, viewerRole: context.identity?.role)
         return try renderer.page(page, "round", status: status).response(from: request, context: context)
     }

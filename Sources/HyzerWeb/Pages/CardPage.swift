@@ -17,6 +17,7 @@ struct CardPage: Sendable {
         /// On a mulligan night: mulligans used on this hole, and "2 of 3 left" over the round.
         var mulligans: String
         var mulligansLeft: String
+        var hasMulligans: Bool
         /// Another scorekeeper entered something else for this hole.
         var mismatch: Bool
         var others: String
@@ -150,6 +151,7 @@ struct CardPage: Sendable {
                 mulligansLeft: entry.flatMap { entry in
                     entry.mulliganAllowance.map { "\($0 - (entry.mulligans ?? 0)) of \($0) left" }
                 } ?? "",
+                hasMulligans: snapshot.round.mulligans != nil,
                 mismatch: state?.isConflict ?? false, others: seen?.others ?? "",
                 signed: signed.contains(id), locked: signed.contains(id) && !coach,
                 canSign: !signed.contains(id) && !withdrawn.contains(id) && (coach || me == id),

@@ -15,6 +15,8 @@ struct CorrectionPage: Sendable {
     var place: String
     /// A putting round's correction is of putts made.
     var putting: RoundPage.PuttingEntry?
+    /// A mulligan night: the correction says the mulligans used too (else it would give them back).
+    var mulligans: Bool
     var current: String
     var conflict: Bool
     var others: [String]
@@ -27,6 +29,7 @@ struct CorrectionPage: Sendable {
         var value: String
         var strokes: String
         var penalties: Int
+        var mulligans: Int
         var enteredBy: String
         var isCurrent: Bool
     }
@@ -43,6 +46,7 @@ struct CorrectionPage: Sendable {
         let layout = snapshot.round.format == .putting ? snapshot.round.putting : nil
         putting = layout.map { RoundPage.PuttingEntry(puttsPerLie: $0.putts) }
         place = layout?.lie(event.hole)?.label ?? "hole \(event.hole) (par \(par))"
+        mulligans = snapshot.round.mulligans != nil
         let state = board.scores[event.playerID, event.hole]
         current = event.strokes.description
         conflict = state?.isConflict ?? false
@@ -50,12 +54,15 @@ struct CorrectionPage: Sendable {
         let names = snapshot.names
         entries = (state?.leaves ?? [event]).enumerated().map { index, leaf in
             Entry(
-                value: leaf.resultText, strokes: leaf.strokes.description, penalties: leaf.penalties,
+                value: leaf.resultText, strokes: leaf.strokes.description, penalties: leaf.penalties, mulligans: leaf.mulligans,
                 enteredBy: leaf.reportedBy.flatMap { names[$0] } ?? "a device without a signed-in scorer",
                 isCurrent: index == 0)
         }
         self.form =
             form
-            ?? FormState(values: ["strokes": event.strokes.description, "made": event.strokes.description, "penalties": String(event.penalties)])
+            ?? FormState(values: [
+                "strokes": event.strokes.description, "made": event.strokes.description, "penalties": String(event.penalties),
+                "mulligans": String(event.mulligans),
+            ])
     }
 }

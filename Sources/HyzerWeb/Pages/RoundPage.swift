@@ -37,6 +37,8 @@ struct RoundPage: Sendable {
             var text: String
             var left: Int
             var holes: String
+            /// Used more than they have: entered on two devices apart. A coach corrects a hole.
+            var over: Bool
         }
 
         var summary: String
@@ -162,7 +164,7 @@ struct RoundPage: Sendable {
                 lines: accounts.map { account in
                     .init(
                         name: names[account.playerID] ?? "Unknown player", text: account.text, left: account.left,
-                        holes: account.holes.map(String.init).joined(separator: ", "))
+                        holes: account.holes.map(String.init).joined(separator: ", "), over: account.left < 0)
                 },
                 canSell: rule.forSale > 0 && viewerRole?.includes(.coach) == true && snapshot.round.status != .completed && !snapshot.round.archived,
                 players: accounts.map {

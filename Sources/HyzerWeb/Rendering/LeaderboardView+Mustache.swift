@@ -49,9 +49,13 @@ extension LeaderboardView.Row: MustacheParent {
         case "netClass": netClass
         case "netPosition": netPosition
         case "mulligans": mulligans
-        // A cell only on a mulligan night, without a section per row (a board renders every
-        // row for every change). Its text is digits and words made here: nothing to escape.
-        case "mulligansCell": mulligans.isEmpty ? "" : "<td class=\"mulligans\">\(mulligans)</td>"
+        // The count's cell, and on a mulligan night the Mulligans cell after it, in one value:
+        // each value a row looks up costs more than the rest of its rendering (a board is
+        // rendered for every change), and a section per row as much again. Both texts are
+        // digits, "–" and "of" made here: nothing to escape.
+        case "countCells":
+            mulligans.isEmpty
+                ? "<td class=\"strokes\">\(strokes)</td>" : "<td class=\"strokes\">\(strokes)</td><td class=\"mulligans\">\(mulligans)</td>"
         default: nil
         }
     }
