@@ -331,7 +331,7 @@ import Testing
     /// still notice their clients leaving.
     @Test func aConnectionOpenedForAStreamHasNoRequestTask() async throws {
         try await withLiveApp { port, client, _ in
-            try await withTimeout(30) {
+            try await withTimeout(Self.hang) {
                 let roundID = try await client.demoRoundID()
                 let tasks = { try await Self.metric("hyzer_http_connection_tasks", client) }
                 let before = try await tasks()

@@ -16,7 +16,7 @@ struct CorrectionPage: Sendable {
     /// A putting round's correction is of putts made.
     var putting: RoundPage.PuttingEntry?
     /// A mulligan night: the correction says the mulligans used too (else it would give them back).
-    var mulligans: Bool
+    var hasMulligans: Bool
     var current: String
     var conflict: Bool
     var others: [String]
@@ -46,7 +46,7 @@ struct CorrectionPage: Sendable {
         let layout = snapshot.round.format == .putting ? snapshot.round.putting : nil
         putting = layout.map { RoundPage.PuttingEntry(puttsPerLie: $0.putts) }
         place = layout?.lie(event.hole)?.label ?? "hole \(event.hole) (par \(par))"
-        mulligans = snapshot.round.mulligans != nil
+        hasMulligans = snapshot.round.mulligans != nil
         let state = board.scores[event.playerID, event.hole]
         current = event.strokes.description
         conflict = state?.isConflict ?? false
