@@ -236,3 +236,28 @@ def test_mulligans_used_offline_on_a_phone_count_down_and_reach_the_board(server
     page.get(f"{server.base}/rounds/{rid}/leaderboard")
     cells = [c.text for c in page.find_elements(By.CSS_SELECTOR, "td.mulligans")]
     assert sorted(cells) == ["1 of 1", "2 of 2"]
+    # Without JavaScript the card is a plain form: the Mulligans field is posted with the hole,
+    # the count left is the server's, and an entry past it is refused beside the form.
+    status, _ = server.post(f"/api/v1/rounds/{rid}/mulligans", {"playerID": me, "count": 1})
+    assert status == 201
+    plain = phone(browser_factory)
+    plain.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    sign_in(plain, server, ATHLETE[0], ATHLETE[2])
+    plain.get(f"{server.base}/rounds/{rid}/cards/{card_id}?hole=3")
+    assert not plain.find_elements(By.CSS_SELECTOR, ".offline-ready"), "no script ran"
+    page = plain
+    assert left(me) == "1 of 3 left" and left(other) == "0 of 1 left"
+    use(me, 1)
+    use(other, 1)
+    plain.find_element(By.CSS_SELECTOR, "button.save-hole").click()
+    wait(plain).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".notice.error, .field-error"))
+    assert "1 mulligan left" not in plain.page_source and "0 mulligans left" in plain.page_source, "the refusal names what is left"
+    assert not [e for e in events(server, rid) if e["hole"] == 3], "a refused hole writes nothing"
+    use(other, 0)
+    use(me, 1)
+    plain.find_element(By.CSS_SELECTOR, "button.save-hole").click()
+    wait(plain).until(lambda d: "hole=4" in d.current_url)
+    assert left(me) == "0 of 3 left"
+    third = {e["playerID"]: e.get("mulligans", 0) for e in events(server, rid) if e["hole"] == 3}
+    assert third == {me: 1, other: 0}
+    assert plain.execute_script("return document.documentElement.scrollWidth") <= 360
